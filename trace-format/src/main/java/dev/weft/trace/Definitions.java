@@ -1,0 +1,283 @@
+package dev.weft.trace;
+
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the definitions file says: the reader-owned dictionaries that events refer to by id.
+ * Read once when a trace is opened.
+ */
+public final class Definitions {
+  private final Map<Integer, RegionDef> regions = new HashMap<>();
+  private final Map<Integer, ThreadDef> threads = new TreeMap<>();
+  private final Map<Integer, PoolDef> pools = new HashMap<>();
+  private final Map<Long, ObjectDef> objects = new HashMap<>();
+  private final Map<String, String> attributes = new LinkedHashMap<>();
+  private final Map<Integer, Long> drops = new HashMap<>();
+  private ClockDef clock;
+  private ProcessDef process;
+  private long endTime = Long.MIN_VALUE;
+  private boolean cut;
+  private int versionMinor;
+
+  private Definitions() {}
+
+  /** Reads and checks {@code dir/defs.wdf}. */
+  static Definitions read(Path dir) {
+    Path file = dir.resolve(TraceFiles.DEFS_FILE);
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new TraceFormatException(dir + ": not a Weft trace (no " + TraceFiles.DEFS_FILE + ")");
+    } catch (IOException e) {
+      throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    if (bytes.length < TraceFiles.DEFS_HEADER_SIZE) {
+      throw new TraceFormatException(file + ": not a Weft trace (file too short for a header)");
+    }
+    byte[] magic = new byte[8];
+    b.get(magic);
+    if (!java.util.Arrays.equals(magic, TraceFiles.DEFS_MAGIC)) {
+      throw new TraceFormatException(file + ": not a Weft trace (bad magic)");
+    }
+    int major = Short.toUnsignedInt(b.getShort());
+    int minor = Short.toUnsignedInt(b.getShort());
+    b.getInt();
+    if (major != TraceFiles.VERSION_MAJOR) {
+      throw new TraceFormatException(
+          file
+              + ": trace format version "
+              + major
+              + "."
+              + minor
+              + " is not supported (this reader reads "
+              + TraceFiles.VERSION_MAJOR
+              + ".x)");
+    }
+    Definitions d = new Definitions();
+    d.versionMinor = minor;
+    d.parse(file, b);
+    return d;
+  }
+
+  private void parse(Path file, ByteBuffer b) {
+    List<String> strings = new ArrayList<>();
+    Map<Integer, List<ThreadDef.Rename>> names = new HashMap<>();
+    Map<Integer, long[]> threadFacts = new LinkedHashMap<>();
+    while (b.hasRemaining()) {
+      int start = b.position();
+      int type = b.get() & 0xFF;
+      ByteBuffer r;
+      try {
+        int len = (int) Varint.get(b);
+        if (len < 0 || len > b.remaining()) {
+          cut = true; // the process stopped while this record was being written
+          break;
+        }
+        r = b.slice(b.position(), len).order(ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + len);
+      } catch (BufferUnderflowException e) {
+        cut = true;
+        break;
+      }
+      try {
+        switch (type) {
+          case TraceFiles.DEF_STRING:
+            {
+              int id = (int) Varint.get(r);
+              int n = (int) Varint.get(r);
+              byte[] s = new byte[n];
+              r.get(s);
+              if (id != strings.size()) {
+                throw bad(file, start, "string id " + id + " out of order");
+              }
+              strings.add(new String(s, StandardCharsets.UTF_8));
+              break;
+            }
+          case TraceFiles.DEF_CLOCK:
+            clock = new ClockDef(Varint.getSigned(r), Varint.getSigned(r), Varint.get(r));
+            break;
+          case TraceFiles.DEF_PROCESS:
+            process =
+                new ProcessDef(
+                    Varint.get(r),
+                    str(strings, r, file, start),
+                    str(strings, r, file, start),
+                    str(strings, r, file, start),
+                    (int) Varint.get(r),
+                    str(strings, r, file, start),
+                    str(strings, r, file, start),
+                    str(strings, r, file, start));
+            break;
+          case TraceFiles.DEF_REGION:
+            {
+              int id = (int) Varint.get(r);
+              ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
+              regions.put(
+                  id,
+                  new RegionDef(
+                      id,
+                      kind,
+                      str(strings, r, file, start),
+                      str(strings, r, file, start),
+                      str(strings, r, file, start),
+                      str(strings, r, file, start),
+                      (int) Varint.get(r),
+                      (int) Varint.get(r)));
+              break;
+            }
+          case TraceFiles.DEF_THREAD:
+            {
+              int stream = (int) Varint.get(r);
+              long javaId = Varint.get(r);
+              String name = str(strings, r, file, start);
+              int flags = (int) Varint.get(r);
+              int pool = (int) Varint.get(r);
+              long time = Varint.getSigned(r);
+              threadFacts.put(stream, new long[] {javaId, flags, pool});
+              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(0, new ThreadDef.Rename(time, name));
+              break;
+            }
+          case TraceFiles.DEF_THREAD_NAME:
+            {
+              int stream = (int) Varint.get(r);
+              long time = Varint.getSigned(r);
+              String name = str(strings, r, file, start);
+              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(new ThreadDef.Rename(time, name));
+              break;
+            }
+          case TraceFiles.DEF_POOL:
+            {
+              int id = (int) Varint.get(r);
+              ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
+              pools.put(id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              break;
+            }
+          case TraceFiles.DEF_OBJECT:
+            {
+              long id = Varint.get(r);
+              ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
+              objects.put(id, new ObjectDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              break;
+            }
+          case TraceFiles.DEF_DROPS:
+            drops.merge((int) Varint.get(r), Varint.get(r), Long::sum);
+            break;
+          case TraceFiles.DEF_END:
+            endTime = Varint.getSigned(r);
+            break;
+          case TraceFiles.DEF_ATTRIBUTE:
+            attributes.put(str(strings, r, file, start), str(strings, r, file, start));
+            break;
+          default:
+            // A record type from a newer minor version: skipped by its length.
+            break;
+        }
+      } catch (BufferUnderflowException | IllegalArgumentException e) {
+        throw bad(file, start, "malformed record of type 0x" + Integer.toHexString(type));
+      }
+    }
+    for (Map.Entry<Integer, long[]> e : threadFacts.entrySet()) {
+      long[] f = e.getValue();
+      threads.put(
+          e.getKey(),
+          new ThreadDef(e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
+    }
+  }
+
+  private static String str(List<String> strings, ByteBuffer r, Path file, int offset) {
+    long id = Varint.get(r);
+    if (id < 0 || id >= strings.size()) {
+      throw bad(file, offset, "reference to undefined string " + id);
+    }
+    return strings.get((int) id);
+  }
+
+  private static TraceFormatException bad(Path file, int offset, String what) {
+    return new TraceFormatException(file + ": corrupt at byte " + offset + ": " + what);
+  }
+
+  public RegionDef region(int id) {
+    return regions.get(id);
+  }
+
+  public Collection<RegionDef> regions() {
+    return Collections.unmodifiableCollection(regions.values());
+  }
+
+  /** The thread of a stream, or null. */
+  public ThreadDef thread(int stream) {
+    return threads.get(stream);
+  }
+
+  /** All threads, by stream id. */
+  public Collection<ThreadDef> threads() {
+    return Collections.unmodifiableCollection(threads.values());
+  }
+
+  public PoolDef pool(int id) {
+    return pools.get(id);
+  }
+
+  public Collection<PoolDef> pools() {
+    return Collections.unmodifiableCollection(pools.values());
+  }
+
+  public ObjectDef object(long id) {
+    return objects.get(id);
+  }
+
+  public Map<String, String> attributes() {
+    return Collections.unmodifiableMap(attributes);
+  }
+
+  /** The clock definition, or null if the writer died before writing it. */
+  public ClockDef clock() {
+    return clock;
+  }
+
+  /** Facts about the traced JVM, or null. */
+  public ProcessDef process() {
+    return process;
+  }
+
+  /** Drop counts recorded at a clean close, by stream. */
+  public Map<Integer, Long> drops() {
+    return Collections.unmodifiableMap(drops);
+  }
+
+  /** True if the writer closed the trace (an END record exists). */
+  public boolean closedCleanly() {
+    return endTime != Long.MIN_VALUE;
+  }
+
+  /** The END record's time, or {@link Long#MIN_VALUE} when the trace was not closed. */
+  public long endTime() {
+    return endTime;
+  }
+
+  /** True if the file ends in the middle of a record (the writer was killed while writing it). */
+  public boolean cut() {
+    return cut;
+  }
+
+  public int versionMinor() {
+    return versionMinor;
+  }
+}

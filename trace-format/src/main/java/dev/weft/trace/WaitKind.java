@@ -1,0 +1,30 @@
+package dev.weft.trace;
+
+/** The kind carried by WAIT_ENTER and NOTIFY events. Codes are a public contract. */
+public final class WaitKind {
+  public static final int OBJECT_WAIT = 1;
+  public static final int CONDITION_AWAIT = 2;
+  public static final int SLEEP = 3;
+  public static final int PARK = 4;
+  public static final int YIELD = 5;
+
+  private WaitKind() {}
+
+  /** The lower_snake_case name of a wait kind code. */
+  public static String name(long kind) {
+    switch ((int) kind) {
+      case OBJECT_WAIT:
+        return "object_wait";
+      case CONDITION_AWAIT:
+        return "condition_await";
+      case SLEEP:
+        return "sleep";
+      case PARK:
+        return "park";
+      case YIELD:
+        return "yield";
+      default:
+        return "wait_" + kind;
+    }
+  }
+}

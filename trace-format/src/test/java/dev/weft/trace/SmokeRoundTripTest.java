@@ -1,0 +1,47 @@
+package dev.weft.trace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SmokeRoundTripTest {
+  @TempDir Path tmp;
+
+  @Test
+  void writesAndReadsTwoThreadsInTimeOrder() throws Exception {
+    Path dir = tmp.resolve("t");
+    List<Event> written = new ArrayList<>();
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192))) {
+      w.defineClock(new ClockDef(0, 1_000, 1));
+      w.defineRegion(new RegionDef(7, ConstructKind.USER_REGION, "work", "A", "run", "A.java", 3, 9));
+      StreamWriter a = w.openStream(1, "main", 0, 0, 0);
+      StreamWriter b = w.openStream(2, "worker", ThreadDef.DAEMON, 0, 0);
+      for (int i = 0; i < 5000; i++) {
+        a.enter(10L * i, 7);
+        written.add(new Event(EventKind.ENTER, 10L * i, a.id(), new long[] {7}));
+        b.lockAcquired(10L * i + 5, 123456789L, LockFlags.SHARED);
+        written.add(new Event(EventKind.LOCK_ACQUIRED, 10L * i + 5, b.id(), new long[] {123456789L, 4}));
+      }
+      w.renameThread(b, 99, "worker-renamed");
+    }
+    try (Trace t = Trace.open(dir)) {
+      assertEquals("worker-renamed", t.definitions().thread(2).name());
+      assertEquals("A.java:3-9", t.definitions().region(7).location());
+      assertTrue(t.definitions().closedCleanly());
+      EventCursor c = t.events();
+      List<Event> read = new ArrayList<>();
+      while (c.next()) {
+        read.add(c.snapshot());
+      }
+      assertEquals(written, read);
+      for (StreamCursor s : t.streams()) {
+        assertEquals(StreamCursor.State.COMPLETE, s.state(), String.valueOf(s.problem()));
+      }
+    }
+  }
+}
