@@ -1,0 +1,295 @@
+package dev.weft.agent;
+
+import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.record.Messages;
+import dev.weft.agent.record.Recorder;
+import dev.weft.agent.record.RegionRegistry;
+import dev.weft.agent.weave.Constructs;
+import dev.weft.agent.weave.WeftTransformer;
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ProcessDef;
+import dev.weft.trace.TraceWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after the
+ * bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
+ */
+final class AgentRuntime {
+  /** Classes retransformed per call; a failing batch is retried class by class. */
+  private static final int RETRANSFORM_BATCH = 64;
+
+  private static AgentRuntime current; // guarded by AgentRuntime.class
+
+  private final Instrumentation inst;
+  private final Recorder recorder;
+  private final WeftTransformer transformer;
+  private final Path dir;
+  private Thread shutdownHook;
+
+  private AgentRuntime(
+      Instrumentation inst, Recorder recorder, WeftTransformer transformer, Path dir) {
+    this.inst = inst;
+    this.recorder = recorder;
+    this.transformer = transformer;
+    this.dir = dir;
+  }
+
+  static synchronized boolean isActive() {
+    return current != null;
+  }
+
+  static synchronized void start(AgentOptions options, Instrumentation inst, boolean attached) {
+    if (current != null) {
+      return;
+    }
+    Path dir = options.out() != null ? options.out() : defaultDirectory();
+    TraceWriter writer;
+    try {
+      int first = (int) Math.min(64 * 1024, options.buffer());
+      writer =
+          TraceWriter.create(
+              dir,
+              TraceWriter.Options.defaults()
+                  .withWindows(first, (int) options.buffer())
+                  .withMaxBytes(options.maxSize())
+                  .withThreadFactory(new AgentThreads("weft-window-preparer"))
+                  .withProblemListener(new ProblemListener()));
+      long nanoBase = System.nanoTime();
+      writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
+      writer.defineProcess(
+          new ProcessDef(
+              ProcessHandle.current().pid(),
+              hostName(),
+              System.getProperty("java.version", ""),
+              System.getProperty("java.vm.name", ""),
+              Runtime.getRuntime().availableProcessors(),
+              System.getProperty("sun.java.command", ""),
+              mainClass(),
+              options.description()));
+      if (attached) {
+        writer.defineAttribute("agent.attached", "true");
+      }
+    } catch (IOException | RuntimeException e) {
+      Messages.problemOnce(
+          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
+      return;
+    }
+    RegionRegistry regions = new RegionRegistry(writer);
+    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
+    recorder.ignore(writer.backgroundThread());
+    WeftTransformer transformer =
+        new WeftTransformer(Constructs.all(), options, regions, recorder);
+    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
+    WeftBridge.install(recorder);
+    inst.addTransformer(transformer, true);
+    rt.retransformLoaded(attached);
+    rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
+    recorder.ignore(rt.shutdownHook);
+    Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
+    current = rt;
+    if (options.out() == null) {
+      Messages.info("recording to " + dir);
+    }
+  }
+
+  /** See {@link WeftAgent#detach()}. */
+  static synchronized Path detach() {
+    AgentRuntime rt = current;
+    if (rt == null) {
+      return null;
+    }
+    current = null;
+    try {
+      Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down; the hook closes the trace.
+    }
+    rt.stop();
+    rt.transformer.deactivate();
+    rt.restoreOriginals();
+    rt.inst.removeTransformer(rt.transformer);
+    return rt.dir;
+  }
+
+  /** Closes the trace; the transformer stays (JVM exit) or is removed by {@link #detach()}. */
+  private void stop() {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    if (transformer.errors() > 0) {
+      attributes.put("agent.weave_errors", Long.toString(transformer.errors()));
+      attributes.put("agent.first_weave_error", String.valueOf(transformer.firstError()));
+    }
+    recorder.close(attributes);
+  }
+
+  /**
+   * Retransforms the JDK classes some instrumentation changes that are already loaded and, when
+   * attached to a running JVM, the application classes that contain something to weave.
+   */
+  private void retransformLoaded(boolean attached) {
+    boolean jdk = !transformer.jdkClassNames().isEmpty();
+    boolean app = attached && transformer.hasApplicationScope();
+    if (!jdk && !app) {
+      return;
+    }
+    List<Class<?>> todo = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (!inst.isModifiableClass(c)) {
+        continue;
+      }
+      String internal = c.getName().replace('.', '/');
+      if (jdk && transformer.jdkClassNames().contains(internal)) {
+        todo.add(c);
+      } else if (app && transformer.isApplicationCandidate(c) && hasSomethingToWeave(c, internal)) {
+        todo.add(c);
+      }
+    }
+    retransform(todo);
+  }
+
+  /** Reads a loaded class's file through its loader and asks the transformer's cheap filter. */
+  private boolean hasSomethingToWeave(Class<?> c, String internal) {
+    ClassLoader loader = c.getClassLoader();
+    try (InputStream in = loader.getResourceAsStream(internal + ".class")) {
+      return in != null && transformer.mayWeave(internal, in.readAllBytes());
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private void restoreOriginals() {
+    List<Class<?>> todo = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (transformer.wovenClassNames().contains(c.getName().replace('.', '/'))
+          && inst.isModifiableClass(c)) {
+        todo.add(c);
+      }
+    }
+    retransform(todo);
+  }
+
+  private void retransform(List<Class<?>> classes) {
+    boolean guard = recorder.suspendCurrentThread();
+    try {
+      for (int i = 0; i < classes.size(); i += RETRANSFORM_BATCH) {
+        List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + RETRANSFORM_BATCH));
+        try {
+          inst.retransformClasses(batch.toArray(new Class<?>[0]));
+        } catch (Throwable batchFailed) {
+          for (Class<?> c : batch) {
+            try {
+              inst.retransformClasses(c);
+            } catch (Throwable ignored) {
+              // That class stays as it is; the others go on.
+            }
+          }
+        }
+      }
+    } finally {
+      recorder.resume(guard);
+    }
+  }
+
+  /** {@code ./weft-traces/<main class>-<pid>-<yyyyMMdd-HHmmss>}. */
+  private static Path defaultDirectory() {
+    LocalDateTime t = LocalDateTime.now();
+    StringBuilder b = new StringBuilder(mainClass().replaceAll("[^A-Za-z0-9._-]", "_"));
+    b.append('-').append(ProcessHandle.current().pid()).append('-');
+    pad(b, t.getYear(), 4);
+    pad(b, t.getMonthValue(), 2);
+    pad(b, t.getDayOfMonth(), 2);
+    b.append('-');
+    pad(b, t.getHour(), 2);
+    pad(b, t.getMinute(), 2);
+    pad(b, t.getSecond(), 2);
+    return Path.of("weft-traces", b.toString());
+  }
+
+  private static void pad(StringBuilder b, int value, int width) {
+    String s = Integer.toString(value);
+    for (int i = s.length(); i < width; i++) {
+      b.append('0');
+    }
+    b.append(s);
+  }
+
+  /** The main class (or jar file name without .jar) from the launcher's command; "java" if none. */
+  private static String mainClass() {
+    String cmd = System.getProperty("sun.java.command", "").trim();
+    String first = cmd.isEmpty() ? "java" : cmd.split("\\s+")[0];
+    if (first.endsWith(".jar")) {
+      first = Path.of(first).getFileName().toString();
+      first = first.substring(0, first.length() - 4);
+    }
+    return first.isEmpty() ? "java" : first;
+  }
+
+  /** The host name without a name service lookup (which can stall startup for seconds). */
+  private static String hostName() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) {
+      return env.trim();
+    }
+    try {
+      return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** Creates the agent's own daemon threads; the recorder ignores them. */
+  private static final class AgentThreads implements ThreadFactory {
+    private final String name;
+
+    AgentThreads(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    }
+  }
+
+  /** Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped. */
+  private static final class ProblemListener implements Consumer<String> {
+    @Override
+    public void accept(String problem) {
+      Messages.problemOnce(problem + " (dropped events are counted in the trace)");
+    }
+  }
+
+  /** Closes the trace at JVM exit. */
+  private static final class ShutdownHook implements Runnable {
+    private final AgentRuntime rt;
+
+    ShutdownHook(AgentRuntime rt) {
+      this.rt = rt;
+    }
+
+    @Override
+    public void run() {
+      synchronized (AgentRuntime.class) {
+        if (current != rt) {
+          return; // detached already
+        }
+        current = null;
+      }
+      rt.stop();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.StreamWriter;
+import java.util.Arrays;
+
+/**
+ * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy guard,
+ * and the stack of open user regions. Touched only by its own thread, so nothing here is synchronized.
+ */
+final class ThreadState {
+  /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
+  private static final int MAX_DEPTH = 4096;
+
+  final Thread thread;
+  /** Never records (agent threads, virtual threads): the state exists only to say so cheaply. */
+  final boolean ignored;
+  /** A virtual thread: its events are skipped and counted. */
+  final boolean virtual;
+  /** True while the recorder runs on this thread: whatever it calls is not traced. */
+  boolean busy;
+  StreamWriter stream;
+  /** The thread name last recorded, compared by reference to notice renames cheaply. */
+  String name;
+
+  private int[] regions = new int[16];
+  private int depth;
+  private int overflow;
+
+  ThreadState(Thread thread, boolean ignored, boolean virtual) {
+    this.thread = thread;
+    this.ignored = ignored || virtual;
+    this.virtual = virtual;
+  }
+
+  /** Remembers an entered user region (0 when its enter was not recorded). */
+  void pushRegion(int region) {
+    if (depth == regions.length) {
+      if (depth >= MAX_DEPTH) {
+        overflow++;
+        return;
+      }
+      regions = Arrays.copyOf(regions, depth * 2);
+    }
+    regions[depth++] = region;
+  }
+
+  /** The innermost user region, removed; 0 when none (or its enter was not recorded). */
+  int popRegion() {
+    if (overflow > 0) {
+      overflow--;
+      return 0;
+    }
+    return depth == 0 ? 0 : regions[--depth];
+  }
+}
