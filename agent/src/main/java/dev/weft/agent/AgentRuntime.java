@@ -71,7 +71,7 @@ final class AgentRuntime {
       writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
       writer.defineProcess(
           new ProcessDef(
-              ProcessHandle.current().pid(),
+              pid(),
               hostName(),
               System.getProperty("java.version", ""),
               System.getProperty("java.vm.name", ""),
@@ -206,7 +206,7 @@ final class AgentRuntime {
   private static Path defaultDirectory() {
     LocalDateTime t = LocalDateTime.now();
     StringBuilder b = new StringBuilder(mainClass().replaceAll("[^A-Za-z0-9._-]", "_"));
-    b.append('-').append(ProcessHandle.current().pid()).append('-');
+    b.append('-').append(pid()).append('-');
     pad(b, t.getYear(), 4);
     pad(b, t.getMonthValue(), 2);
     pad(b, t.getDayOfMonth(), 2);
@@ -234,6 +234,18 @@ final class AgentRuntime {
       first = first.substring(0, first.length() - 4);
     }
     return first.isEmpty() ? "java" : first;
+  }
+
+  /**
+   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the JDK's
+   * process-reaper machinery (a thread pool), which costs start-up time and loads executor classes.
+   */
+  private static long pid() {
+    try {
+      return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+    } catch (IOException | RuntimeException e) {
+      return ProcessHandle.current().pid();
+    }
   }
 
   /** The host name without a name service lookup (which can stall startup for seconds). */

@@ -3,7 +3,7 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.LineTrackingMethodVisitor;
+import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
@@ -171,7 +171,7 @@ public final class UserRegions implements ConstructInstrumentation {
   /** An application class: {@code @Traced} methods and {@code Weft.region} call sites. */
   private static final class UserClass extends ClassVisitor {
     private final WeaveTarget target;
-    private boolean frames;
+    private int version;
 
     UserClass(ClassVisitor next, WeaveTarget target) {
       super(Opcodes.ASM9, next);
@@ -186,7 +186,7 @@ public final class UserRegions implements ConstructInstrumentation {
         String signature,
         String superName,
         String[] interfaces) {
-      frames = (version & 0xFFFF) >= Opcodes.V1_6;
+      this.version = version;
       super.visit(version, access, name, signature, superName, interfaces);
     }
 
@@ -197,29 +197,27 @@ public final class UserRegions implements ConstructInstrumentation {
       if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || mv == null) {
         return mv;
       }
-      return new UserMethod(mv, name, target, frames);
+      return new UserMethod(mv, target, access, name, descriptor, version);
     }
   }
 
   /** Weaves one method: the {@code @Traced} enter/exit and every {@code Weft.region} call site. */
-  private static final class UserMethod extends LineTrackingMethodVisitor {
+  private static final class UserMethod extends HookedMethod {
     private final WeaveTarget target;
-    private final boolean frames;
-    private final boolean constructor;
-
     private boolean traced;
     private String tracedName = "";
     private int region; // of the @Traced method, once reserved
-    private final Label tryStart = new Label();
-    private boolean tryStarted;
-    private int pendingNews; // NEW instructions whose <init> has not been called yet (constructors)
     private String lastLdcString; // the constant just pushed, if the previous instruction was one
 
-    UserMethod(MethodVisitor next, String name, WeaveTarget target, boolean frames) {
-      super(next, name);
+    UserMethod(
+        MethodVisitor next,
+        WeaveTarget target,
+        int access,
+        String name,
+        String descriptor,
+        int version) {
+      super(next, target.internalName(), access, name, descriptor, version);
       this.target = target;
-      this.frames = frames;
-      this.constructor = name.equals("<init>");
     }
 
     @Override
@@ -241,38 +239,36 @@ public final class UserRegions implements ConstructInstrumentation {
     }
 
     @Override
-    public void visitCode() {
-      super.visitCode();
-      if (traced) {
-        target.changed();
-        region = target.regions().reserve();
-        BridgeCalls.callWithRegion(mv, "enter", region);
-        if (!constructor) {
-          startTry();
-        }
-      }
+    protected boolean shouldHook() {
+      return traced;
     }
 
-    private void startTry() {
-      tryStarted = true;
-      super.visitLabel(tryStart);
+    @Override
+    protected void onEnter() {
+      target.changed();
+      region = target.regions().reserve();
+      BridgeCalls.callWithRegion(mv, "enter", region);
+    }
+
+    @Override
+    protected void onReturn(int opcode) {
+      BridgeCalls.callWithRegion(mv, "exit", region);
+    }
+
+    @Override
+    protected void onThrow() {
+      BridgeCalls.callWithRegion(mv, "exit", region);
     }
 
     @Override
     public void visitInsn(int opcode) {
       lastLdcString = null;
-      if (traced && opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-        BridgeCalls.callWithRegion(mv, "exit", region);
-      }
       super.visitInsn(opcode);
     }
 
     @Override
     public void visitTypeInsn(int opcode, String type) {
       lastLdcString = null;
-      if (opcode == Opcodes.NEW) {
-        pendingNews++;
-      }
       super.visitTypeInsn(opcode, type);
     }
 
@@ -294,13 +290,6 @@ public final class UserRegions implements ConstructInstrumentation {
         weaveRegionCall(constantName);
       }
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-      if (opcode == Opcodes.INVOKESPECIAL && name.equals("<init>") && constructor) {
-        if (pendingNews > 0) {
-          pendingNews--;
-        } else if (traced && !tryStarted) {
-          startTry(); // this(...) or super(...) done: 'this' is initialised from here on
-        }
-      }
     }
 
     /** Before {@code Weft.region(name)}: the name is on the stack. */
@@ -369,25 +358,6 @@ public final class UserRegions implements ConstructInstrumentation {
     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
       lastLdcString = null;
       super.visitFrame(type, numLocal, local, numStack, stack);
-    }
-
-    @Override
-    public void visitMaxs(int maxStack, int maxLocals) {
-      if (traced && tryStarted) {
-        // Appended last, so the method's own handlers keep precedence over this catch-all.
-        Label tryEnd = new Label();
-        Label handler = new Label();
-        super.visitLabel(tryEnd);
-        super.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/Throwable");
-        super.visitLabel(handler);
-        if (frames) {
-          super.visitFrame(
-              Opcodes.F_NEW, 0, new Object[0], 1, new Object[] {"java/lang/Throwable"});
-        }
-        BridgeCalls.callWithRegion(mv, "exit", region);
-        super.visitInsn(Opcodes.ATHROW);
-      }
-      super.visitMaxs(maxStack, maxLocals);
     }
 
     @Override

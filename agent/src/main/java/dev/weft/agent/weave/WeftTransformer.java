@@ -269,20 +269,4 @@ public final class WeftTransformer implements ClassFileTransformer {
     }
     return -1;
   }
-
-  /** Head of the chain: tells the target its source file before any method is visited. */
-  private static final class SourceFileRecorder extends ClassVisitor {
-    private final WeaveTarget target;
-
-    SourceFileRecorder(ClassVisitor next, WeaveTarget target) {
-      super(Opcodes.ASM9, next);
-      this.target = target;
-    }
-
-    @Override
-    public void visitSource(String source, String debug) {
-      target.sourceFile(source);
-      super.visitSource(source, debug);
-    }
-  }
 }
