@@ -115,23 +115,32 @@ final class AgentRuntime {
     try {
       Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
     } catch (IllegalStateException e) {
-      // The JVM is shutting down; the hook closes the trace.
+      // The JVM is shutting down; the hook finds current == null and leaves the trace to us.
     }
-    rt.stop();
+    rt.recorder.stopEvents();
     rt.transformer.deactivate();
-    rt.restoreOriginals();
+    int restored = rt.restoreOriginals();
     rt.inst.removeTransformer(rt.transformer);
+    Map<String, String> attributes = rt.attributes();
+    attributes.put("agent.detached", "true");
+    attributes.put("agent.restored_classes", Integer.toString(restored));
+    rt.recorder.close(attributes);
     return rt.dir;
   }
 
-  /** Closes the trace; the transformer stays (JVM exit) or is removed by {@link #detach()}. */
+  /** Closes the trace at JVM exit; classes stay as they are. */
   private void stop() {
+    transformer.deactivate();
+    recorder.close(attributes());
+  }
+
+  private Map<String, String> attributes() {
     Map<String, String> attributes = new LinkedHashMap<>();
     if (transformer.errors() > 0) {
       attributes.put("agent.weave_errors", Long.toString(transformer.errors()));
       attributes.put("agent.first_weave_error", String.valueOf(transformer.firstError()));
     }
-    recorder.close(attributes);
+    return attributes;
   }
 
   /**
@@ -169,7 +178,8 @@ final class AgentRuntime {
     }
   }
 
-  private void restoreOriginals() {
+  /** Retransforms the woven classes (the transformer is inactive: they get their original code). */
+  private int restoreOriginals() {
     List<Class<?>> todo = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       if (transformer.wovenClassNames().contains(c.getName().replace('.', '/'))
@@ -178,6 +188,7 @@ final class AgentRuntime {
       }
     }
     retransform(todo);
+    return todo.size();
   }
 
   private void retransform(List<Class<?>> classes) {

@@ -656,6 +656,14 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /** Stops events at once, on all threads (the trace stays open until {@link #close}). */
+  public void stopEvents() {
+    if (WeftBridge.installed() == this) {
+      WeftBridge.install(null);
+    }
+    on = false;
+  }
+
   /**
    * Stops recording and closes the trace (idempotent): uninstalls this sink from the bridge, writes
    * {@code attributes} and the recorder's own counts, then the trace's end record.
@@ -664,10 +672,7 @@ public final class Recorder extends WeftSink {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    if (WeftBridge.installed() == this) {
-      WeftBridge.install(null);
-    }
-    on = false;
+    stopEvents();
     try {
       for (Map.Entry<String, String> e : attributes.entrySet()) {
         writer.defineAttribute(e.getKey(), e.getValue());

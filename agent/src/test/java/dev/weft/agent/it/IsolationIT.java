@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The agent's Byte Buddy and ASM are relocated: an application that ships its own, older copies
  * keeps using them, with the same results, while the agent weaves and records.
  */
+@Tag("child-jvm")
 class IsolationIT {
   @TempDir Path tmp;
 

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The host program always runs as without the agent: failures inside the agent, a size limit, an
  * unusable directory, bad options and SIGKILL. The agent says at most one line, on stderr.
  */
+@Tag("child-jvm")
 class RobustnessIT {
   @TempDir Path tmp;
 

@@ -18,11 +18,13 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** User regions, {@code @Traced} and on/off, recorded by the shaded agent in a child JVM. */
+@Tag("child-jvm")
 class UserRegionsIT {
   private static final Path SOURCE =
       Path.of("src/test/java/dev/weft/agentit/apps/RegionsApp.java");
