@@ -757,14 +757,19 @@
         y += trackH + gap;
       }
     }
-    const height = y + 4;
+    // The canvas is only as tall as the visible part (sticky inside a scroll box whose spacer gives the
+    // full height): memory and drawing stay bounded however many threads there are.
+    const fullHeight = y + 4;
+    let height = fullHeight;
+    let offset = 0;
 
     const wrap = el('div', { class: 'tl-wrap' });
     const scroll = el('div', { class: 'tl-scroll' });
+    const spacer = el('div', { 'aria-hidden': 'true' });
     const canvas = el('canvas', { tabindex: '0', role: 'img', id: 'timeline-canvas',
       'aria-label': 'Timeline of ' + tracks.length + ' threads. Plus and minus zoom, arrow keys pan, 0 shows everything.' });
     const tip = el('div', { class: 'tl-tip', role: 'tooltip' });
-    scroll.append(canvas);
+    scroll.append(canvas, spacer);
     wrap.append(scroll, tip);
     sec.append(wrap);
     const ctx = canvas.getContext('2d');
@@ -790,6 +795,9 @@
 
     function resize() {
       width = Math.max(300, scroll.clientWidth || 800);
+      height = Math.min(fullHeight, Math.max(240, Math.round((window.innerHeight || 800) * 0.62)));
+      scroll.style.height = height + 'px';
+      spacer.style.height = fullHeight - height + 'px';
       const dpr = window.devicePixelRatio || 1;
       canvas.style.width = width + 'px';
       canvas.style.height = height + 'px';
@@ -843,6 +851,7 @@
 
     function draw() {
       draws++;
+      offset = Math.max(0, Math.min(fullHeight - height, scroll.scrollTop));
       const W = width;
       ctx.clearRect(0, 0, W, height);
       ctx.fillStyle = '#fff';
@@ -859,24 +868,26 @@
         if (b < W) ctx.fillRect(Math.max(GUTTER, b), AXIS, W - Math.max(GUTTER, b), height - AXIS);
       }
 
-      // Axis.
+      // Grid lines (the axis labels are drawn last, over the rows scrolled under them).
       const step = niceStep(v1 - v0);
-      ctx.strokeStyle = '#ddd';
-      ctx.fillStyle = '#333';
-      ctx.beginPath();
+      const ticks = [];
       for (let t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
         const x = Math.round(xOf(t)) + 0.5;
-        if (x < GUTTER) continue;
+        if (x >= GUTTER) ticks.push([x, t]);
+      }
+      ctx.strokeStyle = '#ddd';
+      ctx.beginPath();
+      for (const [x] of ticks) {
         ctx.moveTo(x, AXIS - 4);
         ctx.lineTo(x, height);
-        const label = fmtNs(t);
-        if (x + 3 + ctx.measureText(label).width <= W) ctx.fillText(label, x + 3, AXIS / 2);
       }
       ctx.stroke();
 
       const pw = plotW();
       const scale = pw / (v1 - v0);
-      for (const r of rows) {
+      for (const row of rows) {
+        if (row.y + row.h < offset + AXIS || row.y > offset + height) continue;
+        const r = { group: row.group, track: row.track, index: row.index, y: row.y - offset };
         if (r.group) {
           ctx.fillStyle = '#e9e9e5';
           ctx.fillRect(0, r.y, W, GROUP_H);
@@ -923,6 +934,19 @@
       }
       if (detailed && showArrows && arrows.length) drawArrows();
 
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, W, AXIS);
+      ctx.fillStyle = '#333';
+      ctx.font = '12px system-ui, sans-serif';
+      for (const [x, t] of ticks) {
+        const label = fmtNs(t);
+        if (x + 3 + ctx.measureText(label).width <= W) ctx.fillText(label, x + 3, AXIS / 2);
+      }
+      ctx.strokeStyle = '#999';
+      ctx.beginPath();
+      ctx.moveTo(0, AXIS - 0.5);
+      ctx.lineTo(W, AXIS - 0.5);
+      ctx.stroke();
       ctx.strokeStyle = '#999';
       ctx.beginPath();
       ctx.moveTo(GUTTER - 0.5, AXIS);
@@ -931,6 +955,7 @@
 
       range.textContent = fmtNs(Math.max(0, v0)) + ' – ' + fmtNs(Math.min(end, v1)) + ' of ' + fmtNs(end);
       sec.dataset.draws = String(draws);
+      sec.dataset.offset = String(Math.round(offset));
       sec.dataset.viewStart = String(Math.round(v0));
       sec.dataset.viewEnd = String(Math.round(v1));
     }
@@ -1046,8 +1071,8 @@
         if (!fa || !fb) continue;
         const xa = xOf(ta);
         const xb = xOf(tb);
-        const ya = fa.y + gap / 2 + trackH / 2;
-        const yb = fb.y + gap / 2 + trackH / 2;
+        const ya = fa.y - offset + gap / 2 + trackH / 2;
+        const yb = fb.y - offset + gap / 2 + trackH / 2;
         ctx.moveTo(xa, ya);
         ctx.lineTo(xb, yb);
         if (xb >= GUTTER && xb <= width) heads.push(xb, yb, Math.atan2(yb - ya, xb - xa));
@@ -1071,7 +1096,9 @@
 
     // What is under the pointer.
     function describe(x, yPos) {
-      const r = rows.find((row) => !row.group && yPos >= row.y && yPos < row.y + row.h);
+      if (yPos < AXIS) return null;
+      const yy = yPos + offset;
+      const r = rows.find((row) => !row.group && yy >= row.y && yy < row.y + row.h);
       if (!r || x < GUTTER) return null;
       const t = r.track;
       const time = tOf(x);
@@ -1148,6 +1175,12 @@
       }
       e.preventDefault();
     });
+    let pending = false;
+    scroll.addEventListener('scroll', () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; draw(); });
+    });
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(() => { if (Math.abs((scroll.clientWidth || 0) - width) > 1) resize(); }).observe(scroll);
     } else {
@@ -1162,7 +1195,7 @@
         sec.dataset.highlighted = i >= 0 ? name : '';
         draw();
         if (i >= 0) {
-          scroll.scrollTop = Math.max(0, tracks[i].y - scroll.clientHeight / 2);
+          scroll.scrollTop = Math.max(0, tracks[i].y - height / 2);
           sec.scrollIntoView({ block: 'nearest' });
         }
       }

@@ -308,28 +308,64 @@ final class HeadlessChromium implements AutoCloseable {
     return r.path("result").path("value");
   }
 
-  /** Clicks the centre of the first element matching a CSS selector, with real mouse events. */
-  void click(String selector) {
+  /**
+   * Scrolls the first element matching a CSS selector into view and returns its box in viewport
+   * coordinates: {@code {x, y, width, height}}.
+   */
+  JsonNode box(String selector) {
     JsonNode rect =
         eval(
             "(() => { const e = document.querySelector("
                 + JSON.valueToTree(selector)
                 + "); if (!e) return null; e.scrollIntoView({block: 'center'});"
-                + " const r = e.getBoundingClientRect(); return {x: r.left + Math.min(r.width / 2, 40), y: r.top + r.height / 2}; })()");
+                + " const r = e.getBoundingClientRect();"
+                + " return {x: r.left, y: r.top, width: r.width, height: r.height}; })()");
     if (rect.isNull() || rect.isMissingNode()) {
       throw new IllegalStateException("no element matches " + selector);
     }
-    mouse("mouseMoved", rect.get("x").asDouble(), rect.get("y").asDouble(), 0);
-    mouse("mousePressed", rect.get("x").asDouble(), rect.get("y").asDouble(), 1);
-    mouse("mouseReleased", rect.get("x").asDouble(), rect.get("y").asDouble(), 1);
+    return rect;
   }
 
-  private void mouse(String type, double x, double y, int clicks) {
+  /** Clicks the first element matching a CSS selector (near its left, vertically centred). */
+  void click(String selector) {
+    JsonNode b = box(selector);
+    double x = b.get("x").asDouble() + Math.min(b.get("width").asDouble() / 2, 40);
+    double y = b.get("y").asDouble() + b.get("height").asDouble() / 2;
+    mouse("mouseMoved", x, y, "none", 0);
+    mouse("mousePressed", x, y, "left", 1);
+    mouse("mouseReleased", x, y, "left", 1);
+  }
+
+  /** Drags with the left button from one viewport point to another, in a few steps. */
+  void drag(double x0, double y0, double x1, double y1) {
+    mouse("mouseMoved", x0, y0, "none", 0);
+    mouse("mousePressed", x0, y0, "left", 1);
+    for (int i = 1; i <= 4; i++) {
+      mouse("mouseMoved", x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4, "left", 0);
+    }
+    mouse("mouseReleased", x1, y1, "left", 1);
+  }
+
+  /** Turns the mouse wheel at a viewport point (negative {@code deltaY}: away from the user). */
+  void wheel(double x, double y, double deltaY) {
+    ObjectNode p = JSON.createObjectNode();
+    p.put("type", "mouseWheel");
+    p.put("x", x);
+    p.put("y", y);
+    p.put("deltaX", 0);
+    p.put("deltaY", deltaY);
+    send("Input.dispatchMouseEvent", p);
+  }
+
+  private void mouse(String type, double x, double y, String button, int clicks) {
     ObjectNode p = JSON.createObjectNode();
     p.put("type", type);
     p.put("x", x);
     p.put("y", y);
-    p.put("button", clicks > 0 ? "left" : "none");
+    p.put("button", button);
+    if (button.equals("left") && type.equals("mouseMoved")) {
+      p.put("buttons", 1);
+    }
     p.put("clickCount", clicks);
     send("Input.dispatchMouseEvent", p);
   }

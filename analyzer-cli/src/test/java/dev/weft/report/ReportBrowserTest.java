@@ -147,6 +147,22 @@ class ReportBrowserTest {
     assertNotEquals(zoomed, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
     browser.key("0", "Digit0", 48);
     assertEquals(2000, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
+    // The wheel zooms around the pointer; dragging pans; the buttons zoom and reset.
+    JsonNode canvas = browser.box("#timeline-canvas");
+    double px = canvas.get("x").asDouble() + 170 + (canvas.get("width").asDouble() - 178) * 0.75;
+    double py = canvas.get("y").asDouble() + 60;
+    browser.wheel(px, py, -400);
+    long start = browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong();
+    long end = browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong();
+    assertTrue(start > 0 && end < 2000 && end > 1500, "zoomed around 1500 ns: " + start + ".." + end);
+    browser.drag(px, py, px - 200, py);
+    long dragged = browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong();
+    assertTrue(dragged > start, "dragging left moves the view later: " + start + " -> " + dragged);
+    browser.click("#timeline button[aria-label^='Show the whole trace']");
+    assertEquals(0, browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong());
+    browser.click("#timeline button[aria-label^='Zoom in']");
+    assertTrue(browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong() < 2000);
+    browser.click("#timeline button[aria-label^='Show the whole trace']");
     // The canvas really has the tracks' colours: the main thread's region (sky blue) is painted.
     assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "region colour drawn");
     assertTrue(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "lock wait colour drawn");
@@ -236,6 +252,27 @@ class ReportBrowserTest {
     browser.click("#diff-properties .row[data-id=\"lock_contention\"] .name");
     browser.key("ArrowRight", "ArrowRight", 39);
     assertEquals(1, integer("document.querySelectorAll('#diff-properties .row[data-id=\"monitor_contention\"]').length"));
+    assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void manyThreadsScrollUnderAFixedSizeCanvas() throws Exception {
+    Path trace = tmp.resolve("wide");
+    SyntheticTrace.write(trace, 200_000, 250, 50, 7);
+    Path page = writeReport(tmp.resolve("wide.html"), Fixtures.analysis(), trace);
+    open(page);
+    assertEquals(301, integer("+document.getElementById('timeline').dataset.tracks"));
+    assertEquals(3, integer("+document.getElementById('timeline').dataset.groups"));
+    int canvasHeight = integer("document.getElementById('timeline-canvas').height");
+    assertTrue(canvasHeight < 1000, "canvas height " + canvasHeight);
+    assertEquals(0, integer("+document.getElementById('timeline').dataset.offset"));
+    browser.click("#timeline-canvas");
+    for (int i = 0; i < 5; i++) {
+      browser.key("ArrowDown", "ArrowDown", 40);
+    }
+    // Scrolling redraws on the next animation frame.
+    browser.eval("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+    assertTrue(integer("+document.getElementById('timeline').dataset.offset") > 0, "scrolled down");
     assertNoJavaScriptErrors();
   }
 
