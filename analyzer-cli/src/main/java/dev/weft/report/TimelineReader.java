@@ -49,7 +49,8 @@ final class TimelineReader {
   private final TimelineLimits limits;
   private final List<OpenTrack> tracks = new ArrayList<>();
   private final List<Timeline.Group> groups = new ArrayList<>();
-  private final Map<Integer, OpenTrack> byStream = new HashMap<>();
+  /** Tracks by stream id (stream ids are small: the writer numbers them from 1). */
+  private OpenTrack[] byStream = new OpenTrack[0];
   private final Map<String, Integer> labels = new LinkedHashMap<>();
   private final Map<Integer, Integer> regionLabels = new HashMap<>();
   /** Task id → {create time, creating track, label}: for arrows and task labels (detailed only). */
@@ -98,7 +99,10 @@ final class TimelineReader {
       for (ThreadDef t : e.getValue()) {
         OpenTrack ot = new OpenTrack(tracks.size(), groups.size() - 1, t);
         tracks.add(ot);
-        byStream.put(t.stream(), ot);
+        if (t.stream() >= byStream.length) {
+          byStream = Arrays.copyOf(byStream, Math.max(t.stream() + 1, byStream.length * 2));
+        }
+        byStream[t.stream()] = ot;
       }
     }
   }
@@ -107,7 +111,7 @@ final class TimelineReader {
     EventCursor c = trace.events();
     while (c.next()) {
       long t = c.time();
-      OpenTrack track = byStream.get(c.stream());
+      OpenTrack track = byStream[c.stream()];
       if (grid == null) {
         grid = new ColumnGrid(tracks.size(), columns, t, initialWidth(t));
       }
