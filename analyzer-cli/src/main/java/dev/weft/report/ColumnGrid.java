@@ -5,9 +5,9 @@ package dev.weft.report;
  * IntervalKind} occupied in each of a fixed number of equal time columns.
  *
  * <p>Events arrive in time order, but the trace's length is not known until the last one. The grid
- * therefore starts from an estimated column width and, whenever an event falls beyond its last column,
- * doubles the width and merges neighbouring columns pairwise. Memory is threads × columns × kinds
- * floats, whatever the trace length.
+ * therefore starts from an estimated column width and, whenever an event falls beyond its last
+ * column, doubles the width and merges neighbouring columns pairwise. Memory is threads × columns ×
+ * kinds floats, whatever the trace length.
  */
 final class ColumnGrid {
   static final int KINDS = IntervalKind.values().length;
@@ -89,8 +89,8 @@ final class ColumnGrid {
   /**
    * A track's columns as text: one symbol per column, run-length encoded (a symbol followed by a
    * decimal repeat count when it repeats). {@code .} is a column with no activity; otherwise the
-   * symbol is {@code SYMBOLS[kind * 4 + level - 1]}, where the level 1..4 is the dominant kind's share
-   * of the column rounded up to quarters.
+   * symbol is {@code SYMBOLS[kind * 4 + level - 1]}, where the level 1..4 is the dominant kind's
+   * share of the column rounded up to quarters.
    */
   String encode(int track, int upTo) {
     StringBuilder out = new StringBuilder();

@@ -18,13 +18,13 @@ import java.util.Objects;
 
 /**
  * Writes the analysis of a trace as one self-contained HTML page (inline CSS, script and data; no
- * network access): the property tree, the call-path tree and the thread distribution of the selected
- * property (linked like CUBE's three panes), a timeline of all threads (like Vampir's), the table of
- * parallel regions with their load balance, and the analysis notes. {@link #writeDiff} compares two
- * analyses on one page.
+ * network access): the property tree, the call-path tree and the thread distribution of the
+ * selected property (linked like CUBE's three panes), a timeline of all threads (like Vampir's),
+ * the table of parallel regions with their load balance, and the analysis notes. {@link #writeDiff}
+ * compares two analyses on one page.
  *
- * <p>The page is the template {@code report.html} with {@code report.css} and {@code report.js} from
- * this package's resources, and the data as JSON in a {@code <script type="application/json">}
+ * <p>The page is the template {@code report.html} with {@code report.css} and {@code report.js}
+ * from this package's resources, and the data as JSON in a {@code <script type="application/json">}
  * element. See {@code analyzer-cli/REPORT.md}.
  */
 public final class HtmlReport {
@@ -50,7 +50,8 @@ public final class HtmlReport {
   }
 
   /** As {@link #write(JsonNode, Path, OutputStream)}, with the timeline's size limits. */
-  public static void write(JsonNode analysis, Path traceDir, OutputStream out, TimelineLimits limits)
+  public static void write(
+      JsonNode analysis, Path traceDir, OutputStream out, TimelineLimits limits)
       throws IOException {
     check(analysis, "analysis");
     Objects.requireNonNull(out, "out");
@@ -109,12 +110,7 @@ public final class HtmlReport {
     String format = analysis.path("format").asText("");
     if (!format.equals(ANALYSIS_FORMAT)) {
       throw new IllegalArgumentException(
-          what
-              + " has format \""
-              + format
-              + "\", expected \""
-              + ANALYSIS_FORMAT
-              + "\"");
+          what + " has format \"" + format + "\", expected \"" + ANALYSIS_FORMAT + "\"");
     }
   }
 

@@ -44,7 +44,10 @@ final class Timeline {
       List<long[]> intervals,
       String columns) {}
 
-  /** Bits of an interval's code: kind ordinal, nesting depth, and whether it was still open at the end. */
+  /**
+   * Bits of an interval's code: kind ordinal, nesting depth, and whether it was still open at the
+   * end.
+   */
   static final int KIND_MASK = 0xF;
 
   static final int DEPTH_SHIFT = 4;

@@ -3,11 +3,12 @@ package dev.weft.report;
 /**
  * How much timeline detail a report may hold. Immutable; {@code withX} returns a changed copy.
  *
- * <p>A trace with at most {@link #maxIntervals()} intervals and at most as many fork→begin arrows is
- * drawn interval by interval ("detailed"). A larger one is summarised: each thread's track is cut into
- * {@link #columns()} equal time columns and each column keeps only its dominant kind and that kind's
- * share of the column ("summarised"). With many threads the column count shrinks so that threads ×
- * columns stays within {@link #maxCells()}, which bounds both the analyzer's memory and the page size.
+ * <p>A trace with at most {@link #maxIntervals()} intervals and at most as many fork→begin arrows
+ * is drawn interval by interval ("detailed"). A larger one is summarised: each thread's track is
+ * cut into {@link #columns()} equal time columns and each column keeps only its dominant kind and
+ * that kind's share of the column ("summarised"). With many threads the column count shrinks so
+ * that threads × columns stays within {@link #maxCells()}, which bounds both the analyzer's memory
+ * and the page size.
  */
 public final class TimelineLimits {
   private static final TimelineLimits DEFAULTS = new TimelineLimits(50_000, 4096, 2_097_152);
@@ -63,7 +64,9 @@ public final class TimelineLimits {
     return maxCells;
   }
 
-  /** Columns per thread for a trace with {@code threads} threads: even, between 16 and columns(). */
+  /**
+   * Columns per thread for a trace with {@code threads} threads: even, between 16 and columns().
+   */
   int columnsFor(int threads) {
     long perThread = threads <= 0 ? columns : maxCells / threads;
     long c = Math.max(16, Math.min(columns, perThread));

@@ -20,17 +20,17 @@ import java.util.TreeMap;
 /**
  * Builds a {@link Timeline} in one streaming pass over a trace's merged event cursor.
  *
- * <p>Each thread keeps a stack of open intervals; an end event closes the innermost open interval of
- * its kind and key (region, task, lock or barrier id), and any interval opened inside it that is still
- * open. An end with no matching start (the trace began inside it) is counted and not drawn: the
- * timeline never invents a start it did not see. Intervals still open at the end of the trace are
- * drawn up to it and marked.
+ * <p>Each thread keeps a stack of open intervals; an end event closes the innermost open interval
+ * of its kind and key (region, task, lock or barrier id), and any interval opened inside it that is
+ * still open. An end with no matching start (the trace began inside it) is counted and not drawn:
+ * the timeline never invents a start it did not see. Intervals still open at the end of the trace
+ * are drawn up to it and marked.
  *
- * <p>Intervals are kept one by one until there are more than {@link TimelineLimits#maxIntervals()}; at
- * the same time every thread's innermost activity is accumulated into a {@link ColumnGrid}, so when
- * the limit is passed the detail is dropped and the pass goes on summarising. Memory: the detail up to
- * the limit, threads × columns × kinds floats, the open intervals, and (in detailed mode only) the
- * tasks created but not yet begun.
+ * <p>Intervals are kept one by one until there are more than {@link TimelineLimits#maxIntervals()};
+ * at the same time every thread's innermost activity is accumulated into a {@link ColumnGrid}, so
+ * when the limit is passed the detail is dropped and the pass goes on summarising. Memory: the
+ * detail up to the limit, threads × columns × kinds floats, the open intervals, and (in detailed
+ * mode only) the tasks created but not yet begun.
  */
 final class TimelineReader {
   private static final int TASK = IntervalKind.TASK.ordinal();
@@ -41,7 +41,10 @@ final class TimelineReader {
   private static final int JOIN_WAIT = IntervalKind.JOIN_WAIT.ordinal();
   private static final int WAIT = IntervalKind.WAIT.ordinal();
   private static final int SPIN = IntervalKind.SPIN.ordinal();
-  /** Width of the first columns when the trace's length cannot be estimated from its definitions. */
+
+  /**
+   * Width of the first columns when the trace's length cannot be estimated from its definitions.
+   */
   private static final long DEFAULT_WIDTH = 1024;
 
   private final Trace trace;
@@ -49,10 +52,13 @@ final class TimelineReader {
   private final TimelineLimits limits;
   private final List<OpenTrack> tracks = new ArrayList<>();
   private final List<Timeline.Group> groups = new ArrayList<>();
+
   /** Tracks by stream id (stream ids are small: the writer numbers them from 1). */
   private OpenTrack[] byStream = new OpenTrack[0];
+
   private final Map<String, Integer> labels = new LinkedHashMap<>();
   private final Map<Integer, Integer> regionLabels = new HashMap<>();
+
   /** Task id → {create time, creating track, label}: for arrows and task labels (detailed only). */
   private final Map<Long, long[]> created = new HashMap<>();
 
@@ -195,7 +201,8 @@ final class TimelineReader {
         push(track, LOCK_WAIT, c.field(1), t, objectLabel((int) c.field(0), c.field(1)));
         break;
       case LOCK_ACQUIRED:
-        // An acquisition without a request (tryLock, or a request before the trace began) is no wait.
+        // An acquisition without a request (tryLock, or a request before the trace began) is no
+        // wait.
         pop(track, LOCK_WAIT, c.field(0), t, false);
         break;
       case WAIT_ENTER:
@@ -302,7 +309,8 @@ final class TimelineReader {
     arrows[arrowValues++] = toTime;
   }
 
-  // ---- labels (detailed mode only: a summarised timeline has none) --------------------------------
+  // ---- labels (detailed mode only: a summarised timeline has none)
+  // --------------------------------
 
   private int regionLabel(int region) {
     if (!detailed) {
@@ -353,7 +361,8 @@ final class TimelineReader {
     return id;
   }
 
-  // ---- result -------------------------------------------------------------------------------------
+  // ---- result
+  // -------------------------------------------------------------------------------------
 
   private Timeline build(long end) {
     long origin = grid == null ? 0 : grid.origin();

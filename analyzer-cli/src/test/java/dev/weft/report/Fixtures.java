@@ -39,7 +39,8 @@ final class Fixtures {
    * intervals (main 5, timer 2, fj-worker-1 3, fj-worker-2 1, pool-1-thread-1 1) and 3 arrows.
    */
   static Path smallTrace(Path dir) throws IOException {
-    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192))) {
+    try (TraceWriter w =
+        TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192))) {
       w.defineClock(new ClockDef(0, 0, 1));
       region(w, R_MAIN, ConstructKind.USER_REGION, "main", "App.java", 10);
       region(w, R_PAR, ConstructKind.PARALLEL_STREAM, "parallel stream", "App.java", 20);
@@ -52,8 +53,11 @@ final class Fixtures {
       region(w, R_WORK, ConstructKind.TRACED_METHOD, "Worker.compute", "Worker.java", 12);
       w.definePool(new PoolDef(1, ConstructKind.FORK_JOIN_POOL, "ForkJoinPool.commonPool", 2));
       w.definePool(new PoolDef(2, ConstructKind.EXECUTOR, "pool-1", 1));
-      w.defineObject(new ObjectDef(77, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
-      w.defineObject(new ObjectDef(88, ConstructKind.CYCLIC_BARRIER, "java.util.concurrent.CyclicBarrier", 2));
+      w.defineObject(
+          new ObjectDef(
+              77, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
+      w.defineObject(
+          new ObjectDef(88, ConstructKind.CYCLIC_BARRIER, "java.util.concurrent.CyclicBarrier", 2));
       StreamWriter main = w.openStream(1, "main", 0, 0, T0);
       StreamWriter timer = w.openStream(2, "timer", ThreadDef.DAEMON, 0, T0);
       StreamWriter w1 = w.openStream(3, "fj-worker-1", ThreadDef.DAEMON, 1, T0);
@@ -107,8 +111,8 @@ final class Fixtures {
    * An analysis of four threads over 1 s (CPU allocation time 4 s). Inclusive values add up: time =
    * execution 2.5 s + idle_threads 0.5 s + thread_management 0.1 s + join_wait 0.3 s + barrier_wait
    * 0.2 s + lock_contention 0.35 s + spin_wait 0.05 s; by_thread and by_callpath hold exclusive
-   * values (time and lock_contention have none of their own). lock_contention's children carry per-call-path
-   * thread splits; barrier_wait's call paths do not.
+   * values (time and lock_contention have none of their own). lock_contention's children carry
+   * per-call-path thread splits; barrier_wait's call paths do not.
    */
   static ObjectNode analysis() {
     ObjectNode a = JSON.createObjectNode();
@@ -126,29 +130,140 @@ final class Fixtures {
     a.put("time_ns", 4_000_000_000L);
     ArrayNode props = a.putArray("properties");
     prop(props, "time", null, "Time", 4_000_000_000L, threads(0, 0, 0, 0));
-    prop(props, "execution", "time", "Execution", 2_500_000_000L, threads(700_000_000L, 600_000_000L, 600_000_000L, 600_000_000L));
-    prop(props, "idle_threads", "time", "Idle threads", 500_000_000L, threads(0, 100_000_000L, 100_000_000L, 100_000_000L));
-    prop(props, "limited_parallelism", "idle_threads", "Limited parallelism", 200_000_000L, threads(0, 100_000_000L, 100_000_000L, 0));
-    prop(props, "thread_management", "time", "Thread management", 100_000_000L, threads(100_000_000L, 0, 0, 0));
+    prop(
+        props,
+        "execution",
+        "time",
+        "Execution",
+        2_500_000_000L,
+        threads(700_000_000L, 600_000_000L, 600_000_000L, 600_000_000L));
+    prop(
+        props,
+        "idle_threads",
+        "time",
+        "Idle threads",
+        500_000_000L,
+        threads(0, 100_000_000L, 100_000_000L, 100_000_000L));
+    prop(
+        props,
+        "limited_parallelism",
+        "idle_threads",
+        "Limited parallelism",
+        200_000_000L,
+        threads(0, 100_000_000L, 100_000_000L, 0));
+    prop(
+        props,
+        "thread_management",
+        "time",
+        "Thread management",
+        100_000_000L,
+        threads(100_000_000L, 0, 0, 0));
     prop(props, "join_wait", "time", "Join wait", 300_000_000L, threads(300_000_000L, 0, 0, 0));
-    prop(props, "barrier_wait", "time", "Barrier wait", 200_000_000L, threads(0, 50_000_000L, 50_000_000L, 100_000_000L));
+    prop(
+        props,
+        "barrier_wait",
+        "time",
+        "Barrier wait",
+        200_000_000L,
+        threads(0, 50_000_000L, 50_000_000L, 100_000_000L));
     prop(props, "lock_contention", "time", "Lock contention", 350_000_000L, threads(0, 0, 0, 0));
-    prop(props, "monitor_contention", "lock_contention", "Monitor contention", 150_000_000L, threads(0, 100_000_000L, 50_000_000L, 0));
-    prop(props, "lock_api_contention", "lock_contention", "Lock API contention", 200_000_000L, threads(0, 50_000_000L, 50_000_000L, 100_000_000L));
+    prop(
+        props,
+        "monitor_contention",
+        "lock_contention",
+        "Monitor contention",
+        150_000_000L,
+        threads(0, 100_000_000L, 50_000_000L, 0));
+    prop(
+        props,
+        "lock_api_contention",
+        "lock_contention",
+        "Lock API contention",
+        200_000_000L,
+        threads(0, 50_000_000L, 50_000_000L, 100_000_000L));
     prop(props, "spin_wait", "time", "Spin wait", 50_000_000L, threads(0, 0, 0, 50_000_000L));
-    prop(props, "pool_queue_wait", null, "Pool queue wait", 80_000_000L, threads(0, 40_000_000L, 40_000_000L, 0));
-    prop(props, "work_imbalance", null, "Work imbalance", 120_000_000L, threads(0, 60_000_000L, 0, 60_000_000L));
+    prop(
+        props,
+        "pool_queue_wait",
+        null,
+        "Pool queue wait",
+        80_000_000L,
+        threads(0, 40_000_000L, 40_000_000L, 0));
+    prop(
+        props,
+        "work_imbalance",
+        null,
+        "Work imbalance",
+        120_000_000L,
+        threads(0, 60_000_000L, 0, 60_000_000L));
 
     path(props, "execution", 2_500_000_000L, null, "main @ App.java:10");
-    path(props, "idle_threads", 300_000_000L, null, "main @ App.java:10", "Thread.sleep @ App.java:44");
-    path(props, "limited_parallelism", 200_000_000L, null, "main @ App.java:10", "parallel stream @ App.java:20");
-    path(props, "barrier_wait", 150_000_000L, null, "main @ App.java:10", "parallel stream @ App.java:20", "CyclicBarrier.await @ Worker.java:50");
-    path(props, "barrier_wait", 50_000_000L, null, "main @ App.java:10", "CyclicBarrier.await @ Worker.java:55");
-    path(props, "monitor_contention", 150_000_000L, threads(0, 100_000_000L, 50_000_000L, 0), "main @ App.java:10", "parallel stream @ App.java:20", "synchronized @ Worker.java:28");
-    path(props, "lock_api_contention", 120_000_000L, threads(0, 50_000_000L, 50_000_000L, 20_000_000L), "main @ App.java:10", "parallel stream @ App.java:20", "ReentrantLock.lock @ Worker.java:33");
-    path(props, "lock_api_contention", 80_000_000L, threads(0, 0, 0, 80_000_000L), "main @ App.java:10", "ReentrantLock.lock @ App.java:61");
-    path(props, "work_imbalance", 120_000_000L, null, "main @ App.java:10", "parallel stream @ App.java:20");
-    path(props, "join_wait", 300_000_000L, null, "main @ App.java:10", "ForkJoinTask.join @ App.java:21");
+    path(
+        props,
+        "idle_threads",
+        300_000_000L,
+        null,
+        "main @ App.java:10",
+        "Thread.sleep @ App.java:44");
+    path(
+        props,
+        "limited_parallelism",
+        200_000_000L,
+        null,
+        "main @ App.java:10",
+        "parallel stream @ App.java:20");
+    path(
+        props,
+        "barrier_wait",
+        150_000_000L,
+        null,
+        "main @ App.java:10",
+        "parallel stream @ App.java:20",
+        "CyclicBarrier.await @ Worker.java:50");
+    path(
+        props,
+        "barrier_wait",
+        50_000_000L,
+        null,
+        "main @ App.java:10",
+        "CyclicBarrier.await @ Worker.java:55");
+    path(
+        props,
+        "monitor_contention",
+        150_000_000L,
+        threads(0, 100_000_000L, 50_000_000L, 0),
+        "main @ App.java:10",
+        "parallel stream @ App.java:20",
+        "synchronized @ Worker.java:28");
+    path(
+        props,
+        "lock_api_contention",
+        120_000_000L,
+        threads(0, 50_000_000L, 50_000_000L, 20_000_000L),
+        "main @ App.java:10",
+        "parallel stream @ App.java:20",
+        "ReentrantLock.lock @ Worker.java:33");
+    path(
+        props,
+        "lock_api_contention",
+        80_000_000L,
+        threads(0, 0, 0, 80_000_000L),
+        "main @ App.java:10",
+        "ReentrantLock.lock @ App.java:61");
+    path(
+        props,
+        "work_imbalance",
+        120_000_000L,
+        null,
+        "main @ App.java:10",
+        "parallel stream @ App.java:20");
+    path(
+        props,
+        "join_wait",
+        300_000_000L,
+        null,
+        "main @ App.java:10",
+        "ForkJoinTask.join @ App.java:21");
 
     ArrayNode regions = a.putArray("regions");
     ObjectNode r = regions.addObject();
@@ -170,7 +285,10 @@ final class Fixtures {
     busy2.put("fj-worker-2", 100_000_000L);
     r2.put("imbalance", 0.0);
     r2.put("lost_ns", 0);
-    a.putArray("notes").add("2 lock acquisitions at the start of the window could not be attributed </script><b>x</b>");
+    a.putArray("notes")
+        .add(
+            "2 lock acquisitions at the start of the window could not be attributed"
+                + " </script><b>x</b>");
     return a;
   }
 
@@ -180,7 +298,8 @@ final class Fixtures {
     return ns;
   }
 
-  private static void prop(ArrayNode props, String id, String parent, String name, long ns, long[] byThread) {
+  private static void prop(
+      ArrayNode props, String id, String parent, String name, long ns, long[] byThread) {
     ObjectNode p = props.addObject();
     p.put("id", id);
     if (parent == null) {

@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * (uncaught exceptions, {@code console.error}, failed loads and CSP violations from the log).
  *
  * <p>The browser is {@code /usr/bin/chromium} unless the system property {@code weft.chromium}
- * names another. Tests that need it fail when it is missing, unless {@code -Dweft.browser.tests=false}.
+ * names another. Tests that need it fail when it is missing, unless {@code
+ * -Dweft.browser.tests=false}.
  */
 final class HeadlessChromium implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -119,7 +120,8 @@ final class HeadlessChromium implements AutoCloseable {
       }
       Thread.sleep(50);
     }
-    throw new IOException("Chromium did not open its DevTools port within " + TIMEOUT + ": " + log());
+    throw new IOException(
+        "Chromium did not open its DevTools port within " + TIMEOUT + ": " + log());
   }
 
   private String log() {
@@ -270,8 +272,8 @@ final class HeadlessChromium implements AutoCloseable {
   }
 
   /**
-   * Opens a file and waits for its load event and for the report to say it has rendered
-   * ({@code #app[data-ready="1"]}). Returns the wall time from the navigation request to that point.
+   * Opens a file and waits for its load event and for the report to say it has rendered ({@code
+   * #app[data-ready="1"]}). Returns the wall time from the navigation request to that point.
    */
   Duration open(Path file) throws InterruptedException {
     loaded = new CompletableFuture<>();
@@ -285,7 +287,10 @@ final class HeadlessChromium implements AutoCloseable {
       throw new IllegalStateException("page did not load: " + file + " " + errors(), e);
     }
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!"1".equals(eval("document.getElementById('app') && document.getElementById('app').dataset.ready").asText())) {
+    while (!"1"
+        .equals(
+            eval("document.getElementById('app') && document.getElementById('app').dataset.ready")
+                .asText())) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("report did not render: " + errors());
       }
@@ -303,7 +308,10 @@ final class HeadlessChromium implements AutoCloseable {
     JsonNode r = send("Runtime.evaluate", p);
     if (r.has("exceptionDetails")) {
       throw new IllegalStateException(
-          "evaluation failed: " + expression + ": " + r.path("exceptionDetails").path("exception").path("description").asText());
+          "evaluation failed: "
+              + expression
+              + ": "
+              + r.path("exceptionDetails").path("exception").path("description").asText());
     }
     return r.path("result").path("value");
   }
@@ -396,7 +404,9 @@ final class HeadlessChromium implements AutoCloseable {
   /** A PNG of the whole page, laid out at the window's width. */
   byte[] screenshot() {
     JsonNode size =
-        eval("({w: document.documentElement.clientWidth, h: document.documentElement.scrollHeight})");
+        eval(
+            "({w: document.documentElement.clientWidth, h:"
+                + " document.documentElement.scrollHeight})");
     ObjectNode metrics = JSON.createObjectNode();
     metrics.put("width", size.get("w").asInt());
     metrics.put("height", size.get("h").asInt());

@@ -101,7 +101,9 @@ class HtmlReportTest {
         "analysis has format \"weft-summary/1\", expected \"weft-analysis/1\"", e.getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> HtmlReport.writeDiff(Fixtures.analysis(), Fixtures.JSON.createArrayNode(), new ByteArrayOutputStream()));
+        () ->
+            HtmlReport.writeDiff(
+                Fixtures.analysis(), Fixtures.JSON.createArrayNode(), new ByteArrayOutputStream()));
   }
 
   @Test

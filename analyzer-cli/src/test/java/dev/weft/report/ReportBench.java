@@ -48,11 +48,20 @@ public final class ReportBench {
     System.out.printf(
         Locale.ROOT,
         "%-22s %12s %10s %9s %11s %11s %10s %9s%n",
-        "case", "events", "intervals", "mode", "page bytes", "write ms", "open ms", "page ms");
+        "case",
+        "events",
+        "intervals",
+        "mode",
+        "page bytes",
+        "write ms",
+        "open ms",
+        "page ms");
     try (HeadlessChromium browser = HeadlessChromium.start()) {
       int workers = 8;
       long detailedEvents =
-          (long) (TimelineLimits.defaults().maxIntervals() / SyntheticTrace.intervalsPerRound(workers))
+          (long)
+                  (TimelineLimits.defaults().maxIntervals()
+                      / SyntheticTrace.intervalsPerRound(workers))
               * SyntheticTrace.eventsPerRound(workers);
       ok &= run(browser, work, "detailed (at limit)", detailedEvents, 6, 2);
       for (long n : sizes) {
@@ -88,12 +97,21 @@ public final class ReportBench {
     Arrays.sort(open);
     String mode = browser.eval("document.getElementById('timeline').dataset.mode").asText();
     long intervals =
-        browser.eval("JSON.parse(document.getElementById('weft-data').textContent).timeline.intervals").asLong();
+        browser
+            .eval("JSON.parse(document.getElementById('weft-data').textContent).timeline.intervals")
+            .asLong();
     List<String> errors = browser.errors();
     System.out.printf(
         Locale.ROOT,
         "%-22s %,12d %,10d %9s %,11d %11d %10d %9.0f%s%n",
-        name, written, intervals, mode, bytes, writeMs, open[1], pageMs,
+        name,
+        written,
+        intervals,
+        mode,
+        bytes,
+        writeMs,
+        open[1],
+        pageMs,
         errors.isEmpty() ? "" : "  JS errors: " + errors);
     deleteTree(trace);
     Files.delete(page);

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Opens generated reports in headless Chromium (see {@link HeadlessChromium}) and checks what a user
- * sees and does: the panes, their linking, keyboard use, the timeline's tracks, the regions table, the
- * comparison page, a summarised one-million-event timeline, and that no page logs a JavaScript error.
- * Fails when Chromium is missing unless {@code -Dweft.browser.tests=false}.
+ * Opens generated reports in headless Chromium (see {@link HeadlessChromium}) and checks what a
+ * user sees and does: the panes, their linking, keyboard use, the timeline's tracks, the regions
+ * table, the comparison page, a summarised one-million-event timeline, and that no page logs a
+ * JavaScript error. Fails when Chromium is missing unless {@code -Dweft.browser.tests=false}.
  */
 class ReportBrowserTest {
   @TempDir static Path tmp;
@@ -32,7 +32,8 @@ class ReportBrowserTest {
 
   @BeforeAll
   static void startBrowser() throws Exception {
-    assumeTrue(HeadlessChromium.required(), "browser tests switched off with -Dweft.browser.tests=false");
+    assumeTrue(
+        HeadlessChromium.required(), "browser tests switched off with -Dweft.browser.tests=false");
     browser = HeadlessChromium.start();
   }
 
@@ -77,43 +78,80 @@ class ReportBrowserTest {
     // Property tree: 'time' open (its children shown), separate roots listed.
     for (String id :
         List.of(
-            "time", "execution", "idle_threads", "thread_management", "join_wait", "barrier_wait",
-            "lock_contention", "spin_wait", "pool_queue_wait", "work_imbalance")) {
+            "time",
+            "execution",
+            "idle_threads",
+            "thread_management",
+            "join_wait",
+            "barrier_wait",
+            "lock_contention",
+            "spin_wait",
+            "pool_queue_wait",
+            "work_imbalance")) {
       assertEquals(
           1,
-          integer("document.querySelectorAll('#pane-properties .row[data-id=\"" + id + "\"]').length"),
+          integer(
+              "document.querySelectorAll('#pane-properties .row[data-id=\"" + id + "\"]').length"),
           id + " shown");
     }
-    assertEquals(0, integer("document.querySelectorAll('#pane-properties .row[data-id=\"monitor_contention\"]').length"));
+    assertEquals(
+        0,
+        integer(
+            "document.querySelectorAll('#pane-properties"
+                + " .row[data-id=\"monitor_contention\"]').length"));
     // Collapsed lock_contention shows its inclusive value: 0.35 s of 4 s.
-    assertEquals("8.75 %", text("document.querySelector('#pane-properties .row[data-id=\"lock_contention\"] .val').textContent"));
+    assertEquals(
+        "8.75 %",
+        text(
+            "document.querySelector('#pane-properties .row[data-id=\"lock_contention\"]"
+                + " .val').textContent"));
     // Expanded 'time' shows its exclusive value, which is zero here.
-    assertEquals("0", text("document.querySelector('#pane-properties .row[data-id=\"time\"]').dataset.value"));
+    assertEquals(
+        "0",
+        text("document.querySelector('#pane-properties .row[data-id=\"time\"]').dataset.value"));
     // The page starts on the most severe wait state: idle threads (collapsed, so inclusive).
-    assertEquals("idle_threads", text("document.getElementById('pane-callpaths').dataset.property"));
+    assertEquals(
+        "idle_threads", text("document.getElementById('pane-callpaths').dataset.property"));
     assertEquals(3, integer("+document.getElementById('pane-callpaths').dataset.nodes"));
-    assertEquals("true", text("document.querySelector('#pane-properties li[data-key=\"idle_threads\"]').getAttribute('aria-selected')"));
+    assertEquals(
+        "true",
+        text(
+            "document.querySelector('#pane-properties"
+                + " li[data-key=\"idle_threads\"]').getAttribute('aria-selected')"));
 
     // Clicking a property updates call paths and threads.
     browser.click("#pane-properties .row[data-id=\"lock_contention\"] .name");
-    assertEquals("lock_contention", text("document.getElementById('pane-callpaths').dataset.property"));
-    assertEquals("lock_contention", text("document.getElementById('pane-threads').dataset.property"));
-    // Inclusive of monitor and lock API contention: main › {parallel stream › {synchronized, lock}, lock@61}.
+    assertEquals(
+        "lock_contention", text("document.getElementById('pane-callpaths').dataset.property"));
+    assertEquals(
+        "lock_contention", text("document.getElementById('pane-threads').dataset.property"));
+    // Inclusive of monitor and lock API contention: main › {parallel stream › {synchronized, lock},
+    // lock@61}.
     assertEquals(5, integer("+document.getElementById('pane-callpaths').dataset.nodes"));
     assertEquals(3, integer("+document.getElementById('pane-threads').dataset.threads"));
     assertEquals(
         "150000000",
-        text("document.querySelector('#pane-threads [data-thread=\"fj-worker-1\"]').dataset.value"));
+        text(
+            "document.querySelector('#pane-threads [data-thread=\"fj-worker-1\"]').dataset.value"));
     assertEquals("property", text("document.getElementById('pane-threads').dataset.scope"));
 
     // Keyboard: → opens the focused property; it then shows its exclusive value and call paths.
     browser.key("ArrowRight", "ArrowRight", 39);
-    assertEquals("true", text("document.querySelector('#pane-properties li[data-key=\"lock_contention\"]').getAttribute('aria-expanded')"));
-    assertEquals("0", text("document.querySelector('#pane-properties .row[data-id=\"lock_contention\"]').dataset.value"));
+    assertEquals(
+        "true",
+        text(
+            "document.querySelector('#pane-properties"
+                + " li[data-key=\"lock_contention\"]').getAttribute('aria-expanded')"));
+    assertEquals(
+        "0",
+        text(
+            "document.querySelector('#pane-properties"
+                + " .row[data-id=\"lock_contention\"]').dataset.value"));
     assertEquals(0, integer("+document.getElementById('pane-callpaths').dataset.nodes"));
     // ↓ moves to (and selects) the first child.
     browser.key("ArrowDown", "ArrowDown", 40);
-    assertEquals("monitor_contention", text("document.getElementById('pane-callpaths').dataset.property"));
+    assertEquals(
+        "monitor_contention", text("document.getElementById('pane-callpaths').dataset.property"));
     assertEquals("monitor_contention", text("document.activeElement.dataset.key"));
 
     // A call path with a per-thread split narrows the thread pane to it.
@@ -121,13 +159,17 @@ class ReportBrowserTest {
     browser.click("#pane-callpaths li[data-key$=\"ReentrantLock.lock @ App.java:61\"] .name");
     assertEquals("callpath", text("document.getElementById('pane-threads').dataset.scope"));
     assertEquals(1, integer("+document.getElementById('pane-threads').dataset.threads"));
-    assertEquals("80000000", text("document.querySelector('#pane-threads [data-thread=\"timer\"]').dataset.value"));
+    assertEquals(
+        "80000000",
+        text("document.querySelector('#pane-threads [data-thread=\"timer\"]').dataset.value"));
 
     // Without a split, the thread pane says it shows the whole property.
     browser.click("#pane-properties .row[data-id=\"barrier_wait\"] .name");
     browser.click("#pane-callpaths li[data-key$=\"CyclicBarrier.await @ Worker.java:55\"] .name");
     assertEquals("property", text("document.getElementById('pane-threads').dataset.scope"));
-    assertTrue(text("document.getElementById('thread-caption').textContent").contains("no per-call-path thread split"));
+    assertTrue(
+        text("document.getElementById('thread-caption').textContent")
+            .contains("no per-call-path thread split"));
     assertEquals(3, integer("+document.getElementById('pane-threads').dataset.threads"));
 
     // Timeline: five threads in three groups, every interval and arrow of the trace.
@@ -144,9 +186,11 @@ class ReportBrowserTest {
     long zoomed = browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong();
     assertTrue(zoomed < 2000, "zoomed in: " + zoomed);
     browser.key("ArrowRight", "ArrowRight", 39);
-    assertNotEquals(zoomed, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
+    assertNotEquals(
+        zoomed, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
     browser.key("0", "Digit0", 48);
-    assertEquals(2000, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
+    assertEquals(
+        2000, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
     // The wheel zooms around the pointer; dragging pans; the buttons zoom and reset.
     JsonNode canvas = browser.box("#timeline-canvas");
     double px = canvas.get("x").asDouble() + 170 + (canvas.get("width").asDouble() - 178) * 0.75;
@@ -154,18 +198,22 @@ class ReportBrowserTest {
     browser.wheel(px, py, -400);
     long start = browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong();
     long end = browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong();
-    assertTrue(start > 0 && end < 2000 && end > 1500, "zoomed around 1500 ns: " + start + ".." + end);
+    assertTrue(
+        start > 0 && end < 2000 && end > 1500, "zoomed around 1500 ns: " + start + ".." + end);
     browser.drag(px, py, px - 200, py);
     long dragged = browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong();
     assertTrue(dragged > start, "dragging left moves the view later: " + start + " -> " + dragged);
     browser.click("#timeline button[aria-label^='Show the whole trace']");
-    assertEquals(0, browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong());
+    assertEquals(
+        0, browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong());
     browser.click("#timeline button[aria-label^='Zoom in']");
-    assertTrue(browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong() < 2000);
+    assertTrue(
+        browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong() < 2000);
     browser.click("#timeline button[aria-label^='Show the whole trace']");
     // The canvas really has the tracks' colours: the main thread's region (sky blue) is painted.
     assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "region colour drawn");
-    assertTrue(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "lock wait colour drawn");
+    assertTrue(
+        browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "lock wait colour drawn");
 
     // Clicking a thread in the thread pane highlights its track.
     browser.click("#pane-threads [data-thread=\"timer\"]");
@@ -175,8 +223,11 @@ class ReportBrowserTest {
     assertEquals(2, integer("+document.getElementById('regions').dataset.regions"));
     browser.click("#pane-properties .row[data-id=\"execution\"] .name");
     browser.click("#regions tr[data-location=\"App.java:20\"] button");
-    assertEquals("yes", text("document.querySelector('#regions tr[data-location=\"App.java:20\"]').dataset.found"));
-    assertEquals("work_imbalance", text("document.getElementById('pane-callpaths').dataset.property"));
+    assertEquals(
+        "yes",
+        text("document.querySelector('#regions tr[data-location=\"App.java:20\"]').dataset.found"));
+    assertEquals(
+        "work_imbalance", text("document.getElementById('pane-callpaths').dataset.property"));
     assertTrue(
         text("document.querySelector('#pane-callpaths li[aria-selected=\"true\"]').dataset.key")
             .endsWith("parallel stream @ App.java:20"));
@@ -203,16 +254,22 @@ class ReportBrowserTest {
   private static String canvasHasColor(int r, int g, int b, double... alphas) {
     StringBuilder wanted = new StringBuilder("[");
     for (double a : alphas) {
-      wanted.append(String.format(java.util.Locale.ROOT, "[%.1f,%.1f,%.1f],",
-          255 + (r - 255) * a, 255 + (g - 255) * a, 255 + (b - 255) * a));
+      wanted.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "[%.1f,%.1f,%.1f],",
+              255 + (r - 255) * a,
+              255 + (g - 255) * a,
+              255 + (b - 255) * a));
     }
     wanted.append("]");
     return "(() => { const c = document.getElementById('timeline-canvas');"
         + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
-        + " const want = " + wanted + ";"
-        + " for (let i = 0; i < d.length; i += 4) for (const w of want) {"
-        + " if (Math.abs(d[i] - w[0]) < 3 && Math.abs(d[i + 1] - w[1]) < 3 && Math.abs(d[i + 2] - w[2]) < 3) return true; }"
-        + " return false; })()";
+        + " const want = "
+        + wanted
+        + "; for (let i = 0; i < d.length; i += 4) for (const w of want) { if (Math.abs(d[i] -"
+        + " w[0]) < 3 && Math.abs(d[i + 1] - w[1]) < 3 && Math.abs(d[i + 2] - w[2]) < 3) return"
+        + " true; } return false; })()";
   }
 
   @Test
@@ -247,11 +304,18 @@ class ReportBrowserTest {
     assertEquals("200000000", text(row + ".dataset.delta"));
     assertTrue(text(row + ".textContent").contains("▲ +5.00 pp"));
     assertEquals(2, integer("+document.getElementById('diff-regions').dataset.regions"));
-    assertTrue(text("document.querySelector('#diff-regions tr[data-region=\"parallel stream\"]').textContent").contains("▲ +0.50"));
+    assertTrue(
+        text("document.querySelector('#diff-regions tr[data-region=\"parallel"
+                 + " stream\"]').textContent")
+            .contains("▲ +0.50"));
     // Keyboard: the tree opens with →.
     browser.click("#diff-properties .row[data-id=\"lock_contention\"] .name");
     browser.key("ArrowRight", "ArrowRight", 39);
-    assertEquals(1, integer("document.querySelectorAll('#diff-properties .row[data-id=\"monitor_contention\"]').length"));
+    assertEquals(
+        1,
+        integer(
+            "document.querySelectorAll('#diff-properties"
+                + " .row[data-id=\"monitor_contention\"]').length"));
     assertNoJavaScriptErrors();
   }
 
@@ -288,7 +352,8 @@ class ReportBrowserTest {
     Duration load = open(page);
     double renderMs = browser.eval("+document.getElementById('app').dataset.renderMs").asDouble();
     System.out.printf(
-        "report of %,d events: %,d bytes, written in %d ms, opened in %d ms (rendered at %.0f ms)%n",
+        "report of %,d events: %,d bytes, written in %d ms, opened in %d ms (rendered at %.0f"
+            + " ms)%n",
         events, size, writeMs, load.toMillis(), renderMs);
     assertTrue(size <= 5 * 1024 * 1024, "page size " + size);
     assertEquals("summarised", text("document.getElementById('timeline').dataset.mode"));

@@ -11,10 +11,10 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
- * A generated fork-join trace of any size: a main thread forks rounds of tasks onto a fork-join pool
- * and an executor; each task runs a traced method and takes a lock (sometimes waiting for it); main
- * waits for the round to finish. Every round has {@code 4 + workers} events on main and 7 per worker,
- * and {@code 2 + 3 × workers} intervals.
+ * A generated fork-join trace of any size: a main thread forks rounds of tasks onto a fork-join
+ * pool and an executor; each task runs a traced method and takes a lock (sometimes waiting for it);
+ * main waits for the round to finish. Every round has {@code 4 + workers} events on main and 7 per
+ * worker, and {@code 2 + 3 × workers} intervals.
  */
 final class SyntheticTrace {
   private SyntheticTrace() {}
@@ -46,13 +46,19 @@ final class SyntheticTrace {
     try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
       w.defineClock(new ClockDef(0, 0, 1));
       Fixtures.region(w, Fixtures.R_MAIN, ConstructKind.USER_REGION, "main", "Bench.java", 10);
-      Fixtures.region(w, Fixtures.R_PAR, ConstructKind.FORK_JOIN_POOL, "ForkJoinPool.invoke", "Bench.java", 20);
-      Fixtures.region(w, Fixtures.R_JOIN, ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.join", "Bench.java", 21);
-      Fixtures.region(w, Fixtures.R_LOCK, ConstructKind.REENTRANT_LOCK, "ReentrantLock.lock", "Bench.java", 33);
-      Fixtures.region(w, Fixtures.R_WORK, ConstructKind.TRACED_METHOD, "Bench.work", "Bench.java", 40);
+      Fixtures.region(
+          w, Fixtures.R_PAR, ConstructKind.FORK_JOIN_POOL, "ForkJoinPool.invoke", "Bench.java", 20);
+      Fixtures.region(
+          w, Fixtures.R_JOIN, ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.join", "Bench.java", 21);
+      Fixtures.region(
+          w, Fixtures.R_LOCK, ConstructKind.REENTRANT_LOCK, "ReentrantLock.lock", "Bench.java", 33);
+      Fixtures.region(
+          w, Fixtures.R_WORK, ConstructKind.TRACED_METHOD, "Bench.work", "Bench.java", 40);
       w.definePool(new PoolDef(1, ConstructKind.FORK_JOIN_POOL, "ForkJoinPool-1", forkJoinWorkers));
       w.definePool(new PoolDef(2, ConstructKind.EXECUTOR, "pool-2", executorWorkers));
-      w.defineObject(new ObjectDef(77, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
+      w.defineObject(
+          new ObjectDef(
+              77, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
       StreamWriter main = w.openStream(1, "main", 0, 0, t);
       StreamWriter[] ws = new StreamWriter[workers];
       for (int i = 0; i < workers; i++) {
@@ -60,7 +66,9 @@ final class SyntheticTrace {
         ws[i] =
             w.openStream(
                 10 + i,
-                fj ? "ForkJoinPool-1-worker-" + (i + 1) : "pool-2-thread-" + (i - forkJoinWorkers + 1),
+                fj
+                    ? "ForkJoinPool-1-worker-" + (i + 1)
+                    : "pool-2-thread-" + (i - forkJoinWorkers + 1),
                 0,
                 fj ? 1 : 2,
                 t);

@@ -74,7 +74,8 @@ class TimelineReaderTest {
     assertEquals(
         "ReentrantLock.lock @ Worker.java:33 on java.util.concurrent.locks.ReentrantLock",
         tl.labels().get((int) main.intervals().get(3)[3]));
-    assertEquals("sleep @ Thread.sleep @ App.java:44", tl.labels().get((int) main.intervals().get(4)[3]));
+    assertEquals(
+        "sleep @ Thread.sleep @ App.java:44", tl.labels().get((int) main.intervals().get(4)[3]));
     assertIntervals(
         List.of(iv(200, 400, IntervalKind.SPIN, 0), iv(500, 800, IntervalKind.BARRIER_WAIT, 0)),
         tl.tracks().get(1));
@@ -134,7 +135,9 @@ class TimelineReaderTest {
   @Test
   void passingTheLimitSummarisesAndDropsTheDetail() throws IOException {
     Timeline tl =
-        read(Fixtures.smallTrace(tmp.resolve("t")), TimelineLimits.defaults().withMaxIntervals(11).withColumns(16));
+        read(
+            Fixtures.smallTrace(tmp.resolve("t")),
+            TimelineLimits.defaults().withMaxIntervals(11).withColumns(16));
     assertEquals(Timeline.Mode.SUMMARISED, tl.mode());
     assertEquals(12, tl.stats().intervals());
     assertEquals(0, tl.arrows().length);
@@ -143,7 +146,13 @@ class TimelineReaderTest {
     assertEquals(126, tl.columnWidth());
     assertEquals(16, tl.columns());
     // fj-worker-2 runs one task from 170 to 850: columns 1 (¾ full) to 6, nothing after 6.
-    assertEquals("." + sym(IntervalKind.TASK, 3) + sym(IntervalKind.TASK, 4) + "4" + sym(IntervalKind.TASK, 3) + ".9",
+    assertEquals(
+        "."
+            + sym(IntervalKind.TASK, 3)
+            + sym(IntervalKind.TASK, 4)
+            + "4"
+            + sym(IntervalKind.TASK, 3)
+            + ".9",
         tl.tracks().get(3).columns());
   }
 
@@ -153,26 +162,34 @@ class TimelineReaderTest {
 
   @Test
   void summarisedColumnsAgreeWithACountOverTheDetail() throws IOException {
-    // Closed with an END record far too early: the column width is first underestimated, so the grid
+    // Closed with an END record far too early: the column width is first underestimated, so the
+    // grid
     // doubles many times while reading.
     for (long endRecord : new long[] {Long.MIN_VALUE, 10}) {
       Path dir = tmp.resolve("random" + (endRecord == 10 ? "-early" : ""));
       writeRandomTrace(dir, 4, 3000, 7, endRecord);
       Timeline detail = read(dir, TimelineLimits.defaults().withMaxIntervals(Integer.MAX_VALUE));
       assertEquals(Timeline.Mode.DETAILED, detail.mode());
-      Timeline summary = read(dir, TimelineLimits.defaults().withMaxIntervals(1000).withColumns(64));
+      Timeline summary =
+          read(dir, TimelineLimits.defaults().withMaxIntervals(1000).withColumns(64));
       assertEquals(Timeline.Mode.SUMMARISED, summary.mode());
       assertEquals(detail.stats().intervals(), summary.stats().intervals());
       assertTrue(summary.columns() <= 64 && summary.columns() > 32, "columns " + summary.columns());
-      assertTrue(summary.end() < summary.columns() * summary.columnWidth(), "grid covers the trace");
+      assertTrue(
+          summary.end() < summary.columns() * summary.columnWidth(), "grid covers the trace");
       for (int t = 0; t < detail.tracks().size(); t++) {
-        checkColumns(detail.tracks().get(t), summary.tracks().get(t), summary.columnWidth(), summary.columns());
+        checkColumns(
+            detail.tracks().get(t),
+            summary.tracks().get(t),
+            summary.columnWidth(),
+            summary.columns());
       }
     }
   }
 
   /** Brute force: the innermost interval at every instant, summed per column and kind. */
-  private static void checkColumns(Timeline.Track detail, Timeline.Track summary, long width, int columns) {
+  private static void checkColumns(
+      Timeline.Track detail, Timeline.Track summary, long width, int columns) {
     int kinds = IntervalKind.values().length;
     double[][] time = new double[columns][kinds];
     TreeSet<Long> cuts = new TreeSet<>();
@@ -220,7 +237,8 @@ class TimelineReaderTest {
       int idx = ColumnGrid.SYMBOLS.indexOf(s);
       int kind = idx / 4;
       int level = idx % 4 + 1;
-      assertTrue(time[c][kind] >= max - 1e-3 * width, summary.name() + " column " + c + " dominant kind");
+      assertTrue(
+          time[c][kind] >= max - 1e-3 * width, summary.name() + " column " + c + " dominant kind");
       double quarters = 4 * Math.min(1, max / width);
       int expected = Math.max(1, (int) Math.ceil(quarters));
       boolean nearBoundary = Math.abs(quarters - Math.rint(quarters)) < 1e-3;
@@ -249,8 +267,8 @@ class TimelineReaderTest {
   }
 
   /** Threads doing random nested regions, tasks, lock waits and waits, with idle gaps. */
-  private static void writeRandomTrace(Path dir, int threads, int perThread, long seed, long endRecord)
-      throws IOException {
+  private static void writeRandomTrace(
+      Path dir, int threads, int perThread, long seed, long endRecord) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
       w.defineClock(new ClockDef(0, 0, 1));
