@@ -206,9 +206,13 @@ final class Timeline {
       g.writeString(l);
     }
     g.writeEndArray();
+    // Per arrow: from track, from time, to track, and the to time as a delta from the from time.
     g.writeArrayFieldStart("arrows");
-    for (long a : arrows) {
-      g.writeNumber(a);
+    for (int i = 0; i + 3 < arrows.length; i += 4) {
+      g.writeNumber(arrows[i]);
+      g.writeNumber(arrows[i + 1]);
+      g.writeNumber(arrows[i + 2]);
+      g.writeNumber(arrows[i + 3] - arrows[i + 1]);
     }
     g.writeEndArray();
     g.writeEndObject();

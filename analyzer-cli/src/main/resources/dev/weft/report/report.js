@@ -587,6 +587,7 @@
       return;
     }
     sec.append(el('p', { class: 'caption muted', text: 'Load-balance index: (max − mean) / mean of the threads\' busy time; 0 is perfect balance. Time lost: what the imbalance cost. Click a location to select its call path.' }));
+    const status = el('p', { class: 'muted', id: 'regions-status', 'aria-live': 'polite' });
     regions.sort((x, y) => num(y.lost_ns) - num(x.lost_ns));
     const table = el('table', { id: 'regions-table' });
     table.append(el('thead', null, el('tr', null,
@@ -607,7 +608,9 @@
         b.addEventListener('click', () => {
           for (const row of body.querySelectorAll('tr.picked')) row.classList.remove('picked');
           tr.classList.add('picked');
-          tr.dataset.found = selectLocation(loc) ? 'yes' : 'no';
+          const found = selectLocation(loc);
+          tr.dataset.found = found ? 'yes' : 'no';
+          status.textContent = found ? '' : 'No call path of this analysis passes through ' + loc + '.';
         });
         locCell.append(b);
       } else {
@@ -624,7 +627,7 @@
       body.append(tr);
     }
     table.append(body);
-    sec.append(el('div', { class: 'scroll' }, table));
+    sec.append(el('div', { class: 'scroll' }, table), status);
   }
 
   function renderNotes(app, analyses) {
@@ -691,7 +694,9 @@
         t.cols = cols;
       }
     }
-    const arrows = Array.isArray(tl.arrows) ? tl.arrows : [];
+    // Arrows: from track, from time, to track, to time (stored as a delta from the from time).
+    const arrows = Array.isArray(tl.arrows) ? tl.arrows.slice() : [];
+    for (let i = 0; i + 3 < arrows.length; i += 4) arrows[i + 3] += arrows[i + 1];
 
     sec.dataset.mode = tl.mode;
     sec.dataset.tracks = String(tracks.length);

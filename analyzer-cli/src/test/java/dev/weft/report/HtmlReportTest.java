@@ -71,6 +71,9 @@ class HtmlReportTest {
     assertEquals(2000, iv.get(1).asLong());
     assertEquals(IntervalKind.REGION.ordinal(), iv.get(2).asInt());
     assertEquals(100, iv.get(4).asLong(), "next start as a delta");
+    // Arrows: from track, from time, to track, delay to the task's begin.
+    assertEquals(
+        "[0,110,2,40,0,120,3,50,0,1400,4,50]", data.get("timeline").get("arrows").toString());
   }
 
   @Test

@@ -232,6 +232,13 @@ class ReportBrowserTest {
         text("document.querySelector('#pane-callpaths li[aria-selected=\"true\"]').dataset.key")
             .endsWith("parallel stream @ App.java:20"));
 
+    // A location no call path passes through says so.
+    browser.click("#regions tr[data-location=\"Worker.java:12\"] button");
+    assertEquals(
+        "no",
+        text("document.querySelector('#regions tr[data-location=\"Worker.java:12\"]').dataset.found"));
+    assertTrue(text("document.getElementById('regions-status').textContent").contains("Worker.java:12"));
+
     // The note's markup is shown as text, not run.
     assertTrue(text("document.getElementById('notes').textContent").contains("</script><b>x</b>"));
 
