@@ -3,6 +3,7 @@ package dev.weft.agent.record;
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.bridge.WeftSink;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
@@ -34,6 +35,12 @@ import java.util.concurrent.atomic.LongAdder;
  * counted; the count is written as the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
+  /**
+   * Spin calls closer together than this (from the end of one to the start of the next) belong to
+   * one spin: a spin loop's own work between two calls is short; longer gaps are work of their own.
+   */
+  static final long SPIN_GAP_NANOS = 100_000;
+
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
@@ -120,6 +127,11 @@ public final class Recorder extends WeftSink {
     if (name != s.name) {
       rename(s, w, name);
     }
+    if (s.spinRegion != 0) {
+      // Any other event ends the thread's spin, at the end of its last spin call.
+      w.spinExit(s.spinLastEnd, s.spinRegion);
+      s.spinRegion = 0;
+    }
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
       s.busy = false;
       throw new IllegalStateException("failure injected by test.fail=" + failAfter);
@@ -156,7 +168,11 @@ public final class Recorder extends WeftSink {
   // ---- ids and definitions ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
-    long id = IdentityIds.of(o);
+    return defined(region, IdentityIds.of(o), o);
+  }
+
+  /** Defines object {@code o} under {@code id} on first sight; returns the id. */
+  private long defined(int region, long id, Object o) {
     if (id != 0 && objectsSeen.firstSight(id)) {
       int parties = 0;
       if (o instanceof CyclicBarrier) {
@@ -166,8 +182,14 @@ public final class Recorder extends WeftSink {
       } else if (o instanceof CountDownLatch) {
         parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
       }
+      ConstructKind kind = SyncObjects.kindOf(o);
       try {
-        writer.defineObject(new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
+        writer.defineObject(
+            new ObjectDef(
+                id,
+                kind != null ? kind : regions.kind(region),
+                SyncObjects.className(o),
+                parties));
       } catch (Exception e) {
         // Events keep the id; only the object's description is lost.
       }
@@ -466,6 +488,12 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        if (barrier instanceof CyclicBarrier) {
+          // Woven code cannot see the generation: count it here, and keep it for the departure.
+          generation = SyncObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
         w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
       } finally {
         s.busy = false;
@@ -479,6 +507,10 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        if (barrier instanceof CyclicBarrier && barrier == s.barrierObject) {
+          generation = s.barrierGeneration;
+        }
+        s.barrierObject = null;
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
         s.busy = false;
@@ -487,14 +519,45 @@ public final class Recorder extends WeftSink {
   }
 
   // ---- locks --------------------------------------------------------------------------------------
+  //
+  // A lock's id is the id of the object that stands for it (SyncObjects: a ReentrantLock's
+  // synchronizer, a stamped lock for its views; a monitor's object whatever its class). Each thread
+  // remembers what it holds, even while measurement is off, to mark re-entrant acquisitions and to
+  // find the id of a held lock by reference: hashing an object whose monitor is held can inflate the
+  // monitor, so a monitor is hashed only at its first request, before it is entered.
 
   @Override
   public void lockRequest(int region, Object lock) {
+    if (lock == null) {
+      return; // the call throws NullPointerException
+    }
     ThreadState s = states.get();
+    long id = 0;
+    Object standsFor = lock;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      int traits = 0;
+      ConstructKind kind = regions.kind(region);
+      if (kind != ConstructKind.MONITOR && kind != ConstructKind.SYNCHRONIZED_METHOD) {
+        traits = SyncObjects.traits(lock.getClass());
+        if (id == 0) {
+          standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return; // a condition of an unknown lock
+          }
+        }
+      }
+      if (id == 0) {
+        id = IdentityIds.of(standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockRequest(System.nanoTime(), region, objectId(region, lock));
+        w.lockRequest(System.nanoTime(), region, defined(region, id, standsFor));
       } finally {
         s.busy = false;
       }
@@ -503,11 +566,42 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockAcquired(Object lock, int flags) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits;
+      if (s.requestObject == lock) {
+        id = s.requestId;
+        traits = s.requestTraits;
+      } else {
+        // No request seen (e.g. a synchronized method entered before the agent could weave it).
+        traits = SyncObjects.traits(lock.getClass());
+        id = s.heldIdOf(lock);
+        if (id == 0) {
+          Object standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return;
+          }
+          id = defined(0, IdentityIds.of(standsFor), standsFor);
+        }
+      }
+      s.requestObject = null;
+      flags |= traits & SyncObjects.SHARED;
+      if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0
+          && (traits & SyncObjects.UNOWNED) == 0) {
+        if ((flags & LockFlags.AFTER_WAIT) == 0 && s.holds(id)) {
+          flags |= LockFlags.REENTRANT;
+        }
+        s.hold(lock, id);
+      }
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockAcquired(System.nanoTime(), IdentityIds.of(lock), flags);
+        w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
         s.busy = false;
       }
@@ -516,11 +610,26 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockReleased(Object lock) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = SyncObjects.lockOf(lock, SyncObjects.traits(lock.getClass()));
+        if (standsFor == null) {
+          return;
+        }
+        id = IdentityIds.of(standsFor);
+      }
+      s.unhold(id);
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockReleased(System.nanoTime(), IdentityIds.of(lock));
+        w.lockReleased(System.nanoTime(), id);
       } finally {
         s.busy = false;
       }
@@ -561,36 +670,63 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.notify(System.nanoTime(), region, objectId(region, object), waitKind);
+        w.notify(System.nanoTime(), region, notifiedId(s, region, object), waitKind);
       } finally {
         s.busy = false;
       }
     }
   }
 
+  /** The id NOTIFY names: a held monitor's id, a condition's lock, else the object's own id. */
+  private long notifiedId(ThreadState s, int region, Object object) {
+    if (object == null) {
+      return 0;
+    }
+    long id = s.heldIdOf(object);
+    if (id != 0) {
+      return id;
+    }
+    int traits = SyncObjects.traits(object.getClass());
+    if ((traits & SyncObjects.CONDITION) != 0) {
+      Object lock = SyncObjects.lockOf(object, traits);
+      if (lock != null) {
+        return defined(region, IdentityIds.of(lock), lock);
+      }
+    }
+    return objectId(region, object);
+  }
+
+  /**
+   * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
+   * loop writes SPIN_ENTER; later calls less than {@link #SPIN_GAP_NANOS} after the previous one
+   * returned continue the same spin and write nothing. The spin ends, with SPIN_EXIT at the end of
+   * its last call, when the thread records anything else.
+   */
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
+    long now = System.nanoTime();
+    if (s.spinRegion != 0 && !s.busy && on && now - s.spinLastEnd <= SPIN_GAP_NANOS) {
+      return;
+    }
+    StreamWriter w = acquire(s); // ends a previous spin, if any
     if (w != null) {
       try {
-        w.spinEnter(System.nanoTime(), region);
+        w.spinEnter(now, region);
+        s.spinRegion = region;
+        s.spinLastEnd = now;
       } finally {
         s.busy = false;
       }
     }
   }
 
+  /** A spin call returned: remembered as the end of the open spin; nothing is written. */
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
-    if (w != null) {
-      try {
-        w.spinExit(System.nanoTime(), region);
-      } finally {
-        s.busy = false;
-      }
+    if (s.spinRegion != 0 && !s.busy) {
+      s.spinLastEnd = System.nanoTime();
     }
   }
 
