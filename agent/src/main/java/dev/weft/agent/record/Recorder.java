@@ -494,7 +494,8 @@ public final class Recorder extends WeftSink {
           s.barrierObject = barrier;
           s.barrierGeneration = generation;
         }
-        w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
+        long id = objectId(region, barrier); // first sight: before the timestamp
+        w.barrierEnter(System.nanoTime(), region, id, generation);
       } finally {
         s.busy = false;
       }
@@ -538,7 +539,9 @@ public final class Recorder extends WeftSink {
       id = s.heldIdOf(lock);
       int traits = 0;
       ConstructKind kind = regions.kind(region);
-      if (kind != ConstructKind.MONITOR && kind != ConstructKind.SYNCHRONIZED_METHOD) {
+      if (kind != ConstructKind.MONITOR
+          && kind != ConstructKind.SYNCHRONIZED_METHOD
+          && kind != ConstructKind.OBJECT_WAIT) {
         traits = SyncObjects.traits(lock.getClass());
         if (id == 0) {
           standsFor = SyncObjects.lockOf(lock, traits);
@@ -557,7 +560,8 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockRequest(System.nanoTime(), region, defined(region, id, standsFor));
+        long defined = defined(region, id, standsFor); // first sight: before the timestamp
+        w.lockRequest(System.nanoTime(), region, defined);
       } finally {
         s.busy = false;
       }
@@ -670,7 +674,8 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.notify(System.nanoTime(), region, notifiedId(s, region, object), waitKind);
+        long id = notifiedId(s, region, object);
+        w.notify(System.nanoTime(), region, id, waitKind);
       } finally {
         s.busy = false;
       }
