@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Recorder extends WeftSink {
   /**
-   * Spin calls closer together than this (from the end of one to the start of the next) belong to
-   * one spin: a spin loop's own work between two calls is short; longer gaps are work of their own.
+   * Spin calls closer together than this (from the end of one to the start of the next), or with
+   * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
+   * short; more is work of its own.
    */
   static final long SPIN_GAP_NANOS = 100_000;
 
@@ -703,16 +704,29 @@ public final class Recorder extends WeftSink {
 
   /**
    * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
-   * loop writes SPIN_ENTER; later calls less than {@link #SPIN_GAP_NANOS} after the previous one
-   * returned continue the same spin and write nothing. The spin ends, with SPIN_EXIT at the end of
-   * its last call, when the thread records anything else.
+   * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
+   * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host does
+   * to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last call,
+   * when the thread records anything else.
    */
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
     long now = System.nanoTime();
-    if (s.spinRegion != 0 && !s.busy && on && now - s.spinLastEnd <= SPIN_GAP_NANOS) {
-      return;
+    if (s.spinRegion != 0 && !s.busy && on) {
+      if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
+        return;
+      }
+      long cpu = ThreadCpu.now();
+      // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      if (cpu >= 0
+          && s.spinCpu >= 0
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+        s.spinCpu = cpu;
+        s.spinCpuAt = now;
+        return;
+      }
     }
     StreamWriter w = acquire(s); // ends a previous spin, if any
     if (w != null) {
@@ -720,18 +734,51 @@ public final class Recorder extends WeftSink {
         w.spinEnter(now, region);
         s.spinRegion = region;
         s.spinLastEnd = now;
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
       } finally {
         s.busy = false;
       }
     }
   }
 
-  /** A spin call returned: remembered as the end of the open spin; nothing is written. */
+  /**
+   * A spin call returned: remembered as the end of the open spin, with the thread's CPU time at
+   * most every {@link #SPIN_GAP_NANOS} (reading it costs a system call); nothing is written.
+   */
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
     if (s.spinRegion != 0 && !s.busy) {
-      s.spinLastEnd = System.nanoTime();
+      long now = System.nanoTime();
+      s.spinLastEnd = now;
+      if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
+      }
+    }
+  }
+
+  /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
+  private static final class ThreadCpu {
+    private static final java.lang.management.ThreadMXBean THREADS = threads();
+
+    private static java.lang.management.ThreadMXBean threads() {
+      try {
+        java.lang.management.ThreadMXBean t =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() && t.isThreadCpuTimeEnabled() ? t : null;
+      } catch (Throwable e) {
+        return null;
+      }
+    }
+
+    static long now() {
+      try {
+        return THREADS == null ? -1 : THREADS.getCurrentThreadCpuTime();
+      } catch (RuntimeException e) {
+        return -1;
+      }
     }
   }
 

@@ -49,6 +49,11 @@ final class ThreadState {
   /** When the latest spin call of the open spin returned. */
   long spinLastEnd;
 
+  /** The thread's CPU time (-1: unknown) when last sampled during the spin, and when that was. */
+  long spinCpu;
+
+  long spinCpuAt;
+
   // ---- barriers: the generation of the latest arrival, for its departure
 
   Object barrierObject;
