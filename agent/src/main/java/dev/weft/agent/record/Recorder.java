@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.LongAdder;
  * counted; the count is written as the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
+  /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
+  private static final int SKIPPED_VIRTUAL = -1;
+
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
@@ -240,7 +243,7 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
@@ -256,7 +259,7 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
@@ -275,7 +278,10 @@ public final class Recorder extends WeftSink {
       return;
     }
     int region = s.popRegion();
-    if (region == 0) {
+    if (region <= 0) {
+      if (region == SKIPPED_VIRTUAL) {
+        virtualSkipped.increment();
+      }
       return;
     }
     StreamWriter w = acquire(s);
@@ -286,6 +292,11 @@ public final class Recorder extends WeftSink {
         s.busy = false;
       }
     }
+  }
+
+  /** What a user region's stack entry says when its enter was not recorded. */
+  private int notRecorded(ThreadState s) {
+    return s.virtual && on ? SKIPPED_VIRTUAL : 0;
   }
 
   // ---- measurement control ------------------------------------------------------------------------

@@ -35,6 +35,21 @@ final class ChildJvm {
     return out.stream();
   }
 
+  /** The feature release of a JDK (17, 25), from its {@code release} file. */
+  static int featureVersion(Path jdk) {
+    try {
+      for (String line : Files.readAllLines(jdk.resolve("release"))) {
+        if (line.startsWith("JAVA_VERSION=")) {
+          String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+          return Integer.parseInt(v.split("[.]")[0]);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // fall through
+    }
+    throw new IllegalStateException("cannot tell the version of " + jdk);
+  }
+
   /** What a finished child printed. */
   record Result(int exitCode, String stdout, String stderr) {
     List<String> stderrLines() {
