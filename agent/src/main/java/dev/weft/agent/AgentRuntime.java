@@ -24,8 +24,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
- * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after the
- * bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
+ * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after
+ * the bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
  */
 final class AgentRuntime {
   /** Classes retransformed per call; a failing batch is retried class by class. */
@@ -90,8 +90,7 @@ final class AgentRuntime {
     RegionRegistry regions = new RegionRegistry(writer);
     Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
     recorder.ignore(writer.backgroundThread());
-    WeftTransformer transformer =
-        new WeftTransformer(Constructs.all(), options, regions, recorder);
+    WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
     WeftBridge.install(recorder);
     inst.addTransformer(transformer, true);
@@ -216,7 +215,11 @@ final class AgentRuntime {
   /** {@code ./weft-traces/<main class>-<pid>-<yyyyMMdd-HHmmss>}. */
   private static Path defaultDirectory() {
     LocalDateTime t = LocalDateTime.now();
-    StringBuilder b = new StringBuilder(mainClass().replaceAll("[^A-Za-z0-9._-]", "_"));
+    StringBuilder b = new StringBuilder();
+    for (char c : mainClass().toCharArray()) {
+      boolean plain = c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-');
+      b.append(plain ? c : '_');
+    }
     b.append('-').append(pid()).append('-');
     pad(b, t.getYear(), 4);
     pad(b, t.getMonthValue(), 2);
@@ -239,7 +242,11 @@ final class AgentRuntime {
   /** The main class (or jar file name without .jar) from the launcher's command; "java" if none. */
   private static String mainClass() {
     String cmd = System.getProperty("sun.java.command", "").trim();
-    String first = cmd.isEmpty() ? "java" : cmd.split("\\s+")[0];
+    int space = 0;
+    while (space < cmd.length() && !Character.isWhitespace(cmd.charAt(space))) {
+      space++;
+    }
+    String first = cmd.isEmpty() ? "java" : cmd.substring(0, space);
     if (first.endsWith(".jar")) {
       first = Path.of(first).getFileName().toString();
       first = first.substring(0, first.length() - 4);
@@ -248,8 +255,9 @@ final class AgentRuntime {
   }
 
   /**
-   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the JDK's
-   * process-reaper machinery (a thread pool), which costs start-up time and loads executor classes.
+   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the
+   * JDK's process-reaper machinery (a thread pool), which costs start-up time and loads executor
+   * classes.
    */
   private static long pid() {
     try {

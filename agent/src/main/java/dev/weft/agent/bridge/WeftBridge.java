@@ -1,19 +1,19 @@
 package dev.weft.agent.bridge;
 
 /**
- * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style, no
- * generic {@code event(type)} switch), each taking the int region id of the woven site and the
+ * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style,
+ * no generic {@code event(type)} switch), each taking the int region id of the woven site and the
  * object(s) concerned. Every method forwards to the installed {@link WeftSink} and is a no-op while
  * none is installed.
  *
- * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the agent
- * defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice inlined into
- * JDK classes and call sites woven into any application class can link to them. The class references
- * JDK types only.
+ * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the
+ * agent defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice
+ * inlined into JDK classes and call sites woven into any application class can link to them. The
+ * class references JDK types only.
  *
  * <p>No exception ever leaves a bridge method: a sink that throws is uninstalled at once (recording
- * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and a
- * call; the exception handler costs nothing until it runs.
+ * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and
+ * a call; the exception handler costs nothing until it runs.
  */
 public final class WeftBridge {
   private static volatile WeftSink sink;

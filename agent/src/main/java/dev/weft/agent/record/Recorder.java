@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter}, opened
- * at the thread's first event, with no lock and no allocation per event.
+ * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
+ * opened at the thread's first event, with no lock and no allocation per event.
  *
  * <p>Every event method follows one pattern: look up the thread's {@link ThreadState} (one
  * ThreadLocal read), leave at once if the thread is inside the recorder already (the re-entrancy
@@ -41,8 +41,8 @@ public final class Recorder extends WeftSink {
   private final RegionRegistry regions;
   private final long failAfter;
   private final AtomicLong eventsForFailure = new AtomicLong();
-  private final IdentityIds objectsSeen = new IdentityIds();
-  private final IdentityIds poolsSeen = new IdentityIds();
+  private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
+  private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
@@ -156,7 +156,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- ids and definitions ------------------------------------------------------------------------
+  // ---- ids and definitions
+  // ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
     long id = IdentityIds.of(o);
@@ -170,7 +171,8 @@ public final class Recorder extends WeftSink {
         parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
       }
       try {
-        writer.defineObject(new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
+        writer.defineObject(
+            new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
       } catch (Exception e) {
         // Events keep the id; only the object's description is lost.
       }
@@ -210,7 +212,8 @@ public final class Recorder extends WeftSink {
     return target instanceof Thread ? ((Thread) target).getId() : IdentityIds.of(target);
   }
 
-  // ---- regions ------------------------------------------------------------------------------------
+  // ---- regions
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void enter(int region) {
@@ -299,7 +302,8 @@ public final class Recorder extends WeftSink {
     return s.virtual && on ? SKIPPED_VIRTUAL : 0;
   }
 
-  // ---- measurement control ------------------------------------------------------------------------
+  // ---- measurement control
+  // ------------------------------------------------------------------------
 
   @Override
   public void measurementOn() {
@@ -337,7 +341,8 @@ public final class Recorder extends WeftSink {
     return on && !closed.get();
   }
 
-  // ---- fork/join and tasks ------------------------------------------------------------------------
+  // ---- fork/join and tasks
+  // ------------------------------------------------------------------------
 
   @Override
   public void fork(int region, Object pool, int parallelism) {
@@ -469,7 +474,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- barriers -----------------------------------------------------------------------------------
+  // ---- barriers
+  // -----------------------------------------------------------------------------------
 
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
@@ -497,7 +503,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- locks --------------------------------------------------------------------------------------
+  // ---- locks
+  // --------------------------------------------------------------------------------------
 
   @Override
   public void lockRequest(int region, Object lock) {
@@ -538,7 +545,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- waits --------------------------------------------------------------------------------------
+  // ---- waits
+  // --------------------------------------------------------------------------------------
 
   @Override
   public void waitEnter(int region, int waitKind) {
@@ -605,7 +613,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- threads ------------------------------------------------------------------------------------
+  // ---- threads
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void threadCreate(int region, Thread child) {
@@ -646,7 +655,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- life cycle ---------------------------------------------------------------------------------
+  // ---- life cycle
+  // ---------------------------------------------------------------------------------
 
   @Override
   public void failed(Throwable problem) {

@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Region descriptors (POMP's context descriptors): every woven call site, {@code @Traced} method and
- * user region gets an int id and a {@link RegionDef}, written to the trace's definitions before the
- * woven class is defined, so before any event can carry the id.
+ * Region descriptors (POMP's context descriptors): every woven call site, {@code @Traced} method
+ * and user region gets an int id and a {@link RegionDef}, written to the trace's definitions before
+ * the woven class is defined, so before any event can carry the id.
  *
  * <p>A <em>site</em> is a call site whose region name is only known at run time ({@code
  * Weft.region(name)} with a computed name): each distinct name seen there becomes one region.
@@ -46,7 +46,9 @@ public final class RegionRegistry {
     }
   }
 
-  /** @param writer the trace the definitions go to */
+  /**
+   * @param writer the trace the definitions go to
+   */
   public RegionRegistry(TraceWriter writer) {
     this.writer = writer;
   }

@@ -4,21 +4,27 @@ import dev.weft.trace.StreamWriter;
 import java.util.Arrays;
 
 /**
- * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy guard,
- * and the stack of open user regions. Touched only by its own thread, so nothing here is synchronized.
+ * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy
+ * guard, and the stack of open user regions. Touched only by its own thread, so nothing here is
+ * synchronized.
  */
 final class ThreadState {
   /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
   private static final int MAX_DEPTH = 4096;
 
   final Thread thread;
+
   /** Never records (agent threads, virtual threads): the state exists only to say so cheaply. */
   final boolean ignored;
+
   /** A virtual thread: its events are skipped and counted. */
   final boolean virtual;
+
   /** True while the recorder runs on this thread: whatever it calls is not traced. */
   boolean busy;
+
   StreamWriter stream;
+
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
 

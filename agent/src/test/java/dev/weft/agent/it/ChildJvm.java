@@ -59,7 +59,8 @@ final class ChildJvm {
 
   /** Class path of the test applications: the test classes and the api jar (plus extras). */
   static String classPath(Path... extra) {
-    StringBuilder cp = new StringBuilder(Path.of("target", "test-classes").toAbsolutePath().toString());
+    StringBuilder cp =
+        new StringBuilder(Path.of("target", "test-classes").toAbsolutePath().toString());
     cp.append(File.pathSeparator).append(codeSource(Weft.class));
     for (Path p : extra) {
       cp.append(File.pathSeparator).append(p);
@@ -75,7 +76,10 @@ final class ChildJvm {
     }
   }
 
-  /** The command line: {@code java [-javaagent:jar=OPTIONS] -cp CP MAIN ARGS}; null options = no agent. */
+  /**
+   * The command line: {@code java [-javaagent:jar=OPTIONS] -cp CP MAIN ARGS}; null options = no
+   * agent.
+   */
   static List<String> command(
       Path jdk, String agentOptions, String classPath, String main, String... args) {
     assertTrue(Files.isRegularFile(AGENT_JAR), AGENT_JAR + " missing: run mvn package first");

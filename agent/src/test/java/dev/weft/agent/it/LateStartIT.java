@@ -35,8 +35,7 @@ class LateStartIT {
   @MethodSource("jdks")
   void attachWeavesLoadedClassesAndRecords(Path jdk) throws Exception {
     Path trace = tmp.resolve("trace");
-    List<String> cmd =
-        ChildJvm.command(jdk, null, ChildJvm.classPath(), AttachApp.class.getName());
+    List<String> cmd = ChildJvm.command(jdk, null, ChildJvm.classPath(), AttachApp.class.getName());
     if (ChildJvm.featureVersion(jdk) >= 21) {
       // Without it JDK 21+ prints a warning about the dynamically loaded agent (JEP 451).
       cmd.add(1, "-XX:+EnableDynamicAgentLoading");

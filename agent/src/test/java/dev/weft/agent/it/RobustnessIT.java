@@ -172,7 +172,8 @@ class RobustnessIT {
     try (Trace t = Trace.open(trace)) {
       assertFalse(t.definitions().closedCleanly());
       assertTrue(
-          t.warnings().stream().anyMatch(w -> w.contains("not closed cleanly")), "the cut is reported");
+          t.warnings().stream().anyMatch(w -> w.contains("not closed cleanly")),
+          "the cut is reported");
       long enters = 0;
       var c = t.events();
       while (c.next()) {

@@ -26,8 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** User regions, {@code @Traced} and on/off, recorded by the shaded agent in a child JVM. */
 @Tag("child-jvm")
 class UserRegionsIT {
-  private static final Path SOURCE =
-      Path.of("src/test/java/dev/weft/agentit/apps/RegionsApp.java");
+  private static final Path SOURCE = Path.of("src/test/java/dev/weft/agentit/apps/RegionsApp.java");
   private static final String APP = RegionsApp.class.getName();
 
   @TempDir Path tmp;
@@ -92,7 +91,8 @@ class UserRegionsIT {
     RegionDef square = t.region("RegionsApp.square");
     assertEquals(ConstructKind.TRACED_METHOD, square.kind());
     assertEquals(lineOf("return x * x;"), square.firstLine());
-    assertEquals(7, t.count(EventKind.ENTER, square.id()), "5 on main + 2 on the worker, 0 while off");
+    assertEquals(
+        7, t.count(EventKind.ENTER, square.id()), "5 on main + 2 on the worker, 0 while off");
     assertEquals(7, t.count(EventKind.EXIT, square.id()));
     RegionDef failing = t.region("failing");
     assertEquals(lineOf("if (x > 0) {"), failing.firstLine());
@@ -142,7 +142,8 @@ class UserRegionsIT {
     Path trace = tmp.resolve("trace");
     Result r =
         ChildJvm.run(
-            ChildJvm.command(jdk, "out=" + trace + ",constructs=-regions", ChildJvm.classPath(), APP),
+            ChildJvm.command(
+                jdk, "out=" + trace + ",constructs=-regions", ChildJvm.classPath(), APP),
             tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());
