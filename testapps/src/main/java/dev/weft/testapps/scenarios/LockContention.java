@@ -10,14 +10,15 @@ import dev.weft.testapps.UsageException;
 import dev.weft.testapps.Work;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * {@code --threads} threads each enter a critical section {@code --sections} times, hold it {@code
- * --hold-ms}, then work {@code --think-ms} outside it. Thread {@code i} starts {@code
- * i·--stagger-ms} late, so with a FIFO lock the threads take turns in index order.
+ * --hold-ms}, then work {@code --think-ms} outside it. Thread {@code i} makes its first request
+ * {@code i·--stagger-ms} after thread 0's, so with a FIFO lock the threads take turns in index order.
  *
  * <p>{@code --lock reentrant} (non-fair {@link ReentrantLock}), {@code fair}, {@code synchronized}
  * (a {@code synchronized} block on one object), or {@code rwlock}: thread 0 ("writer-0") takes the
@@ -31,6 +32,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class LockContention implements Scenario {
   /** An acquisition that took at least this long had to wait for another holder. */
   public static final long REAL_WAIT_NS = 50_000;
+
+  /** Time from the start of the run to thread 0's first request. */
+  public static final long START_LEAD_MS = 10;
 
   @Override
   public String name() {
@@ -90,10 +94,13 @@ public final class LockContention implements Scenario {
       lock.unlock();
     }
     long[] checksums = new long[threads];
+    // An absolute schedule: thread i makes its first request START_LEAD_MS + i·s after this point,
+    // however late it was started, so the arrival order holds on a busy machine too.
+    long schedule = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_LEAD_MS);
     Team.run(
         names,
         i -> {
-          Thread.sleep(i * staggerMs);
+          sleepUntil(schedule + TimeUnit.MILLISECONDS.toNanos(i * staggerMs));
           for (int k = 0; k < sections; k++) {
             long seed = (long) k * threads + i;
             if (kind.equals("synchronized")) {
@@ -127,6 +134,13 @@ public final class LockContention implements Scenario {
       checksum += c;
     }
     return Work.jsonSafe(checksum);
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long ms = TimeUnit.NANOSECONDS.toMillis(nanoTime - System.nanoTime());
+    if (ms > 0) {
+      Thread.sleep(ms);
+    }
   }
 
   private static void recordAcquisition(Truth truth, long waited) {

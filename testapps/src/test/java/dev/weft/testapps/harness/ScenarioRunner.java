@@ -72,7 +72,11 @@ public final class ScenarioRunner {
     this.timeout = timeout;
   }
 
-  /** A runner for {@code scenario} with no options, this JVM's Java, and a 60 s timeout. */
+  /**
+   * A runner for {@code scenario} with no options, this JVM's Java, and a 60 s timeout.
+   *
+   * @param scenario the scenario's name, or null for a command line without one
+   */
   public static ScenarioRunner scenario(String scenario) {
     return new ScenarioRunner(
         scenario,
@@ -83,6 +87,14 @@ public final class ScenarioRunner {
         null,
         Map.of(),
         Duration.ofSeconds(60));
+  }
+
+  /**
+   * A runner for a raw command line (e.g. {@code --help}, or nothing at all): {@code argv} is
+   * passed to Main as it is.
+   */
+  public static ScenarioRunner commandLine(String... argv) {
+    return scenario(null).withArgs(argv);
   }
 
   /** Adds {@code --name value}. */
@@ -156,8 +168,7 @@ public final class ScenarioRunner {
       command.add(codeSource(Main.class) + java.io.File.pathSeparator + codeSource(Weft.class));
       command.add(Main.class.getName());
     }
-    command.add(scenario);
-    command.addAll(args);
+    command.addAll(argv());
     return command;
   }
 
@@ -204,9 +215,7 @@ public final class ScenarioRunner {
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> argv = new ArrayList<>();
-    argv.add(scenario);
-    argv.addAll(args);
+    List<String> argv = argv();
     AtomicReference<Integer> code = new AtomicReference<>();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Thread main =
@@ -231,6 +240,15 @@ public final class ScenarioRunner {
     }
     return new Result(
         code.get(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private List<String> argv() {
+    List<String> argv = new ArrayList<>();
+    if (scenario != null) {
+      argv.add(scenario);
+    }
+    argv.addAll(args);
+    return argv;
   }
 
   private static String codeSource(Class<?> type) {
