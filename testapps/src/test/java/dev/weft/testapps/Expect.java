@@ -9,7 +9,10 @@ import java.util.Map;
 /**
  * Assertions for measured times on a noisy, shared 2-core machine: a value must lie within a stated
  * allowance of its closed-form expectation, the allowance being a relative part plus an absolute
- * part (sleeps overrun, wake-ups are late; they are never early).
+ * part. The absolute part is a few ms per blocking step plus, where a test says so, the run's own
+ * overrun: how much longer its work took than nominal (sleeps overrun and wake-ups are late on a
+ * loaded machine; waits computed from the work inherit those delays). A quiet machine keeps the
+ * check tight; a loaded one loosens it by exactly the delay it caused.
  */
 public final class Expect {
   /** Relative allowance used by the scenario tests: 30 % of the expected value. */
@@ -64,6 +67,29 @@ public final class Expect {
         String.format(
             "%s: expected %.1f ms ± %.1f ms, measured %.1f ms",
             what, expectedMs, allowance, actualMs));
+  }
+
+  /**
+   * Asserts that measured work time is at least its nominal length (a sleep never ends early) and
+   * at most 1.5 × nominal + 5 ms per piece of work (it may overrun on a loaded machine).
+   */
+  public static void busy(String what, double nominalMs, long actualNs, int pieces) {
+    double actualMs = actualNs / 1e6;
+    double most = 1.5 * nominalMs + 5.0 * pieces;
+    assertTrue(
+        actualMs >= nominalMs - 0.5 && actualMs <= most,
+        String.format(
+            "%s: expected %.1f ms to %.1f ms of work, measured %.1f ms",
+            what, nominalMs, most, actualMs));
+  }
+
+  /**
+   * How much longer, in ms, the run's work took than nominal: Σ measured {@code busy_ns} − {@code
+   * nominalMs}, at least 0.
+   */
+  public static double overrunMs(dev.weft.testapps.harness.ScenarioRunner.Result run,
+      double nominalMs) {
+    return Math.max(0, run.truthTotal(TruthKinds.BUSY_NS) / 1e6 - nominalMs);
   }
 
   /** The value for {@code key}, failing if it is absent. */
