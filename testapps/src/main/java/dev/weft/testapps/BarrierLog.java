@@ -3,9 +3,9 @@ package dev.weft.testapps;
 import java.util.List;
 
 /**
- * Arrival and departure times of a fixed team at a barrier, per generation, from which the barrier's
- * truth is computed: wait = departure − arrival, of which wait for the last = latest arrival of the
- * generation − own arrival, and release latency = the rest.
+ * Arrival and departure times of a fixed team at a barrier, per generation, from which the
+ * barrier's truth is computed: wait = departure − arrival, of which wait for the last = latest
+ * arrival of the generation − own arrival, and release latency = the rest.
  *
  * <p>Each thread writes only its own slots; {@link #report} reads them after the team has been
  * joined, so no synchronisation is needed beyond that join.

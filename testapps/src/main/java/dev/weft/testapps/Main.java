@@ -45,8 +45,12 @@ public final class Main {
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0) {
-      err.println(PROGRAM + ": missing scenario; usage: " + PROGRAM + " <scenario> [options]"
-          + " (see --help)");
+      err.println(
+          PROGRAM
+              + ": missing scenario; usage: "
+              + PROGRAM
+              + " <scenario> [options]"
+              + " (see --help)");
       return EXIT_USAGE;
     }
     if (args[0].equals("--help") || args[0].equals("-h")) {
@@ -97,7 +101,8 @@ public final class Main {
   private static void printHelp(PrintStream out, List<Scenario> scenarios) {
     out.println("usage: java -jar " + PROGRAM + ".jar <scenario> [--option value]... [--cpu]");
     out.println();
-    out.println("Runs a program whose wait states are known. Stdout: deterministic lines, then one");
+    out.println(
+        "Runs a program whose wait states are known. Stdout: deterministic lines, then one");
     out.println("JSON line with the scenario's own measurements (\"truth\"). See SCENARIOS.md.");
     out.println();
     out.println("common options:");

@@ -22,8 +22,7 @@ public final class NamedThreads {
   public static ForkJoinPool.ForkJoinWorkerThreadFactory forkJoinFactory(String prefix) {
     AtomicInteger next = new AtomicInteger();
     return pool -> {
-      ForkJoinWorkerThread thread =
-          ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+      ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
       thread.setName(prefix + "-" + next.getAndIncrement());
       return thread;
     };

@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * One declared option of a scenario: {@code --name value}. Immutable.
  *
- * <p>Three types exist: a bounded integer, a choice among fixed words, and a comma-separated list of
- * bounded integers. Every option has a default, so a scenario runs with no options at all.
+ * <p>Three types exist: a bounded integer, a choice among fixed words, and a comma-separated list
+ * of bounded integers. Every option has a default, so a scenario runs with no options at all.
  */
 public final class OptionSpec {
   /** What values an option takes. */
@@ -61,8 +61,7 @@ public final class OptionSpec {
   /** A non-empty comma-separated list of integers, each in {@code [min, max]}. */
   public static OptionSpec integerList(
       String name, String defaultValue, long min, long max, String description) {
-    return new OptionSpec(
-        name, Type.INTEGER_LIST, defaultValue, min, max, List.of(), description);
+    return new OptionSpec(name, Type.INTEGER_LIST, defaultValue, min, max, List.of(), description);
   }
 
   /** The option's name without the leading dashes. */

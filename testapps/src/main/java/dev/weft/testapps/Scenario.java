@@ -7,8 +7,9 @@ import java.util.List;
  * one class each, and are listed in {@link Scenarios}.
  *
  * <p>A scenario wraps every blocking call it makes in its own {@link System#nanoTime()} pair and
- * records the result in {@link ScenarioContext#truth()}; it returns a result that depends only on its
- * options, never on timing, so that stdout is identical across runs and with or without an agent.
+ * records the result in {@link ScenarioContext#truth()}; it returns a result that depends only on
+ * its options, never on timing, so that stdout is identical across runs and with or without an
+ * agent.
  */
 public interface Scenario {
   /** The name typed on the command line, e.g. {@code barrier-imbalance}. */

@@ -1,8 +1,8 @@
 package dev.weft.testapps;
 
 /**
- * Element costs skewed towards the end: element {@code k} of {@code n} costs {@code max(1, floor(M ·
- * ((k+1)/n)^S))} ms, in integer arithmetic so that every run computes the same costs.
+ * Element costs skewed towards the end: element {@code k} of {@code n} costs {@code max(1, floor(M
+ * · ((k+1)/n)^S))} ms, in integer arithmetic so that every run computes the same costs.
  */
 public final class SkewedCosts {
   private SkewedCosts() {}

@@ -3,8 +3,9 @@ package dev.weft.testapps;
 /**
  * When one task submitted to a pool was submitted, began and ended, and which thread ran it.
  *
- * <p>The submitter writes {@link #submitted()} before submitting; the worker writes {@link #began()}
- * and {@link #ended()}; readers look only after the task's future completed, which orders the writes.
+ * <p>The submitter writes {@link #submitted()} before submitting; the worker writes {@link
+ * #began()} and {@link #ended()}; readers look only after the task's future completed, which orders
+ * the writes.
  */
 public final class TaskTimes {
   private final String name;

@@ -28,8 +28,8 @@ public final class TrackedThreadFactory implements ThreadFactory {
   }
 
   /**
-   * Makes thread {@code prefix-<i>}; more than {@code size} threads (a pool replacing a dead worker)
-   * is an error.
+   * Makes thread {@code prefix-<i>}; more than {@code size} threads (a pool replacing a dead
+   * worker) is an error.
    */
   @Override
   public Thread newThread(Runnable body) {

@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * (usually a thread name), optionally grouped by region.
  *
  * <p>Recording takes no lock and shares no counter between threads: each thread writes to its own
- * sheet (found through a {@link ThreadLocal}), and the sheets are summed by {@link #report()}. So the
- * recorder adds no lock or barrier events of its own to a traced run. {@link #report()} must be
+ * sheet (found through a {@link ThreadLocal}), and the sheets are summed by {@link #report()}. So
+ * the recorder adds no lock or barrier events of its own to a traced run. {@link #report()} must be
  * called after every recording thread has finished (joined, or its pool terminated).
  */
 public final class Truth {
@@ -50,14 +50,16 @@ public final class Truth {
     sheet.get().add(kind, group, key, value);
   }
 
-  /** Adds the current thread's work time in {@code region} (see {@link TruthKinds#REGION_BUSY_NS}). */
+  /**
+   * Adds the current thread's work time in {@code region} (see {@link TruthKinds#REGION_BUSY_NS}).
+   */
   public void addRegionBusy(String region, long ns) {
     addGrouped(TruthKinds.REGION_BUSY_NS, region, ns);
   }
 
   /**
-   * Makes {@code thread} a member of {@code region}'s team even if it records no work there, so that
-   * it counts in the region's mean.
+   * Makes {@code thread} a member of {@code region}'s team even if it records no work there, so
+   * that it counts in the region's mean.
    */
   public void addRegionMember(String region, String thread) {
     addGrouped(TruthKinds.REGION_BUSY_NS, region, thread, 0);
@@ -168,9 +170,10 @@ public final class Truth {
 
     void add(String kind, String group, String key, long value) {
       values
-          .computeIfAbsent(kind, k -> new HashMap<>())
-          .computeIfAbsent(group, g -> new HashMap<>())
-          .computeIfAbsent(key, k -> new long[1])[0] += value;
+              .computeIfAbsent(kind, k -> new HashMap<>())
+              .computeIfAbsent(group, g -> new HashMap<>())
+              .computeIfAbsent(key, k -> new long[1])[0] +=
+          value;
     }
   }
 }

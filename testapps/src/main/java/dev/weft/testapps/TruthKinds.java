@@ -37,7 +37,9 @@ public final class TruthKinds {
   /** Lock acquisitions per thread that had to wait. */
   public static final String CONTENDED_ACQUISITIONS = "contended_acquisitions";
 
-  /** Blocked waiting for forked or submitted work, minus time spent running other tasks meanwhile. */
+  /**
+   * Blocked waiting for forked or submitted work, minus time spent running other tasks meanwhile.
+   */
   public static final String JOIN_WAIT_NS = "join_wait_ns";
 
   /** Task submission to task begin, summed per pool (property {@code pool_queue_wait}). */
@@ -49,7 +51,9 @@ public final class TruthKinds {
   /** Submission to begin of each task, by task name. */
   public static final String TASK_QUEUE_WAIT_NS = "task_queue_wait_ns";
 
-  /** Own arrival to own departure at a spinning barrier, per thread (property {@code spin_wait}). */
+  /**
+   * Own arrival to own departure at a spinning barrier, per thread (property {@code spin_wait}).
+   */
   public static final String SPIN_WAIT_NS = "spin_wait_ns";
 
   /** Part of the spin wait: latest arrival of the generation minus own arrival. */

@@ -11,8 +11,8 @@ package dev.weft.testapps;
  */
 public final class Work {
   /**
-   * Spin iterations per nominal millisecond: one xorshift step costs about 2.5 ns once compiled on the
-   * reference machine (2 cores, JDK 17). Other machines take longer or shorter; the truth line
+   * Spin iterations per nominal millisecond: one xorshift step costs about 2.5 ns once compiled on
+   * the reference machine (2 cores, JDK 17). Other machines take longer or shorter; the truth line
    * reports the times actually measured.
    */
   public static final long DEFAULT_SPIN_PER_MS = 400_000L;

@@ -23,8 +23,7 @@ class DeterminismTest {
       Map.ofEntries(
           Map.entry("hello", ""),
           Map.entry("regions", "--threads 2"),
-          Map.entry(
-              "idle-threads", "--workers 2 --comm-ms 1 --work-ms 1 --iterations 2"),
+          Map.entry("idle-threads", "--workers 2 --comm-ms 1 --work-ms 1 --iterations 2"),
           Map.entry("barrier-imbalance", "--threads 2 --work-ms 1 --iterations 2"),
           Map.entry("spin-barrier", "--threads 2 --work-ms 1 --iterations 2"),
           Map.entry(
@@ -34,8 +33,7 @@ class DeterminismTest {
           Map.entry("parallel-stream", "--elements 8 --max-ms 2"),
           Map.entry("executor-queue", "--tasks 4 --task-ms 1"),
           Map.entry("future-wait", "--waiters 2 --task-ms 1 --own-ms 1 --rounds 1"),
-          Map.entry(
-              "sparse-cg", "--rows 256 --threads 2 --iterations 3 --nnz-per-ms 1000000"),
+          Map.entry("sparse-cg", "--rows 256 --threads 2 --iterations 3 --nnz-per-ms 1000000"),
           Map.entry(
               "nested",
               "--groups 2 --elements 2 --element-ms 1 --team-threads 2 --teams 1,2"
@@ -59,8 +57,7 @@ class DeterminismTest {
     assertEquals(first.result(), second.result());
     assertTrue(first.stdoutWithoutTruth().stream().noneMatch(l -> l.startsWith("{")));
     assertTrue(
-        first.stdoutWithoutTruth().contains(name + " result=" + first.result()),
-        first::toString);
+        first.stdoutWithoutTruth().contains(name + " result=" + first.result()), first::toString);
 
     JsonNode line = first.truthLine();
     assertEquals(name, line.get("scenario").asText());

@@ -87,8 +87,8 @@ public final class Expect {
    * How much longer, in ms, the run's work took than nominal: Σ measured {@code busy_ns} − {@code
    * nominalMs}, at least 0.
    */
-  public static double overrunMs(dev.weft.testapps.harness.ScenarioRunner.Result run,
-      double nominalMs) {
+  public static double overrunMs(
+      dev.weft.testapps.harness.ScenarioRunner.Result run, double nominalMs) {
     return Math.max(0, run.truthTotal(TruthKinds.BUSY_NS) / 1e6 - nominalMs);
   }
 

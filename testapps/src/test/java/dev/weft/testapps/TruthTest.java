@@ -49,7 +49,6 @@ class TruthTest {
     assertEquals(Map.of("r", 1.25), report.get(TruthKinds.IMBALANCE));
     assertEquals(Map.of("r", 500L), report.get(TruthKinds.WORK_IMBALANCE_NS));
     assertEquals(
-        Map.of("r", Map.of("a", 100L, "b", 300L, "c", 0L)),
-        report.get(TruthKinds.REGION_BUSY_NS));
+        Map.of("r", Map.of("a", 100L, "b", 300L, "c", 0L)), report.get(TruthKinds.REGION_BUSY_NS));
   }
 }

@@ -14,9 +14,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Phaser;
 
 /**
- * {@code --threads} threads meet at a barrier {@code --iterations} times; before each meeting thread
- * {@code i} works {@code (i+1)·--work-ms}, so thread {@code i} waits about {@code (T−1−i)·d} per
- * iteration for the last one.
+ * {@code --threads} threads meet at a barrier {@code --iterations} times; before each meeting
+ * thread {@code i} works {@code (i+1)·--work-ms}, so thread {@code i} waits about {@code (T−1−i)·d}
+ * per iteration for the last one.
  *
  * <p>{@code --barrier cyclic} uses one {@link CyclicBarrier}, {@code phaser} one {@link Phaser}
  * ({@code arriveAndAwaitAdvance}); {@code latch} uses the count-down-then-await pattern: a {@link

@@ -70,8 +70,7 @@ public final class ExecutorQueue implements Scenario {
     TrackedThreadFactory threadFactory = new TrackedThreadFactory(POOL, threads);
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
-            threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-            threadFactory);
+            threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threadFactory);
     pool.prestartAllCoreThreads();
     List<Future<Long>> futures = new ArrayList<>(tasks);
     for (int k = 0; k < tasks; k++) {

@@ -85,8 +85,7 @@ public final class ForkJoinImbalance implements Scenario {
     private final transient Truth truth;
     private final transient JoinClock clock;
 
-    CostTask(
-        int lo, int hi, long[] costs, int threshold, Work work, Truth truth, JoinClock clock) {
+    CostTask(int lo, int hi, long[] costs, int threshold, Work work, Truth truth, JoinClock clock) {
       this.lo = lo;
       this.hi = hi;
       this.costs = costs;

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * {@code (j+1)·--task-ms} to a pool with one thread per waiter ({@code exec-<i>}), work {@code
  * --own-ms} themselves, then wait for the task with {@code Future.get()} ({@code --api future}) or
  * {@code CompletableFuture.join()} ({@code --api completable}, the task started with {@code
- * supplyAsync(supplier, pool)}). Waiter {@code j} waits about {@code max(0, (j+1)·d − o)} per round.
+ * supplyAsync(supplier, pool)}). Waiter {@code j} waits about {@code max(0, (j+1)·d − o)} per
+ * round.
  */
 public final class FutureWait implements Scenario {
   /** The pool's name and its workers' name prefix. */
@@ -108,8 +109,7 @@ public final class FutureWait implements Scenario {
     return checksum;
   }
 
-  private static long own(Work work, long ms, long seed, Truth truth)
-      throws InterruptedException {
+  private static long own(Work work, long ms, long seed, Truth truth) throws InterruptedException {
     long t0 = System.nanoTime();
     long checksum = work.run(ms, seed);
     truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);

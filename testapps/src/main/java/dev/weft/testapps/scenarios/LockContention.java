@@ -18,16 +18,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * {@code --threads} threads each enter a critical section {@code --sections} times, hold it {@code
  * --hold-ms}, then work {@code --think-ms} outside it. Thread {@code i} makes its first request
- * {@code i·--stagger-ms} after thread 0's, so with a FIFO lock the threads take turns in index order.
+ * {@code i·--stagger-ms} after thread 0's, so with a FIFO lock the threads take turns in index
+ * order.
  *
  * <p>{@code --lock reentrant} (non-fair {@link ReentrantLock}), {@code fair}, {@code synchronized}
  * (a {@code synchronized} block on one object), or {@code rwlock}: thread 0 ("writer-0") takes the
- * write lock and the others ("reader-i") the read lock of one {@link ReentrantReadWriteLock}; readers
- * share, so only waits behind the writer (and the writer's behind readers) are contention.
+ * write lock and the others ("reader-i") the read lock of one {@link ReentrantReadWriteLock};
+ * readers share, so only waits behind the writer (and the writer's behind readers) are contention.
  *
  * <p>Only acquisitions that took at least {@link #REAL_WAIT_NS} count as contended: finding a lock
- * free (or sharing a read lock) costs a few hundred nanoseconds, and the analyzer counts nothing for
- * it.
+ * free (or sharing a read lock) costs a few hundred nanoseconds, and the analyzer counts nothing
+ * for it.
  */
 public final class LockContention implements Scenario {
   /** An acquisition that took at least this long had to wait for another holder. */
@@ -149,8 +150,7 @@ public final class LockContention implements Scenario {
     truth.add(TruthKinds.LOCK_CONTENTION_NS, waited >= REAL_WAIT_NS ? waited : 0);
   }
 
-  private static long busy(Work work, long ms, long seed, Truth truth)
-      throws InterruptedException {
+  private static long busy(Work work, long ms, long seed, Truth truth) throws InterruptedException {
     long t0 = System.nanoTime();
     long checksum = work.run(ms, seed);
     truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);

@@ -7,8 +7,8 @@ import dev.weft.testapps.PoolTimeline;
 import dev.weft.testapps.Scenario;
 import dev.weft.testapps.ScenarioContext;
 import dev.weft.testapps.TaskTimes;
-import dev.weft.testapps.TrackedThreadFactory;
 import dev.weft.testapps.Team;
+import dev.weft.testapps.TrackedThreadFactory;
 import dev.weft.testapps.Truth;
 import dev.weft.testapps.TruthKinds;
 import dev.weft.testapps.UsageException;
@@ -17,8 +17,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RecursiveTask;
@@ -59,10 +59,7 @@ public final class Nested implements Scenario {
   public List<OptionSpec> options() {
     return List.of(
         OptionSpec.choice(
-            "part",
-            "all",
-            List.of("all", "streams-in-tasks", "varying-team"),
-            "which part to run"),
+            "part", "all", List.of("all", "streams-in-tasks", "varying-team"), "which part to run"),
         OptionSpec.integer("parallelism", 2, 1, 64, "fork-join pool parallelism"),
         OptionSpec.integer("groups", 4, 1, 10_000, "fork-join tasks, one stream each"),
         OptionSpec.integer("elements", 4, 1, 10_000, "stream elements per group"),
@@ -97,8 +94,7 @@ public final class Nested implements Scenario {
     JoinClock clock = new JoinClock();
 
     ForkJoinPool pool = NamedThreads.forkJoinPool(FJ_POOL, parallelism);
-    GroupsTask root =
-        new GroupsTask(0, groups, elements, elementMs, context.work(), truth, clock);
+    GroupsTask root = new GroupsTask(0, groups, elements, elementMs, context.work(), truth, clock);
     long checksum = clock.join(() -> pool.invoke(root), truth);
     pool.shutdown();
     long t0 = System.nanoTime();
@@ -108,8 +104,7 @@ public final class Nested implements Scenario {
     return checksum;
   }
 
-  private long varyingTeam(ScenarioContext context, Map<String, Object> result)
-      throws Exception {
+  private long varyingTeam(ScenarioContext context, Map<String, Object> result) throws Exception {
     int threads = context.options().intValue("team-threads");
     List<Long> teams = context.options().longList("teams");
     long regionMs = context.options().longValue("region-ms");
@@ -155,8 +150,7 @@ public final class Nested implements Scenario {
     TrackedThreadFactory threadFactory = new TrackedThreadFactory(TEAM_POOL, threads);
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
-            threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-            threadFactory);
+            threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threadFactory);
     pool.prestartAllCoreThreads();
     long checksum = 0;
     for (int k = 0; k < teams.size(); k++) {
@@ -191,13 +185,7 @@ public final class Nested implements Scenario {
     private final transient JoinClock clock;
 
     GroupsTask(
-        int lo,
-        int hi,
-        int elements,
-        long elementMs,
-        Work work,
-        Truth truth,
-        JoinClock clock) {
+        int lo, int hi, int elements, long elementMs, Work work, Truth truth, JoinClock clock) {
       this.lo = lo;
       this.hi = hi;
       this.elements = elements;

@@ -15,19 +15,20 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 
 /**
- * Conjugate-gradient iterations on a generated sparse symmetric positive definite matrix (CSR), whose
- * rows have more nonzeros towards the end. The rows are split over {@code --threads} threads, either
- * in equal row blocks ({@code --split rows}) or in blocks of about equal nonzeros ({@code --split
- * nnz}); one {@link CyclicBarrier} separates the phases of each iteration (three meetings per
- * iteration: after the matrix-vector product, after the residual update, after the direction update).
+ * Conjugate-gradient iterations on a generated sparse symmetric positive definite matrix (CSR),
+ * whose rows have more nonzeros towards the end. The rows are split over {@code --threads} threads,
+ * either in equal row blocks ({@code --split rows}) or in blocks of about equal nonzeros ({@code
+ * --split nnz}); one {@link CyclicBarrier} separates the phases of each iteration (three meetings
+ * per iteration: after the matrix-vector product, after the residual update, after the direction
+ * update).
  *
- * <p>By default each thread also sleeps 1 ms per {@code --nnz-per-ms} nonzeros of its block in every
- * iteration, so that its busy time is proportional to its nonzeros on any machine; {@code --cpu}
- * drops the sleep and leaves the real arithmetic only.
+ * <p>By default each thread also sleeps 1 ms per {@code --nnz-per-ms} nonzeros of its block in
+ * every iteration, so that its busy time is proportional to its nonzeros on any machine; {@code
+ * --cpu} drops the sleep and leaves the real arithmetic only.
  *
  * <p>The result (the residual norm) is bit-identical for every thread count, split and timing: dot
- * products are summed per chunk of {@link #CHUNK} rows, blocks are whole chunks, and every thread adds
- * the chunk sums in chunk order.
+ * products are summed per chunk of {@link #CHUNK} rows, blocks are whole chunks, and every thread
+ * adds the chunk sums in chunk order.
  */
 public final class SparseCg implements Scenario {
   /** Rows per chunk: the unit of partitioning and of partial sums. */
@@ -305,8 +306,8 @@ public final class SparseCg implements Scenario {
         }
       }
       rowStart[n] = out;
-      return new Csr(n, rowStart, java.util.Arrays.copyOf(cols, out),
-          java.util.Arrays.copyOf(vals, out));
+      return new Csr(
+          n, rowStart, java.util.Arrays.copyOf(cols, out), java.util.Arrays.copyOf(vals, out));
     }
 
     private static void sortRow(int[] c, double[] v, int from, int to) {
@@ -336,8 +337,8 @@ public final class SparseCg implements Scenario {
     }
 
     /**
-     * First chunk of each thread's block (plus the end), each boundary the chunk boundary nearest to
-     * an equal share of the nonzeros.
+     * First chunk of each thread's block (plus the end), each boundary the chunk boundary nearest
+     * to an equal share of the nonzeros.
      */
     int[] splitByNnz(int threads) {
       int chunks = (n + CHUNK - 1) / CHUNK;

@@ -195,8 +195,14 @@ public final class ScenarioRunner {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly().waitFor();
         throw new IllegalStateException(
-            "scenario " + scenario + " did not end within " + timeout + "; stdout so far:\n"
-                + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+            "scenario "
+                + scenario
+                + " did not end within "
+                + timeout
+                + "; stdout so far:\n"
+                + Files.readString(out)
+                + "\nstderr:\n"
+                + Files.readString(err));
       }
       return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
     } finally {
@@ -317,9 +323,7 @@ public final class ScenarioRunner {
       return requireTruthLine().get("truth");
     }
 
-    /**
-     * One flat truth kind as key → value (e.g. thread name → ns); empty if the kind is absent.
-     */
+    /** One flat truth kind as key → value (e.g. thread name → ns); empty if the kind is absent. */
     public Map<String, Long> truthPerKey(String kind) {
       return longs(truth().path(kind));
     }

@@ -45,13 +45,22 @@ class BarrierImbalanceTest {
             String thread = "worker-" + i;
             assertEquals(get(wait, thread), get(forLast, thread) + get(release, thread));
             busy(thread + " busy", (i + 1) * D * R, get(busy, thread), R);
-            near(thread + " waiting for the last", (T - 1 - i) * D * R, get(forLast, thread),
+            near(
+                thread + " waiting for the last",
+                (T - 1 - i) * D * R,
+                get(forLast, thread),
                 4 * R + slack);
             // All leave the last barrier together: busy + wait is the same loop time for all.
-            near(thread + " busy + wait vs worker-0's", loop / 1e6,
-                busy.get(thread) + wait.get(thread), 8);
+            near(
+                thread + " busy + wait vs worker-0's",
+                loop / 1e6,
+                busy.get(thread) + wait.get(thread),
+                8);
           }
-          near("main joining", T * D * R, get(run.truthPerKey("join_wait_ns"), "main"),
+          near(
+              "main joining",
+              T * D * R,
+              get(run.truthPerKey("join_wait_ns"), "main"),
               4 * R + slack);
           // Work (i+1)·d per iteration: imbalance (max − mean) / mean = (T − 1) / (T + 1); an
           // overrun raises the mean.

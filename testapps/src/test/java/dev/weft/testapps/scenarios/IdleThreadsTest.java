@@ -56,7 +56,10 @@ class IdleThreadsTest {
             near(worker + " limited parallelism", 0, get(limited, worker), 4 * R + slack);
             busy(worker + " busy", R * W, get(run.truthPerKey("busy_ns"), worker), R);
           }
-          near("main waiting for the team", R * W, get(run.truthPerKey("join_wait_ns"), "main"),
+          near(
+              "main waiting for the team",
+              R * W,
+              get(run.truthPerKey("join_wait_ns"), "main"),
               4 * R + slack);
         });
   }
@@ -68,15 +71,23 @@ class IdleThreadsTest {
           ScenarioRunner.Result run = run("overlap");
           double slack = overrunMs(run, R * C + (P - 1) * R * W);
           near("communication", R * C, run.truthTotal(IdleThreads.COMM_NS), 4 * R + slack);
-          assertTrue(run.truthPerKey(IdleThreads.COMM_NS).keySet().stream()
-              .allMatch(t -> t.startsWith("worker-")), "a worker communicates");
+          assertTrue(
+              run.truthPerKey(IdleThreads.COMM_NS).keySet().stream()
+                  .allMatch(t -> t.startsWith("worker-")),
+              "a worker communicates");
           for (int w = 0; w < P; w++) {
-            near("worker-" + w + " idle", 0, get(run.truthPerKey("idle_threads_ns"), "worker-" + w),
+            near(
+                "worker-" + w + " idle",
+                0,
+                get(run.truthPerKey("idle_threads_ns"), "worker-" + w),
                 4 * R + slack);
           }
           // Per iteration, P − 1 compute threads wait c − w for the communicating one.
-          near("limited parallelism", R * (P - 1) * (C - W),
-              run.truthTotal("limited_parallelism_ns"), 4 * R * P + P * slack);
+          near(
+              "limited parallelism",
+              R * (P - 1) * (C - W),
+              run.truthTotal("limited_parallelism_ns"),
+              4 * R * P + P * slack);
           near("main waiting", R * C, get(run.truthPerKey("join_wait_ns"), "main"), 4 * R + slack);
         });
   }

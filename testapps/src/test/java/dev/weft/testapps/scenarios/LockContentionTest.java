@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * T threads × K sections of H ms, think o, stagger s. With FIFO hand-off thread i waits i·(H − s)
- * + (K − 1)·((T − 1)·H − o). Allowance 30 % + 3 ms per section + the run's overrun, in one of
- * three runs.
+ * T threads × K sections of H ms, think o, stagger s. With FIFO hand-off thread i waits i·(H − s) +
+ * (K − 1)·((T − 1)·H − o). Allowance 30 % + 3 ms per section + the run's overrun, in one of three
+ * runs.
  */
 class LockContentionTest {
   private static final int T = 3;
@@ -77,7 +77,10 @@ class LockContentionTest {
     inOneOf(
         () -> {
           ScenarioRunner.Result run = run("synchronized");
-          near("total contention", expected, run.truthTotal("lock_contention_ns"),
+          near(
+              "total contention",
+              expected,
+              run.truthTotal("lock_contention_ns"),
               3 * K * T + T * slack(run));
           assertHoldsWereSerialised(run);
         });
@@ -92,12 +95,15 @@ class LockContentionTest {
           near("writer-0", (K - 1) * (H - O), get(contention, "writer-0"), 3 * K + slack(run));
           for (int i = 1; i < T; i++) {
             String reader = "reader-" + i;
-            near(reader, H - i * S + (K - 1) * (H - O), get(contention, reader),
-                3 * K + slack(run));
+            near(
+                reader, H - i * S + (K - 1) * (H - O), get(contention, reader), 3 * K + slack(run));
             assertEquals(K, get(run.truthPerKey("contended_acquisitions"), reader), reader);
           }
           // Readers hold together: K writer phases and K reader phases, not T·K holds.
-          near("main joining", 2 * K * H, get(run.truthPerKey("join_wait_ns"), "main"),
+          near(
+              "main joining",
+              2 * K * H,
+              get(run.truthPerKey("join_wait_ns"), "main"),
               4 * K + slack(run));
         });
   }

@@ -45,7 +45,10 @@ class NestedTest {
             assertEquals(q, run.truthPerKey("region_busy_ns", region).size(), region);
             lostMs += (long) (q - teams.get(k)) * w;
           }
-          near("limited parallelism", lostMs, run.truthTotal("limited_parallelism_ns"),
+          near(
+              "limited parallelism",
+              lostMs,
+              run.truthTotal("limited_parallelism_ns"),
               4 * teams.size() * q + q * slack);
           assertEquals(10, run.truthPerKey("pool_tasks").get("team"));
         });
@@ -68,7 +71,8 @@ class NestedTest {
           assertEquals(0, run.exitCode(), run::toString);
           assertEquals(groups * elements, run.truthTotal("elements"));
           assertTrue(
-              run.truthPerKey("elements").keySet().stream().allMatch(t -> t.matches("fj-\\d+|main")),
+              run.truthPerKey("elements").keySet().stream()
+                  .allMatch(t -> t.matches("fj-\\d+|main")),
               run::toString);
           busy("busy", groups * elements * d, run.truthTotal("busy_ns"), groups * elements);
         });

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * executor-queue (N threads, M tasks of s: task k queues floor(k/N)·s) and future-wait (waiter j
- * waits R·max(0, (j+1)·d − o)). Allowance 30 % + 4 ms per blocking step + the run's overrun, in
- * one of three runs.
+ * waits R·max(0, (j+1)·d − o)). Allowance 30 % + 4 ms per blocking step + the run's overrun, in one
+ * of three runs.
  */
 class PoolScenariosTest {
   @Test
@@ -39,18 +39,30 @@ class PoolScenariosTest {
           long expectedTotal = 0;
           for (int k = 0; k < m; k++) {
             int position = k / n;
-            near("task-" + k + " queue wait", position * s, get(perTask, "task-" + k),
+            near(
+                "task-" + k + " queue wait",
+                position * s,
+                get(perTask, "task-" + k),
                 4 * (position + 1) + slack);
             expectedTotal += (long) position * s;
           }
-          near("pool queue wait", expectedTotal, get(run.truthPerKey("pool_queue_wait_ns"), "exec"),
+          near(
+              "pool queue wait",
+              expectedTotal,
+              get(run.truthPerKey("pool_queue_wait_ns"), "exec"),
               4 * m + m * slack);
           assertEquals(m, get(run.truthPerKey("pool_tasks"), "exec"));
           for (int t = 0; t < n; t++) {
-            busy("exec-" + t + " busy", m * s / n, get(run.truthPerKey("busy_ns"), "exec-" + t),
+            busy(
+                "exec-" + t + " busy",
+                m * s / n,
+                get(run.truthPerKey("busy_ns"), "exec-" + t),
                 m / n);
           }
-          near("main waiting", (m + n - 1) / n * s, get(run.truthPerKey("join_wait_ns"), "main"),
+          near(
+              "main waiting",
+              (m + n - 1) / n * s,
+              get(run.truthPerKey("join_wait_ns"), "main"),
               4 * m / n + slack);
         });
   }
@@ -76,7 +88,10 @@ class PoolScenariosTest {
           double slack = overrunMs(run, r * (d * waiters * (waiters + 1) / 2.0 + waiters * o));
           Map<String, Long> join = run.truthPerKey("join_wait_ns");
           for (int j = 0; j < waiters; j++) {
-            near("waiter-" + j, r * Math.max(0, (j + 1) * d - o), get(join, "waiter-" + j),
+            near(
+                "waiter-" + j,
+                r * Math.max(0, (j + 1) * d - o),
+                get(join, "waiter-" + j),
                 4 * r + slack);
           }
         });

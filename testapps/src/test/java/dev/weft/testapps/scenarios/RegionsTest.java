@@ -23,8 +23,7 @@ class RegionsTest {
     assertEquals(steps, run.truthPerKey("region_entries", "step"));
     assertEquals(steps, run.truthPerKey("region_entries", "inner"));
     assertEquals(steps, run.truthPerKey("region_entries", Regions.LEAF_REGION));
-    assertEquals(
-        Map.of("main", 5L), run.truthPerKey(Regions.REGION_ENTRIES_WHILE_OFF, "hidden"));
+    assertEquals(Map.of("main", 5L), run.truthPerKey(Regions.REGION_ENTRIES_WHILE_OFF, "hidden"));
     assertEquals(6, run.result().get("outer").asLong());
     assertEquals(24, run.result().get("step").asLong());
     assertEquals(5, run.result().get("hidden").asLong());
