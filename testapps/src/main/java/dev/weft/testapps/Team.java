@@ -34,19 +34,33 @@ public final class Team {
    */
   public static void run(List<String> names, Body body, Truth truth) throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> threads = new ArrayList<>(names.size());
-    for (int i = 0; i < names.size(); i++) {
+    Thread[] threads = new Thread[names.size()];
+    for (int i = 0; i < threads.length; i++) {
       int index = i;
-      threads.add(
-          NamedThreads.start(
-              names.get(i),
+      threads[i] =
+          new Thread(
               () -> {
                 try {
                   body.run(index);
                 } catch (Throwable t) {
-                  failure.compareAndSet(null, t);
+                  // Wake the others (they may wait for this one at a barrier) so the run ends.
+                  if (failure.compareAndSet(null, t)) {
+                    for (Thread other : threads) {
+                      other.interrupt();
+                    }
+                  }
                 }
-              }));
+              },
+              names.get(i));
+    }
+    for (Thread thread : threads) {
+      thread.start();
+    }
+    if (failure.get() != null) {
+      // A member failed before all were started; interrupt again, now that every one is alive.
+      for (Thread thread : threads) {
+        thread.interrupt();
+      }
     }
     for (Thread thread : threads) {
       long t0 = System.nanoTime();

@@ -89,8 +89,9 @@ public final class Truth {
         (kind, groups) -> {
           if (groups.size() == 1 && groups.containsKey(FLAT)) {
             report.put(kind, groups.get(FLAT));
+          } else if (groups.containsKey(FLAT)) {
+            throw new IllegalStateException("kind " + kind + " recorded both flat and grouped");
           } else {
-            groups.remove(FLAT);
             report.put(kind, groups);
           }
         });

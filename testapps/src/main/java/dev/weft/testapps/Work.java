@@ -17,6 +17,10 @@ public final class Work {
    */
   public static final long DEFAULT_SPIN_PER_MS = 400_000L;
 
+  /** Keeps the warm-up's result alive so that the JIT cannot drop the loop. */
+  @SuppressWarnings("unused")
+  private static volatile long warmUpSink;
+
   private final boolean cpu;
   private final long spinPerMs;
 
@@ -56,13 +60,11 @@ public final class Work {
    */
   public void warmUp() {
     if (cpu) {
-      long sink = 0;
+      long sum = 0;
       for (int i = 0; i < 40; i++) {
-        sink += spin(200_000, i);
+        sum += spin(200_000, i);
       }
-      if (sink == 42) {
-        System.err.print("");
-      }
+      warmUpSink = sum;
     }
   }
 

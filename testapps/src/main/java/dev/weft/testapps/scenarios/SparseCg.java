@@ -8,6 +8,7 @@ import dev.weft.testapps.Team;
 import dev.weft.testapps.Truth;
 import dev.weft.testapps.TruthKinds;
 import dev.weft.testapps.UsageException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -306,8 +307,7 @@ public final class SparseCg implements Scenario {
         }
       }
       rowStart[n] = out;
-      return new Csr(
-          n, rowStart, java.util.Arrays.copyOf(cols, out), java.util.Arrays.copyOf(vals, out));
+      return new Csr(n, rowStart, Arrays.copyOf(cols, out), Arrays.copyOf(vals, out));
     }
 
     private static void sortRow(int[] c, double[] v, int from, int to) {

@@ -80,13 +80,19 @@ public final class SpinBarrier implements Scenario {
       this.parties = parties;
     }
 
-    void await() {
+    /**
+     * Waits for all parties; gives up if interrupted (a failed team member interrupts the rest).
+     */
+    void await() throws InterruptedException {
       int current = generation;
       if (arrived.incrementAndGet() == parties) {
         arrived.set(0);
         generation = current + 1;
       } else {
         while (generation == current) {
+          if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("spin barrier abandoned");
+          }
           Thread.onSpinWait();
         }
       }
