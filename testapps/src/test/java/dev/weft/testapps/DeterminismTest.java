@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.testapps.harness.ScenarioRunner;
+import dev.weft.testapps.harness.SmallRuns;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,34 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * so the same result); the truth line is last, parseable, and carries every parameter.
  */
 class DeterminismTest {
-  /** Small, fast arguments for every scenario; a new scenario must be added here. */
-  static final Map<String, String> SMALL =
-      Map.ofEntries(
-          Map.entry("hello", ""),
-          Map.entry("regions", "--threads 2"),
-          Map.entry("idle-threads", "--workers 2 --comm-ms 1 --work-ms 1 --iterations 2"),
-          Map.entry("barrier-imbalance", "--threads 2 --work-ms 1 --iterations 2"),
-          Map.entry("spin-barrier", "--threads 2 --work-ms 1 --iterations 2"),
-          Map.entry(
-              "lock-contention",
-              "--threads 2 --sections 2 --hold-ms 1 --think-ms 0 --stagger-ms 0"),
-          Map.entry("fork-join-imbalance", "--elements 8 --max-ms 2"),
-          Map.entry("parallel-stream", "--elements 8 --max-ms 2"),
-          Map.entry("executor-queue", "--tasks 4 --task-ms 1"),
-          Map.entry("future-wait", "--waiters 2 --task-ms 1 --own-ms 1 --rounds 1"),
-          Map.entry("sparse-cg", "--rows 256 --threads 2 --iterations 3 --nnz-per-ms 1000000"),
-          Map.entry(
-              "nested",
-              "--groups 2 --elements 2 --element-ms 1 --team-threads 2 --teams 1,2"
-                  + " --region-ms 1"));
-
   static Stream<String> scenarios() {
     return Scenarios.all().stream().map(Scenario::name);
   }
 
   @Test
   void everyScenarioHasSmallArguments() {
-    assertEquals(scenarios().sorted().toList(), SMALL.keySet().stream().sorted().toList());
+    assertEquals(scenarios().sorted().toList(), SmallRuns.scenarios().stream().sorted().toList());
   }
 
   @ParameterizedTest
@@ -91,7 +70,7 @@ class DeterminismTest {
   @Test
   void aChildJvmPrintsWhatThisJvmPrints() throws Exception {
     String name = "fork-join-imbalance";
-    ScenarioRunner runner = ScenarioRunner.scenario(name).withArgs(args(name));
+    ScenarioRunner runner = SmallRuns.runner(name);
     ScenarioRunner.Result child = runner.run();
     assertEquals(0, child.exitCode(), child::toString);
     assertEquals("", child.stderr());
@@ -99,15 +78,10 @@ class DeterminismTest {
   }
 
   private static ScenarioRunner.Result run(String name) throws Exception {
-    ScenarioRunner.Result run = ScenarioRunner.scenario(name).withArgs(args(name)).runInProcess();
+    ScenarioRunner.Result run = SmallRuns.runner(name).runInProcess();
     assertEquals(0, run.exitCode(), run::toString);
     assertEquals("", run.stderr());
     assertNotNull(run.truthLine(), run::toString);
     return run;
-  }
-
-  static String[] args(String name) {
-    String args = SMALL.get(name);
-    return args.isEmpty() ? new String[0] : args.split(" ");
   }
 }
