@@ -16,7 +16,9 @@ final class IdentityIds {
   private final AtomicLongArray seen;
   private final int mask;
 
-  /** @param capacity how many ids can be remembered, a power of two */
+  /**
+   * @param capacity how many ids can be remembered, a power of two
+   */
   IdentityIds(int capacity) {
     this.seen = new AtomicLongArray(capacity);
     this.mask = capacity - 1;
