@@ -55,18 +55,55 @@ final class AgentRuntime {
     if (current != null) {
       return;
     }
-    Path dir = options.out() != null ? options.out() : defaultDirectory();
+    Path dir = (options.out() != null ? options.out() : defaultDirectory()).toAbsolutePath();
     TraceWriter writer;
     try {
-      int first = (int) Math.min(64 * 1024, options.buffer());
-      writer =
-          TraceWriter.create(
-              dir,
-              TraceWriter.Options.defaults()
-                  .withWindows(first, (int) options.buffer())
-                  .withMaxBytes(options.maxSize())
-                  .withThreadFactory(new AgentThreads("weft-window-preparer"))
-                  .withProblemListener(new ProblemListener()));
+      writer = openTrace(dir, options, attached);
+    } catch (IOException | RuntimeException e) {
+      Messages.problemOnce(
+          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
+      return;
+    }
+    RegionRegistry regions = new RegionRegistry(writer);
+    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
+    recorder.ignore(writer.backgroundThread());
+    WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
+    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
+    try {
+      WeftBridge.install(recorder);
+      inst.addTransformer(transformer, true);
+      rt.retransformLoaded(attached);
+      rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
+      recorder.ignore(rt.shutdownHook);
+      Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
+    } catch (RuntimeException | Error e) {
+      // Undo what was done, so that the program runs on exactly as without the agent.
+      recorder.stopEvents();
+      transformer.deactivate();
+      inst.removeTransformer(transformer);
+      rt.restoreOriginals();
+      recorder.close(Map.of("agent.stopped_by", "start failed: " + e));
+      throw e;
+    }
+    current = rt;
+    if (options.out() == null) {
+      Messages.info("recording to " + dir);
+    }
+  }
+
+  /** Creates the trace directory and writes the clock and process definitions. */
+  private static TraceWriter openTrace(Path dir, AgentOptions options, boolean attached)
+      throws IOException {
+    int first = (int) Math.min(64 * 1024, options.buffer());
+    TraceWriter writer =
+        TraceWriter.create(
+            dir,
+            TraceWriter.Options.defaults()
+                .withWindows(first, (int) options.buffer())
+                .withMaxBytes(options.maxSize())
+                .withThreadFactory(new AgentThreads("weft-window-preparer"))
+                .withProblemListener(new ProblemListener(dir)));
+    try {
       long nanoBase = System.nanoTime();
       writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
       writer.defineProcess(
@@ -82,25 +119,14 @@ final class AgentRuntime {
       if (attached) {
         writer.defineAttribute("agent.attached", "true");
       }
+      return writer;
     } catch (IOException | RuntimeException e) {
-      Messages.problemOnce(
-          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
-      return;
-    }
-    RegionRegistry regions = new RegionRegistry(writer);
-    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
-    recorder.ignore(writer.backgroundThread());
-    WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
-    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
-    WeftBridge.install(recorder);
-    inst.addTransformer(transformer, true);
-    rt.retransformLoaded(attached);
-    rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
-    recorder.ignore(rt.shutdownHook);
-    Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
-    current = rt;
-    if (options.out() == null) {
-      Messages.info("recording to " + dir);
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // Reporting the first problem is enough.
+      }
+      throw e;
     }
   }
 
@@ -298,9 +324,15 @@ final class AgentRuntime {
 
   /** Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped. */
   private static final class ProblemListener implements Consumer<String> {
+    private final Path dir;
+
+    ProblemListener(Path dir) {
+      this.dir = dir;
+    }
+
     @Override
     public void accept(String problem) {
-      Messages.problemOnce(problem + " (dropped events are counted in the trace)");
+      Messages.problemOnce(problem + "; the program runs on, drops are counted in " + dir);
     }
   }
 

@@ -134,10 +134,11 @@ class RobustnessIT {
     assertEquals(plain(jdk, app).stdout(), traced.stdout());
     List<String> lines = traced.stderrLines();
     assertEquals(1, lines.size(), traced.stderr());
-    String prefix = "weft: recording to weft-traces/" + app + "-";
-    assertTrue(lines.get(0).startsWith(prefix), lines.get(0));
+    String prefix =
+        "weft: recording to " + tmp.toRealPath().resolve("weft-traces") + "/" + app + "-";
+    assertTrue(lines.get(0).startsWith(prefix), lines.get(0) + " should start with " + prefix);
     assertTrue(lines.get(0).matches(".*-[0-9]+-[0-9]{8}-[0-9]{6}"), lines.get(0));
-    Path dir = tmp.resolve(lines.get(0).substring("weft: recording to ".length()));
+    Path dir = Path.of(lines.get(0).substring("weft: recording to ".length()));
     try (Trace t = Trace.open(dir)) {
       assertTrue(t.definitions().closedCleanly());
       assertEquals(app, t.definitions().process().mainClass());
