@@ -40,13 +40,12 @@ javac --release 17 -d "$work/empty/classes" "$work/empty/src/EmptyAgent.java"
 printf 'Premain-Class: EmptyAgent\nCan-Retransform-Classes: true\n' > "$work/empty/manifest"
 jar cfm "$work/empty.jar" "$work/empty/manifest" -C "$work/empty/classes" .
 
-# Prints one run's wall time in milliseconds.
+# Prints one run's wall time and CPU time (user + system, all threads) in milliseconds. On a busy
+# host the wall time grows with the load; the CPU time much less so.
 run_ms() {
-  local start end
-  start=$(date +%s%N)
-  "$@" > /dev/null
-  end=$(date +%s%N)
-  echo $(( (end - start) / 1000000 ))
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time "$@" > /dev/null 2>&1; } 2>&1 )
+  awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' <<< "$t"
 }
 
 median() {
@@ -60,12 +59,13 @@ for ((i = 0; i < runs; i++)); do
   empty+=("$(run_ms "$java" "-javaagent:$work/empty.jar" -cp "$work/classes" Hello)")
   with+=("$(run_ms "$java" "-javaagent:$jar=out=$work/trace-$i" -cp "$work/classes" Hello)")
 done
-m0=$(printf '%s\n' "${without[@]}" | median)
-me=$(printf '%s\n' "${empty[@]}" | median)
-m1=$(printf '%s\n' "${with[@]}" | median)
+# column 1 = wall, 2 = CPU
+med() { printf '%s\n' "$@" | cut -d' ' -f"$col" | median; }
 echo "java: $("$java" -version 2>&1 | head -1)"
 echo "runs: $runs, load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-echo "median without agent:     ${m0} ms"
-echo "median with empty agent:  ${me} ms"
-echo "median with Weft agent:   ${m1} ms"
-echo "added by the Weft agent:  $((m1 - m0)) ms (of which any agent: $((me - m0)) ms)"
+for col in 1 2; do
+  what=$([[ $col == 1 ]] && echo "wall" || echo "CPU ")
+  m0=$(med "${without[@]}"); me=$(med "${empty[@]}"); m1=$(med "${with[@]}")
+  echo "$what median: no agent ${m0} ms, empty agent ${me} ms, Weft agent ${m1} ms;" \
+    "added by Weft $((m1 - m0)) ms (any agent $((me - m0)) ms)"
+done
