@@ -111,23 +111,27 @@ public final class Recorder extends WeftSink {
       return null;
     }
     s.busy = true;
-    StreamWriter w = s.stream;
-    if (w == null) {
-      w = open(s);
+    try {
+      StreamWriter w = s.stream;
       if (w == null) {
-        s.busy = false;
-        return null;
+        w = open(s);
+        if (w == null) {
+          s.busy = false;
+          return null;
+        }
       }
+      String name = s.thread.getName();
+      if (name != s.name) {
+        rename(s, w, name);
+      }
+      if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
+        throw new IllegalStateException("failure injected by test.fail=" + failAfter);
+      }
+      return w; // the caller writes one event and clears the guard
+    } catch (RuntimeException | Error e) {
+      s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
+      throw e;
     }
-    String name = s.thread.getName();
-    if (name != s.name) {
-      rename(s, w, name);
-    }
-    if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
-      s.busy = false;
-      throw new IllegalStateException("failure injected by test.fail=" + failAfter);
-    }
-    return w;
   }
 
   private StreamWriter open(ThreadState s) {

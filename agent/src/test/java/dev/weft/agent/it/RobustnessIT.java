@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.ChildJvm.Result;
 import dev.weft.agentit.apps.BusyApp;
+import dev.weft.agentit.apps.DeepRecursionApp;
 import dev.weft.agentit.apps.HelloApp;
 import dev.weft.agentit.apps.RegionsApp;
 import dev.weft.trace.EventKind;
@@ -66,6 +67,22 @@ class RobustnessIT {
     TraceFacts t = TraceFacts.read(trace);
     assertTrue(t.definitions.closedCleanly(), "the failure path closes the trace");
     assertEquals(3, t.all().size(), "the three events before the failing one");
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void stackOverflowInsideTheRecorderLosesOneEventNotTheRecording(Path jdk) {
+    Path trace = tmp.resolve("trace");
+    String app = DeepRecursionApp.class.getName();
+    Result traced = withAgent(jdk, "out=" + trace, app);
+    Result plain = plain(jdk, app);
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertEquals("overflows 20, deep: true\n", traced.stdout());
+    assertEquals("", traced.stderr());
+    TraceFacts t = TraceFacts.read(trace);
+    assertEquals(1, t.count(EventKind.ENTER, t.region("after-overflows").id()), "still recording");
+    assertTrue(t.count(EventKind.ENTER, t.region("DeepRecursionApp.down").id()) > 20_000);
   }
 
   @ParameterizedTest
