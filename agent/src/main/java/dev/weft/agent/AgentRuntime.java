@@ -65,7 +65,7 @@ final class AgentRuntime {
       return;
     }
     RegionRegistry regions = new RegionRegistry(writer);
-    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
+    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter(), inst);
     recorder.ignore(writer.backgroundThread());
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);

@@ -8,6 +8,7 @@ import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
+import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -30,8 +31,11 @@ import java.util.concurrent.atomic.LongAdder;
  * traced), if the thread never records (agent threads, virtual threads) or if measurement is off;
  * then take {@code System.nanoTime()} and write one event.
  *
- * <p>Virtual threads never get a stream (there may be millions): their events are skipped and
- * counted; the count is written as the trace attribute {@code agent.virtual_thread_events_skipped}.
+ * <p>Virtual threads never get a stream (there may be millions): on JDK 21+ their events go to the
+ * stream of the carrier thread running them, each run of one virtual thread's events preceded by
+ * VTHREAD_MOUNT (and followed by VTHREAD_UNMOUNT when the carrier records for itself or another
+ * virtual thread). Events that cannot be recorded so (the carrier is inside the recorder already)
+ * are counted in the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
   /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
@@ -46,12 +50,25 @@ public final class Recorder extends WeftSink {
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
+  private final CarrierStates carriers;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
         protected ThreadState initialValue() {
           Thread t = Thread.currentThread();
-          return new ThreadState(t, ignoredThreads.containsKey(t), isVirtual(t));
+          if (isVirtual(t)) {
+            return new ThreadState(t, false, true);
+          }
+          if (carriers == null) {
+            return new ThreadState(t, ignoredThreads.containsKey(t), false);
+          }
+          // A platform thread may have carried virtual threads already: one state, one stream.
+          ThreadState s = carriers.get();
+          if (s == null) {
+            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+            carriers.set(s);
+          }
+          return s;
         }
       };
   private volatile boolean on;
@@ -61,12 +78,19 @@ public final class Recorder extends WeftSink {
    * @param regions the region registry writing into the same trace
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
+   * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
    */
-  public Recorder(TraceWriter writer, RegionRegistry regions, boolean startOn, long failAfter) {
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
+    this.carriers = inst == null ? null : CarrierStates.create(inst);
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -101,14 +125,11 @@ public final class Recorder extends WeftSink {
    * recorded. The caller writes one event and clears {@code s.busy}.
    */
   private StreamWriter acquire(ThreadState s) {
-    if (s.busy || !on) {
+    if (s.busy || !on || s.ignored) {
       return null;
     }
-    if (s.ignored) {
-      if (s.virtual) {
-        virtualSkipped.increment();
-      }
-      return null;
+    if (s.virtual) {
+      return acquireOnCarrier(s);
     }
     s.busy = true;
     try {
@@ -124,13 +145,81 @@ public final class Recorder extends WeftSink {
       if (name != s.name) {
         rename(s, w, name);
       }
-      if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
-        throw new IllegalStateException("failure injected by test.fail=" + failAfter);
+      if (s.mounted != 0) {
+        // The carrier records for itself again: the virtual thread it carried is off it.
+        w.vthreadUnmount(System.nanoTime(), s.mounted);
+        s.mounted = 0;
       }
+      injectFailure();
       return w; // the caller writes one event and clears the guard
     } catch (RuntimeException | Error e) {
       s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
       throw e;
+    }
+  }
+
+  /**
+   * A virtual thread's event goes to the stream of the platform thread carrying it, after a
+   * VTHREAD_MOUNT record whenever the carrier's last virtual thread was another one. The guard
+   * taken is the carrier's: whatever runs on the carrier while this event is written is not
+   * recorded.
+   */
+  private StreamWriter acquireOnCarrier(ThreadState s) {
+    if (carriers == null) {
+      virtualSkipped.increment();
+      return null;
+    }
+    ThreadState c = carriers.get();
+    if (c == null) {
+      Thread carrier;
+      try {
+        carrier = carriers.currentCarrier();
+      } catch (Throwable e) {
+        virtualSkipped.increment();
+        return null;
+      }
+      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      carriers.set(c);
+    }
+    if (c.busy || c.ignored) {
+      virtualSkipped.increment();
+      return null;
+    }
+    c.busy = true;
+    try {
+      StreamWriter w = c.stream;
+      if (w == null) {
+        w = open(c);
+        if (w == null) {
+          c.busy = false;
+          return null;
+        }
+      }
+      String name = c.thread.getName();
+      if (name != c.name) {
+        rename(c, w, name);
+      }
+      long id = s.thread.getId();
+      if (c.mounted != id) {
+        long now = System.nanoTime();
+        if (c.mounted != 0) {
+          w.vthreadUnmount(now, c.mounted);
+        }
+        w.vthreadMount(now, id);
+        c.mounted = id;
+      }
+      injectFailure();
+      s.writing = c;
+      return w;
+    } catch (RuntimeException | Error e) {
+      c.busy = false;
+      throw e;
+    }
+  }
+
+  private void injectFailure() {
+    if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
+      throw new IllegalStateException("failure injected by test.fail=" + failAfter);
     }
   }
 
@@ -140,7 +229,8 @@ public final class Recorder extends WeftSink {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
       int pool = 0;
       if (t instanceof ForkJoinWorkerThread) {
-        pool = poolId(((ForkJoinWorkerThread) t).getPool());
+        boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+        pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
       }
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
@@ -185,6 +275,13 @@ public final class Recorder extends WeftSink {
   }
 
   private int poolId(Object pool) {
+    return poolId(pool, false);
+  }
+
+  /**
+   * @param virtualScheduler the pool carries virtual threads (described as such)
+   */
+  private int poolId(Object pool, boolean virtualScheduler) {
     if (pool == null) {
       return 0;
     }
@@ -202,6 +299,10 @@ public final class Recorder extends WeftSink {
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
+      }
+      if (virtualScheduler) {
+        kind = ConstructKind.VIRTUAL_THREAD;
+        name = "virtual thread scheduler";
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -227,7 +328,7 @@ public final class Recorder extends WeftSink {
       try {
         w.enter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -240,7 +341,7 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -257,7 +358,7 @@ public final class Recorder extends WeftSink {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
@@ -274,7 +375,7 @@ public final class Recorder extends WeftSink {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
@@ -296,7 +397,7 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -321,7 +422,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOn(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -334,7 +435,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOff(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
     on = false;
@@ -356,7 +457,7 @@ public final class Recorder extends WeftSink {
       try {
         w.fork(System.nanoTime(), region, poolId(pool), parallelism);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -369,7 +470,7 @@ public final class Recorder extends WeftSink {
       try {
         w.join(System.nanoTime(), region, poolId(pool));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -382,7 +483,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -395,7 +496,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskBegin(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -408,7 +509,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskEnd(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -421,7 +522,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskSummary(System.nanoTime(), region, poolId(pool), count, durationNanos);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -434,7 +535,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitEnter(System.nanoTime(), region, targetId(target));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -447,7 +548,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -460,7 +561,7 @@ public final class Recorder extends WeftSink {
       try {
         w.helpEnter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -473,7 +574,7 @@ public final class Recorder extends WeftSink {
       try {
         w.helpExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -489,7 +590,7 @@ public final class Recorder extends WeftSink {
       try {
         w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -502,7 +603,7 @@ public final class Recorder extends WeftSink {
       try {
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -518,7 +619,7 @@ public final class Recorder extends WeftSink {
       try {
         w.lockRequest(System.nanoTime(), region, objectId(region, lock));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -531,7 +632,7 @@ public final class Recorder extends WeftSink {
       try {
         w.lockAcquired(System.nanoTime(), IdentityIds.of(lock), flags);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -544,7 +645,7 @@ public final class Recorder extends WeftSink {
       try {
         w.lockReleased(System.nanoTime(), IdentityIds.of(lock));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -560,7 +661,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitEnter(System.nanoTime(), region, waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -573,7 +674,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -586,7 +687,7 @@ public final class Recorder extends WeftSink {
       try {
         w.notify(System.nanoTime(), region, objectId(region, object), waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -599,7 +700,7 @@ public final class Recorder extends WeftSink {
       try {
         w.spinEnter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -612,7 +713,7 @@ public final class Recorder extends WeftSink {
       try {
         w.spinExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -628,7 +729,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -641,7 +742,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadBegin(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -654,7 +755,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadEnd(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
