@@ -105,8 +105,10 @@ public final class Analyzer {
             new StreamFacts(
                 c.stream(),
                 c.eventCount(),
-                replay.streamLastTime[c.stream()],
-                replay.streamEndedWithThreadEnd[c.stream()],
+                replay.thread(c.stream()) != null
+                    ? replay.thread(c.stream()).lastEventTime
+                    : Long.MIN_VALUE,
+                replay.thread(c.stream()) != null && replay.thread(c.stream()).lastWasThreadEnd,
                 c.state(),
                 c.problem(),
                 c.headerDropped()));

@@ -19,6 +19,9 @@ final class CallPathTree {
 
   private int[] parent = new int[256];
   private int[] region = new int[256];
+  // One-entry cache per node of its most recently used child: loops call the same region again.
+  private int[] lastChildRegion = new int[256];
+  private int[] lastChild = new int[256];
   private int size = 1;
   private final LongIntMap children = new LongIntMap(256);
 
@@ -29,6 +32,17 @@ final class CallPathTree {
 
   /** The node for {@code regionId} called under {@code parentNode}, created on first use. */
   int child(int parentNode, int regionId) {
+    int cached = lastChild[parentNode];
+    if (cached > 0 && lastChildRegion[parentNode] == regionId) {
+      return cached;
+    }
+    int n = lookup(parentNode, regionId);
+    lastChildRegion[parentNode] = regionId;
+    lastChild[parentNode] = n;
+    return n;
+  }
+
+  private int lookup(int parentNode, int regionId) {
     long key = ((long) parentNode << 32) | (regionId & 0xFFFFFFFFL);
     int n = children.get(key);
     if (n >= 0) {
@@ -37,6 +51,8 @@ final class CallPathTree {
     if (size == parent.length) {
       parent = Arrays.copyOf(parent, size * 2);
       region = Arrays.copyOf(region, size * 2);
+      lastChildRegion = Arrays.copyOf(lastChildRegion, size * 2);
+      lastChild = Arrays.copyOf(lastChild, size * 2);
     }
     n = size++;
     parent[n] = parentNode;

@@ -25,6 +25,7 @@ import java.util.Map;
 public abstract class Property {
   private final PropertyInfo info;
   private final List<Property> children = new ArrayList<>();
+  private final List<Property> childrenView = Collections.unmodifiableList(children);
   private Property parent;
   private int index = -1;
   private SeverityCube cube;
@@ -52,7 +53,7 @@ public abstract class Property {
 
   /** The children, in registry order. */
   public final List<Property> children() {
-    return Collections.unmodifiableList(children);
+    return childrenView;
   }
 
   /** Position in the registry; the severity cube's property coordinate. */

@@ -86,8 +86,6 @@ final class Replay {
   long eventsRead;
   long maxTime = Long.MIN_VALUE;
   long minTime = Long.MAX_VALUE;
-  final long[] streamLastTime;
-  final boolean[] streamEndedWithThreadEnd;
   final Counters counters = new Counters();
 
   /** Counts of things the replay could not attribute or had to correct. */
@@ -212,9 +210,6 @@ final class Replay {
     this.beginOrder = threads.clone();
     Arrays.sort(beginOrder, Comparator.comparingLong(t -> t.begin));
     this.nextBegin = beginOrder.length > 0 ? beginOrder[0].begin : Long.MAX_VALUE;
-    this.streamLastTime = new long[maxStream + 1];
-    Arrays.fill(streamLastTime, Long.MIN_VALUE);
-    this.streamEndedWithThreadEnd = new boolean[maxStream + 1];
     for (RegionDef r : defs.regions()) {
       regionKinds.put(r.id(), r.kind().code());
     }
@@ -245,6 +240,11 @@ final class Replay {
 
   // ---- the pass --------------------------------------------------------------------------------
 
+  /** The thread of a stream, or null. */
+  ThreadState thread(int stream) {
+    return stream < byStream.length ? byStream[stream] : null;
+  }
+
   /** Replays every event of {@code c} up to the limit. */
   void run(EventCursor c) {
     long n = 0;
@@ -253,20 +253,16 @@ final class Replay {
       if (t > limit) {
         break;
       }
-      n++;
-      int stream = c.stream();
-      streamLastTime[stream] = t;
-      streamEndedWithThreadEnd[stream] = false;
-      if (t < minTime) {
+      if (n++ == 0) {
         minTime = t;
       }
-      if (t > maxTime) {
-        maxTime = t;
-      }
+      maxTime = t; // events come in time order
       if (t >= nextBegin) {
         beginThreadsUpTo(t);
       }
-      ThreadState th = byStream[stream];
+      ThreadState th = byStream[c.stream()];
+      th.lastEventTime = t;
+      th.lastWasThreadEnd = false;
       if (th.ended) {
         counters.eventsAfterThreadEnd++;
         continue;
@@ -275,7 +271,6 @@ final class Replay {
         beginThread(th, t);
       }
       charge(th, t);
-      th.events++;
       switch (c.kind()) {
         case ENTER:
           enter(th, t, (int) c.field(0));
@@ -350,7 +345,7 @@ final class Replay {
           taskSummary(th, t, (int) c.field(0), c.field(2), c.field(3));
           break;
         case THREAD_END:
-          streamEndedWithThreadEnd[stream] = true;
+          th.lastWasThreadEnd = true;
           endThread(th, t);
           break;
         case DROPPED:
@@ -785,7 +780,8 @@ final class Replay {
       }
     }
     int stat = inst >= 0 ? instances.stat[inst] : -1;
-    pushIn(th, F_TASK, node, -1, inst, stat, t, task, inst);
+    int i = pushIn(th, F_TASK, node, -1, inst, stat, t, task, inst);
+    th.aux[i] = s;
     if (inst >= 0) {
       instances.markStarted(inst, th.index);
     }
@@ -824,8 +820,8 @@ final class Replay {
   }
 
   private void finishTask(ThreadState th, int i, long t) {
-    int s = tasks.get(th.obj[i]);
-    if (s >= 0) {
+    int s = (int) th.aux[i];
+    if (tasks.live(s, th.obj[i])) {
       endTaskRecord(s, t);
     }
   }

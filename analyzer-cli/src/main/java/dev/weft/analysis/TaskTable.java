@@ -20,6 +20,11 @@ final class TaskTable {
     return slots.get(task);
   }
 
+  /** True when slot {@code i} holds live task {@code task}. */
+  boolean live(int i, long task) {
+    return i >= 0 && i < size && id[i] == task && slots.get(task) == i;
+  }
+
   int live() {
     return slots.size();
   }

@@ -76,7 +76,6 @@ final class ThreadState {
   // Facts for window and notes.
   long lastEventTime = Long.MIN_VALUE;
   boolean lastWasThreadEnd;
-  long events;
   long droppedEvents;
 
   ThreadState(int index, int stream, String name, int pool, long begin) {

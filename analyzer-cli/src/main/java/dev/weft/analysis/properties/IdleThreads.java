@@ -3,6 +3,7 @@ package dev.weft.analysis.properties;
 import dev.weft.analysis.IdleTime;
 import dev.weft.analysis.Property;
 import dev.weft.analysis.PropertyInfo;
+import java.util.List;
 
 /** Pool workers idle: exclusive part while their pool has no work, children while it has some. */
 @PropertyInfo(
@@ -33,8 +34,9 @@ public final class IdleThreads extends Property {
   @Override
   public void onIdle(IdleTime idle) {
     idle.claim(this, idle.total() - idle.inFlight());
-    for (Property child : children()) {
-      child.onIdle(idle);
+    List<Property> children = children();
+    for (int i = 0; i < children.size(); i++) {
+      children.get(i).onIdle(idle);
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.weft.analysis.PropertyInfo;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Waiting for a lock another thread held: waiting for the holder plus hand-off latency. */
@@ -70,8 +71,9 @@ public final class LockContention extends Property {
     a.split(forHolder, a.total() - forHolder);
     waitingForHolder += a.waitingForHolder();
     handoff += a.handoff();
-    for (Property child : children()) {
-      child.onLockAcquisition(a);
+    List<Property> children = children();
+    for (int i = 0; i < children.size(); i++) {
+      children.get(i).onLockAcquisition(a);
     }
     a.claim(this, a.unclaimed());
   }
