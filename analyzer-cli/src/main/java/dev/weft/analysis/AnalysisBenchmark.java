@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Times the analysis of one trace: wall and CPU time of {@link Analyzer#analyze}, events per
- * second of each. Run it under {@code /usr/bin/time -v} for the peak RSS (see analyze-bench.sh).
+ * Times the analysis of one trace: wall and CPU time of {@link Analyzer#analyze}, events per second
+ * of each. Run it under {@code /usr/bin/time -v} for the peak RSS (see analyze-bench.sh).
  *
  * <pre>java -cp weft.jar dev.weft.analysis.AnalysisBenchmark TRACE</pre>
  */

@@ -47,8 +47,8 @@ public final class AnalysisJson {
   /**
    * Reads an analysis JSON file.
    *
-   * @throws IOException with a one-line message naming the file when it cannot be read or is not
-   *     a {@code weft-analysis/1} document
+   * @throws IOException with a one-line message naming the file when it cannot be read or is not a
+   *     {@code weft-analysis/1} document
    */
   public static AnalysisResult read(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {

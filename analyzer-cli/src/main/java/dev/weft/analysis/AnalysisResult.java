@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an analysis found: the trace's facts, every property's severity by thread and call path,
- * the regions table and the notes. Written and read as JSON ({@code weft-analysis/1}) by {@link
+ * What an analysis found: the trace's facts, every property's severity by thread and call path, the
+ * regions table and the notes. Written and read as JSON ({@code weft-analysis/1}) by {@link
  * AnalysisJson}; see PROPERTIES.md for the contract.
  *
  * @param format always {@link #FORMAT}
@@ -120,7 +120,9 @@ public record AnalysisResult(
   /** Severity of one thread, named by its last name. */
   public record ThreadSeverity(String thread, long severityNs) {}
 
-  /** Severity at one call path: region labels from the outermost ({@code "name @ File.java:12"}). */
+  /**
+   * Severity at one call path: region labels from the outermost ({@code "name @ File.java:12"}).
+   */
   public record CallPathSeverity(List<String> path, long severityNs) {
     public CallPathSeverity {
       path = List.copyOf(path);
@@ -145,7 +147,8 @@ public record AnalysisResult(
       double imbalance,
       long lostNs) {
     public RegionResult {
-      busyNsByThread = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(busyNsByThread));
+      busyNsByThread =
+          java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(busyNsByThread));
     }
   }
 }

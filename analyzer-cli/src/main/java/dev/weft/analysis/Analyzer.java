@@ -85,8 +85,13 @@ public final class Analyzer {
 
   /** What one stream holds, for deciding the window of an incomplete trace. */
   private record StreamFacts(
-      int stream, long events, long lastTime, boolean endedWithThreadEnd, StreamCursor.State state,
-      String problem, long headerDropped) {}
+      int stream,
+      long events,
+      long lastTime,
+      boolean endedWithThreadEnd,
+      StreamCursor.State state,
+      String problem,
+      long headerDropped) {}
 
   private AnalysisResult run() {
     List<Integer> ids = trace.streamIds();
@@ -153,8 +158,7 @@ public final class Analyzer {
     long dropped = dropped(replay, cursors, notes);
     notes.addAll(0, windowNotes(scan, end, events - replay.eventsRead, replay));
     notes.addAll(Notes.fromCounters(replay.counters));
-    return Results.build(
-        dir, defs, replay, start, end, complete, events, dropped, notes);
+    return Results.build(dir, defs, replay, start, end, complete, events, dropped, notes);
   }
 
   private Replay replay(long limit) {
@@ -181,9 +185,18 @@ public final class Analyzer {
     for (ThreadState s : states) {
       from = Math.min(from, s.begin);
     }
-    long to = limit != Long.MAX_VALUE ? limit : defs.closedCleanly() ? defs.endTime() : Long.MIN_VALUE;
+    long to =
+        limit != Long.MAX_VALUE ? limit : defs.closedCleanly() ? defs.endTime() : Long.MIN_VALUE;
     return new Replay(
-        defs, PropertyRegistry.create(), states, pools, maxStream, limit, options.progress, from, to);
+        defs,
+        PropertyRegistry.create(),
+        states,
+        pools,
+        maxStream,
+        limit,
+        options.progress,
+        from,
+        to);
   }
 
   private List<StreamFacts> scanStreams(List<Integer> ids) {
@@ -271,13 +284,13 @@ public final class Analyzer {
       }
     }
     StringBuilder b = new StringBuilder("trace is incomplete (").append(String.join("; ", why));
-    b.append("): analysed the window all threads cover, up to ")
-        .append(end)
-        .append(" ns");
+    b.append("): analysed the window all threads cover, up to ").append(end).append(" ns");
     if (limiting != null) {
       b.append(" (the last event of thread '").append(limiting).append("')");
     }
-    b.append("; ").append(Math.max(0, ignoredEvents)).append(" later events of other threads were ignored");
+    b.append("; ")
+        .append(Math.max(0, ignoredEvents))
+        .append(" later events of other threads were ignored");
     b.append(", and waits still open at the window end are counted up to it");
     notes.add(b.toString());
     return notes;

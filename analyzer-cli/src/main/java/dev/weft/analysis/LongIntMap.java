@@ -3,8 +3,8 @@ package dev.weft.analysis;
 import java.util.Arrays;
 
 /**
- * Open-addressing hash map from {@code long} to non-negative {@code int} (linear probing, deletion by
- * backward shift): no boxing on the per-event path. {@link #get} returns -1 for a missing key.
+ * Open-addressing hash map from {@code long} to non-negative {@code int} (linear probing, deletion
+ * by backward shift): no boxing on the per-event path. {@link #get} returns -1 for a missing key.
  */
 final class LongIntMap {
   private static final long FREE = Long.MIN_VALUE;

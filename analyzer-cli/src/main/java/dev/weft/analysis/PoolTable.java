@@ -63,7 +63,9 @@ final class PoolTable {
     workers[p][workerCount[p]++] = thread;
   }
 
-  /** Total time pool {@code p} had work in flight up to {@code t} (t not before the last change). */
+  /**
+   * Total time pool {@code p} had work in flight up to {@code t} (t not before the last change).
+   */
   long inFlightUpTo(int p, long t) {
     return inFlight[p] ? inFlightTotal[p] + (t - lastChange[p]) : inFlightTotal[p];
   }

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Generates the property reference of PROPERTIES.md from the {@link PropertyInfo} metadata, so
- * the documentation never holds a second copy of the text. The generated part lies between
- * {@link #BEGIN} and {@link #END}; the rest of the file is written by hand.
+ * Generates the property reference of PROPERTIES.md from the {@link PropertyInfo} metadata, so the
+ * documentation never holds a second copy of the text. The generated part lies between {@link
+ * #BEGIN} and {@link #END}; the rest of the file is written by hand.
  *
  * <pre>
  * java -cp analyzer-cli/target/classes:trace-format/target/classes \

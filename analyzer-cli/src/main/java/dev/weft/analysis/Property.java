@@ -7,18 +7,18 @@ import java.util.Map;
 
 /**
  * One analysis property (an EXPERT/Scalasca pattern): its metadata in a {@link PropertyInfo}
- * annotation, and the logic that turns what the replay engine found into severity cells
- * (property × call path × thread).
+ * annotation, and the logic that turns what the replay engine found into severity cells (property ×
+ * call path × thread).
  *
  * <p>The engine replays the trace and hands each property the occurrences it subscribes to by
  * overriding a callback ({@link #onBarrierWait}, {@link #onLockAcquisition}, ...). Occurrences are
  * flyweights: valid only during the call, never to be kept. A property under {@code time} claims
- * thread time with {@link ThreadTime#claim}; whatever no property claims is {@code execution}, so the
- * children of {@code time} partition every thread's lifetime by construction. Roots outside {@code
- * time} add severity with {@link #add}.
+ * thread time with {@link ThreadTime#claim}; whatever no property claims is {@code execution}, so
+ * the children of {@code time} partition every thread's lifetime by construction. Roots outside
+ * {@code time} add severity with {@link #add}.
  *
- * <p><b>Parent and children.</b> When a property and its parent both override a callback, the engine
- * calls only the parent; the parent computes the wait once and passes it on with {@link
+ * <p><b>Parent and children.</b> When a property and its parent both override a callback, the
+ * engine calls only the parent; the parent computes the wait once and passes it on with {@link
  * #children()} (Scalasca's notify). A new property is one class plus one line in {@link
  * PropertyRegistry}.
  */

@@ -11,6 +11,7 @@ public final class RegionBusy {
   long instances;
   final long[] busy;
   final boolean[] member;
+
   /** Barriers only: each thread's execution total at its previous departure. */
   long[] snapshot;
 

@@ -31,8 +31,8 @@ import java.util.function.DoubleConsumer;
  * handing what it finds (waits, idle stretches, execution) to the properties. Memory is bounded by
  * threads × stack depth plus live objects; nothing is allocated per event.
  *
- * <p>Events later than {@code limit} (the end of the window all threads cover, for a trace cut
- * off) are not read.
+ * <p>Events later than {@code limit} (the end of the window all threads cover, for a trace cut off)
+ * are not read.
  */
 final class Replay {
   private final Definitions defs;
@@ -413,7 +413,8 @@ final class Replay {
         beginThread(th, th.begin);
       }
     }
-    nextBegin = nextBeginIndex < beginOrder.length ? beginOrder[nextBeginIndex].begin : Long.MAX_VALUE;
+    nextBegin =
+        nextBeginIndex < beginOrder.length ? beginOrder[nextBeginIndex].begin : Long.MAX_VALUE;
   }
 
   private void beginThread(ThreadState th, long t) {
@@ -438,7 +439,8 @@ final class Replay {
     th.end = t;
   }
 
-  // ---- time accounting ---------------------------------------------------------------------------
+  // ---- time accounting
+  // ---------------------------------------------------------------------------
 
   /** Charges the thread's time since its previous event to its innermost frame. */
   private void charge(ThreadState th, long t) {
@@ -582,11 +584,14 @@ final class Replay {
     rest(th, idle, -1);
   }
 
-  // ---- frames ------------------------------------------------------------------------------------
+  // ---- frames
+  // ------------------------------------------------------------------------------------
 
   /** Pushes a frame that inherits the enclosing region instance; returns its index. */
-  private int push(ThreadState th, byte kind, int node, int region, long t, long obj, int endsIdleOf) {
-    return pushIn(th, kind, node, region, th.currentInstance(), th.currentStat(), t, obj, endsIdleOf);
+  private int push(
+      ThreadState th, byte kind, int node, int region, long t, long obj, int endsIdleOf) {
+    return pushIn(
+        th, kind, node, region, th.currentInstance(), th.currentStat(), t, obj, endsIdleOf);
   }
 
   private int pushIn(
@@ -649,7 +654,9 @@ final class Replay {
     pop(th, t);
   }
 
-  /** Finds the innermost frame of {@code kind} for {@code key} (falling back to any of that kind). */
+  /**
+   * Finds the innermost frame of {@code kind} for {@code key} (falling back to any of that kind).
+   */
   private static int match(ThreadState th, byte kind, long key) {
     int top = th.depth - 1;
     if (top >= 0 && th.kind[top] == kind && th.obj[top] == key) {
@@ -659,7 +666,8 @@ final class Replay {
     return i >= 0 ? i : th.find(kind);
   }
 
-  // ---- regions -----------------------------------------------------------------------------------
+  // ---- regions
+  // -----------------------------------------------------------------------------------
 
   private void enter(ThreadState th, long t, int r) {
     push(th, F_REGION, tree.child(th.currentNode(), r), r, t, r, -1);
@@ -690,7 +698,8 @@ final class Replay {
     pop(th, t);
   }
 
-  // ---- fork/join and tasks ------------------------------------------------------------------------
+  // ---- fork/join and tasks
+  // ------------------------------------------------------------------------
 
   private void fork(ThreadState th, long t, int r, int poolId) {
     int poolSlot = pools.slot(poolId);
@@ -878,7 +887,8 @@ final class Replay {
     rest(th, j, th.stat[i]);
   }
 
-  // ---- barriers ----------------------------------------------------------------------------------
+  // ---- barriers
+  // ----------------------------------------------------------------------------------
 
   private void barrierEnter(ThreadState th, long t, int r, long obj, long gen) {
     int node = tree.child(th.currentNode(), r);
@@ -887,7 +897,9 @@ final class Replay {
       b = barriers.size();
       ObjectDef def = defs.object(obj);
       int parties =
-          def != null && def.kind() == ConstructKind.CYCLIC_BARRIER ? Math.max(0, def.parties()) : 0;
+          def != null && def.kind() == ConstructKind.CYCLIC_BARRIER
+              ? Math.max(0, def.parties())
+              : 0;
       barriers.add(new BarrierObject(barrierStat(r, node), parties));
       barrierObjects.put(obj, b);
     }
@@ -928,7 +940,8 @@ final class Replay {
       int b = barrierObjects.get(obj);
       int g = b >= 0 ? barriers.get(b).find(gen) : -1;
       if ((outcome & BarrierOutcome.LAST) != 0) {
-        // A releasing arrival recorded as a departure only (e.g. the count-down that opens a latch).
+        // A releasing arrival recorded as a departure only (e.g. the count-down that opens a
+        // latch).
         if (g >= 0 && t > barriers.get(b).latest[g]) {
           barriers.get(b).latest[g] = t;
         }
@@ -970,7 +983,8 @@ final class Replay {
     regionStats.get(bo.stat).snapshot[th.index] = th.execTotal;
   }
 
-  // ---- locks -------------------------------------------------------------------------------------
+  // ---- locks
+  // -------------------------------------------------------------------------------------
 
   private void lockRequest(ThreadState th, long t, int r, long obj) {
     int l = locks.getOrAdd(obj);
@@ -1143,7 +1157,8 @@ final class Replay {
     return lockKind(obj, Integer.MIN_VALUE) == ConstructKind.SEMAPHORE;
   }
 
-  // ---- waits -------------------------------------------------------------------------------------
+  // ---- waits
+  // -------------------------------------------------------------------------------------
 
   private void waitEnter(ThreadState th, long t, int r, int kind) {
     int i = push(th, F_WAIT, tree.child(th.currentNode(), r), r, t, r, -1);
@@ -1221,7 +1236,8 @@ final class Replay {
     rest(th, w, th.stat[i]);
   }
 
-  // ---- facts for the result ------------------------------------------------------------------------
+  // ---- facts for the result
+  // ------------------------------------------------------------------------
 
   int liveLocks() {
     return locks.live();

@@ -16,9 +16,10 @@ import java.util.Locale;
  * Writes a synthetic but consistent trace of a chosen size, for benchmarking the analyzer.
  *
  * <p>The simulated program runs rounds; in each round every thread does nested user regions, takes
- * one of a few shared locks (acquisitions serialised, so some contend), meets the others at a cyclic
- * barrier, and the first thread forks a parallel region whose tasks the pool workers run while it
- * waits in a join. The {@code mix} weights say how many times per round each phase repeats.
+ * one of a few shared locks (acquisitions serialised, so some contend), meets the others at a
+ * cyclic barrier, and the first thread forks a parallel region whose tasks the pool workers run
+ * while it waits in a join. The {@code mix} weights say how many times per round each phase
+ * repeats.
  *
  * <pre>
  * java -cp weft.jar dev.weft.analysis.SyntheticTrace --out /tmp/t --events 10000000 --threads 8 \
@@ -89,15 +90,15 @@ public final class SyntheticTrace {
       region(w, R_JOIN, ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.join", 52);
       region(w, R_TASK_BODY, ConstructKind.TRACED_METHOD, "Bench.chunk", 60);
       w.definePool(new PoolDef(POOL, ConstructKind.FORK_JOIN_POOL, "bench-pool", threads - 1));
-      w.defineObject(new ObjectDef(BARRIER, ConstructKind.CYCLIC_BARRIER, "CyclicBarrier", threads));
+      w.defineObject(
+          new ObjectDef(BARRIER, ConstructKind.CYCLIC_BARRIER, "CyclicBarrier", threads));
       for (int l = 0; l < LOCKS; l++) {
         w.defineObject(new ObjectDef(LOCK_BASE + l, ConstructKind.MONITOR, "java.lang.Object", 0));
       }
       for (int i = 0; i < threads; i++) {
         clock[i] = 1_000 + i;
         out[i] =
-            w.openStream(
-                100 + i, i == 0 ? "main" : "worker-" + i, 0, i == 0 ? 0 : POOL, clock[i]);
+            w.openStream(100 + i, i == 0 ? "main" : "worker-" + i, 0, i == 0 ? 0 : POOL, clock[i]);
         out[i].threadBegin(clock[i]);
         events++;
       }
@@ -238,7 +239,8 @@ public final class SyntheticTrace {
           i++;
           break;
         default:
-          System.err.println("usage: SyntheticTrace --out DIR --events N [--threads T] [--mix ...]");
+          System.err.println(
+              "usage: SyntheticTrace --out DIR --events N [--threads T] [--mix ...]");
           System.exit(2);
       }
     }

@@ -1,6 +1,8 @@
 package dev.weft.analysis;
 
-/** A task leaving its pool's queue: TASK_CREATE on the submitting thread to its first TASK_BEGIN. */
+/**
+ * A task leaving its pool's queue: TASK_CREATE on the submitting thread to its first TASK_BEGIN.
+ */
 public final class TaskStart {
   int creator;
   int node;

@@ -117,7 +117,8 @@ public final class TextReport {
       int shown = 0;
       for (ThreadSeverity t : p.byThread()) {
         if (shown++ == MAX_THREADS) {
-          b.append(String.format(Locale.ROOT, "     ... %d more%n", p.byThread().size() - MAX_THREADS));
+          b.append(
+              String.format(Locale.ROOT, "     ... %d more%n", p.byThread().size() - MAX_THREADS));
           break;
         }
         b.append(
@@ -177,11 +178,7 @@ public final class TextReport {
   private static void printNode(StringBuilder b, Node n, int depth, long total, long time) {
     b.append(
         String.format(
-            Locale.ROOT,
-            "     %8s %s%s%n",
-            pct(n.inclusive, time),
-            "  ".repeat(depth),
-            n.label));
+            Locale.ROOT, "     %8s %s%s%n", pct(n.inclusive, time), "  ".repeat(depth), n.label));
     List<Node> kids = new ArrayList<>(n.children.values());
     kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
     int shown = 0;
@@ -189,7 +186,11 @@ public final class TextReport {
       if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
         b.append(
             String.format(
-                Locale.ROOT, "     %8s %s... %d smaller%n", "", "  ".repeat(depth + 1), kids.size() - shown));
+                Locale.ROOT,
+                "     %8s %s... %d smaller%n",
+                "",
+                "  ".repeat(depth + 1),
+                kids.size() - shown));
         break;
       }
       shown++;
@@ -207,10 +208,12 @@ public final class TextReport {
       if (shown++ == MAX_REGIONS) {
         break;
       }
-      b.append(
+      wrap(
+          b,
+          "  ",
           String.format(
               Locale.ROOT,
-              "  %s @ %s: %,d instances, imbalance (max-mean)/mean %.3f, lost %s (%s of time)%n",
+              "%s @ %s: instances %,d, imbalance (max-mean)/mean %.3f, lost %s (%s of time)",
               g.name(),
               g.location(),
               g.instances(),

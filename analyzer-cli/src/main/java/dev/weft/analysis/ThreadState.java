@@ -21,14 +21,17 @@ final class ThreadState {
   final int index;
   final int stream;
   final String name;
+
   /** Pool slot of a pool worker, -1 for other threads. */
   final int pool;
 
   /** Lifetime start (definition time) and end (THREAD_END or window end). */
   long begin;
+
   long end;
   boolean started;
   boolean ended;
+
   /** Time up to which this thread's time has been charged. */
   long lastT;
 
@@ -52,6 +55,7 @@ final class ThreadState {
   final int[] execNode = filled(EXEC_SLOTS, -1);
   final int[] execStat = new int[EXEC_SLOTS];
   final long[] execAmount = new long[EXEC_SLOTS];
+
   /** All execution time of this thread so far (barrier-region busy time is its difference). */
   long execTotal;
 

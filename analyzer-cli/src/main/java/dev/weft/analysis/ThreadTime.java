@@ -36,7 +36,10 @@ public class ThreadTime {
     return node;
   }
 
-  /** When the stretch began (trace clock, ns). */
+  /**
+   * When the stretch began (trace clock, ns). For execution handed over by {@code onRemainder},
+   * which gathers many stretches of one call path, start and end are only indicative.
+   */
   public final long start() {
     return start;
   }

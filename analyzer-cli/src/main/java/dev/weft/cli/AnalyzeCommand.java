@@ -40,6 +40,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
   private static final int OK = 0;
   private static final int BAD_INPUT = 2;
+
   /** Traces with more event bytes than this get a progress bar on an interactive terminal. */
   private static final long PROGRESS_BYTES = 64L << 20;
 
@@ -85,7 +86,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
       }
     } catch (IOException e) {
-      return fail((output != null ? output : "standard output") + ": cannot write: " + e.getMessage());
+      return fail(
+          (output != null ? output : "standard output") + ": cannot write: " + e.getMessage());
     }
     return OK;
   }
@@ -132,7 +134,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
       }
       shown = percent;
       int filled = percent * 30 / 100;
-      err.print("\rweft: analysing [" + "#".repeat(filled) + ".".repeat(30 - filled) + "] " + percent + "%");
+      err.print(
+          "\rweft: analysing ["
+              + "#".repeat(filled)
+              + ".".repeat(30 - filled)
+              + "] "
+              + percent
+              + "%");
       err.flush();
     }
 

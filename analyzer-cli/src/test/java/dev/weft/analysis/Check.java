@@ -59,8 +59,8 @@ final class Check {
   }
 
   /**
-   * The time tree partitions each thread's lifetime: the exclusive values of {@code time}'s
-   * subtree on each thread sum to its lifetime, and over all threads to {@code time_ns}.
+   * The time tree partitions each thread's lifetime: the exclusive values of {@code time}'s subtree
+   * on each thread sum to its lifetime, and over all threads to {@code time_ns}.
    */
   static void partition(AnalysisResult r, Map<String, Long> lifetimes) {
     long total = 0;

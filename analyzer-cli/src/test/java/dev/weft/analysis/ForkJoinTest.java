@@ -80,7 +80,8 @@ class ForkJoinTest {
     // w idle 0..140: pool busy from the fork at 100; 100..140 is start-up of the region
     assertEquals(40, cause(r, "thread_management", "fork_ns"));
     assertEquals(40, onThread(r, "thread_management", "fj-1"));
-    assertEquals(40, atPath(r, "thread_management", label("solve", 10), label("IntStream.forEach", 50)));
+    assertEquals(
+        40, atPath(r, "thread_management", label("solve", 10), label("IntStream.forEach", 50)));
     // w idle 390..1000: in flight until the JOIN at 410
     assertEquals(20, onThread(r, "limited_parallelism", "fj-1"));
     assertEquals(100 + 590, Check.property(r, "idle_threads").thread("fj-1"));
@@ -101,7 +102,13 @@ class ForkJoinTest {
     assertEquals(250, onThread(r, "execution", "fj-1"));
     // helping is the master's execution at the help call site under the join
     assertEquals(
-        20, atPath(r, "execution", solve, par, label("ForkJoinTask.join", 52),
+        20,
+        atPath(
+            r,
+            "execution",
+            solve,
+            par,
+            label("ForkJoinTask.join", 52),
             label("ForkJoinPool.helpQuiesce", 53)));
   }
 

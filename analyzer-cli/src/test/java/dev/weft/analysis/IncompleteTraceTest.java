@@ -24,9 +24,9 @@ class IncompleteTraceTest {
   @TempDir Path tmp;
 
   /**
-   * a and b meet at a barrier at 100/150; b then waits again at 400 for a, whose stream ends at
-   * 300 (killed: the trace is never closed). Without the window rule b's wait from 400 on would
-   * be a phantom.
+   * a and b meet at a barrier at 100/150; b then waits again at 400 for a, whose stream ends at 300
+   * (killed: the trace is never closed). Without the window rule b's wait from 400 on would be a
+   * phantom.
    */
   @Test
   void killedProcessIsAnalysedOverTheWindowAllThreadsCover() {
@@ -104,7 +104,8 @@ class IncompleteTraceTest {
   }
 
   private static void truncateLastByte(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer all = ByteBuffer.allocate((int) ch.size());
       ch.read(all, 0);
       int last = all.capacity() - 1;
@@ -116,8 +117,8 @@ class IncompleteTraceTest {
   }
 
   /**
-   * The trace starts while a holds a lock and is inside a region, a barrier and a task, and
-   * while b waits in a join: only what is fully recorded is attributed.
+   * The trace starts while a holds a lock and is inside a region, a barrier and a task, and while b
+   * waits in a join: only what is fully recorded is attributed.
    */
   @Test
   void lateStartInventsNoWaitsAndSaysWhatItCouldNotAttribute() {

@@ -58,8 +58,7 @@ class NestedParallelismTest {
     assertEquals(210, atPath(r, "join_wait", o, so, i, label("joinInner", 22)));
     // w1: start-up of the outer region (100..110) and wind-down of the inner one it forked
     assertEquals(20, onThread(r, "thread_management", "w1"));
-    assertEquals(
-        10, atPath(r, "thread_management", o, so, i, label("joinInner", 22)));
+    assertEquals(10, atPath(r, "thread_management", o, so, i, label("joinInner", 22)));
     // fork start-up: w1 100..110 at outer, w2 120..150 at inner (under the outer task)
     assertEquals(10, atPath(r, "thread_management", o));
     assertEquals(30, atPath(r, "thread_management", o, so, i));

@@ -43,7 +43,9 @@ class PoolQueueWaitTest {
     assertEquals(450, onThread(r, "pool_queue_wait", "a"));
     assertEquals(100, onThread(r, "pool_queue_wait", "b"));
     assertEquals(400, Check.atPath(r, "pool_queue_wait", label("cpu.submit", 91)));
-    assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("1 tasks were still queued")), r.notes().toString());
+    assertTrue(
+        r.notes().stream().anyMatch(n -> n.startsWith("1 tasks were still queued")),
+        r.notes().toString());
     // queue wait is a latency, not thread time: not part of the time tree
     Check.partition(r, Map.of("a", 1000L, "b", 1000L, "io-1", 1000L, "cpu-1", 1000L));
   }

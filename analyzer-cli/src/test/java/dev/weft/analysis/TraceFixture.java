@@ -12,8 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
- * Writes hand-built traces with explicit timestamps for the analyzer's tests. Regions are in
- * {@code Main.java}, at the line given; their labels are {@code "name @ Main.java:line"}.
+ * Writes hand-built traces with explicit timestamps for the analyzer's tests. Regions are in {@code
+ * Main.java}, at the line given; their labels are {@code "name @ Main.java:line"}.
  */
 final class TraceFixture {
   final Path dir;

@@ -21,20 +21,23 @@ import java.util.Map;
         imbalance before the barrier) and the rest is release_latency_ns (from the last arrival \
         until this thread ran again). barrier_wait is their sum. Time-outs and broken barriers \
         still count. A departure whose arrival precedes the trace is not counted (see the notes). \
-        Attributed to the barrier's call site.""",
+        Attributed to the barrier's call site.\
+        """,
     diagnosis =
         """
         Mostly waiting_for_last: the threads do unequal work between barriers; see \
         [[work_imbalance]] for the region and rebalance the distribution (e.g. by nonzeros rather \
-        than rows). Mostly release_latency: too many threads for the cores, or threads descheduled; \
-        use fewer threads or fewer barriers.""")
+        than rows). Mostly release_latency: too many threads for the cores, or threads \
+        descheduled; use fewer threads or fewer barriers.\
+        """)
 public final class BarrierWait extends Property {
   private long waitingForLast;
   private long releaseLatency;
 
   @Override
   public void onBarrierWait(BarrierArrival arrival) {
-    long forLast = Math.min(arrival.total(), Math.max(0, arrival.latestArrival() - arrival.start()));
+    long forLast =
+        Math.min(arrival.total(), Math.max(0, arrival.latestArrival() - arrival.start()));
     waitingForLast += arrival.claim(this, forLast);
     releaseLatency += arrival.claim(this, arrival.total() - forLast);
   }

@@ -20,12 +20,14 @@ import java.util.TreeMap;
         consumer waiting for a producer. Sleep and yield are not waits (programs sleep on \
         purpose): they count as [[execution]]. The monitor re-acquisition when the wait returns is \
         part of this wait; only a separately recorded LOCK_REQUEST for it counts as \
-        [[lock_contention]]. Causes: ns per wait kind.""",
+        [[lock_contention]]. Causes: ns per wait kind.\
+        """,
     diagnosis =
         """
         A thread waits for work or a state change: producers are slower than consumers, or \
         signals come late. Balance producers and consumers, or hand work over in bigger \
-        batches.""")
+        batches.\
+        """)
 public final class ConditionWait extends Property {
   private final long[] byKind = new long[8];
   private final Map<String, Long> other = new TreeMap<>();
@@ -51,7 +53,9 @@ public final class ConditionWait extends Property {
       m.put(WaitKind.name(k) + "_ns", byKind[k]);
     }
     for (int k = 0; k < byKind.length; k++) {
-      if (byKind[k] != 0 && k != WaitKind.OBJECT_WAIT && k != WaitKind.CONDITION_AWAIT
+      if (byKind[k] != 0
+          && k != WaitKind.OBJECT_WAIT
+          && k != WaitKind.CONDITION_AWAIT
           && k != WaitKind.PARK) {
         m.put(WaitKind.name(k) + "_ns", byKind[k]);
       }

@@ -17,12 +17,14 @@ import dev.weft.analysis.ThreadTime;
         free, failed or re-entrant acquisitions, and a thread's time before its first event when \
         the trace started late (its state there is unknown, so no wait is invented). It is \
         attributed to the innermost call path: user region, task (under the call site that created \
-        it), or the parallel region on the thread that forked it.""",
+        it), or the parallel region on the thread that forked it.\
+        """,
     diagnosis =
         """
         The share of the program's CPU allocation that did useful work. Where it concentrates on \
         few threads while others wait, look at [[work_imbalance]] and the waits of the other \
-        threads.""")
+        threads.\
+        """)
 public final class Execution extends Property {
   @Override
   public void onRemainder(ThreadTime time) {

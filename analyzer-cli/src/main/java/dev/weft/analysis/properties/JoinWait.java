@@ -14,15 +14,17 @@ import dev.weft.analysis.PropertyInfo;
         """
         JOIN_WAIT_ENTER..EXIT (ForkJoinTask.join/get, Future.get, Thread.join, awaitTermination, a \
         parallel stream's terminal operation waiting), excluding the time the waiting thread spent \
-        running tasks (TASK_BEGIN..END nested in the join) or helping (HELP_ENTER..EXIT): that time \
-        is the tasks' own. For the master of a parallel region, the part after the region's last \
-        task ended goes to [[thread_management]]. Attributed to the join's call site under the \
-        thread's current call path.""",
+        running tasks (TASK_BEGIN..END nested in the join) or helping (HELP_ENTER..EXIT): that \
+        time is the tasks' own. For the master of a parallel region, the part after the region's \
+        last task ended goes to [[thread_management]]. Attributed to the join's call site under \
+        the thread's current call path.\
+        """,
     diagnosis =
         """
         The waiting thread had nothing to do while others worked: the forked work is longer than \
         the work the waiting thread does itself, or is unevenly split ([[work_imbalance]]). Give \
-        the waiting thread a share of the work, or split the work into more even parts.""")
+        the waiting thread a share of the work, or split the work into more even parts.\
+        """)
 public final class JoinWait extends Property {
   @Override
   public void onJoinWait(JoinWaitSegment segment) {

@@ -16,13 +16,15 @@ import dev.weft.analysis.PropertyInfo;
         between FORK and JOIN, or a submitted task not yet ended), minus the fork start-up time \
         that [[thread_management]] takes. The team of a parallel region is its master plus the \
         pool's workers alive at the time, so teams of different sizes are handled: a worker that \
-        does not exist yet or has ended is not idle.""",
+        does not exist yet or has ended is not idle.\
+        """,
     diagnosis =
         """
         The parallel work had fewer tasks (or shorter ones) than the pool had threads, or the \
         tasks were released one at a time. Split the work into more tasks, lower the pool's \
         parallelism, or look at [[pool_queue_wait]] to see whether tasks waited in a queue while \
-        workers were idle.""")
+        workers were idle.\
+        """)
 public final class LimitedParallelism extends Property {
   @Override
   public void onIdle(IdleTime idle) {

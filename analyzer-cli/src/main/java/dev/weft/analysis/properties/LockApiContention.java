@@ -16,11 +16,13 @@ import java.util.Map;
         """
         The part of [[lock_contention]] on everything that is not a monitor: ReentrantLock, \
         ReentrantReadWriteLock and StampedLock (read acquisitions wait only for writers), \
-        Semaphore permits.""",
+        Semaphore permits.\
+        """,
     diagnosis =
         """
         A hot explicit lock. Shorten the critical section, use a read/write lock when most \
-        accesses read, or split the lock. Compare [[monitor_contention]].""")
+        accesses read, or split the lock. Compare [[monitor_contention]].\
+        """)
 public final class LockApiContention extends Property {
   private long waitingForHolder;
   private long handoff;

@@ -19,23 +19,25 @@ import java.util.Map;
         """
         Own LOCK_REQUEST to own LOCK_ACQUIRED, only for acquisitions that had to wait because \
         another thread held the lock: another thread held it at the request, or the lock's \
-        previous release by another thread came after the request. Acquisitions are ordered by \
-        the LOCK_ACQUIRED time (taken inside the lock). Of the wait, previous holder's release - \
-        own request is waiting_for_holder_ns and release to own acquisition is handoff_latency_ns. \
-        An acquisition that found the lock free, a re-entrant one, and a failed or aborted \
-        tryLock contribute nothing (their time is [[execution]]). A shared (read) acquisition \
-        waits only for exclusive holders. A semaphore permit waits when another thread released \
-        a permit after the request. When the holder at the request never recorded a release \
-        (missing events), the whole wait is waiting_for_holder_ns. The monitor given up by \
-        Object.wait (or the lock by Condition.await) counts as released by the waiting thread at \
-        the WAIT_ENTER and re-taken at the WAIT_EXIT or its AFTER_WAIT acquisition. Split into \
-        [[monitor_contention]] and [[lock_api_contention]]; attributed to the lock's call site.""",
+        previous release by another thread came after the request. Acquisitions are ordered by the \
+        LOCK_ACQUIRED time (taken inside the lock). Of the wait, previous holder's release - own \
+        request is waiting_for_holder_ns and release to own acquisition is handoff_latency_ns. An \
+        acquisition that found the lock free, a re-entrant one, and a failed or aborted tryLock \
+        contribute nothing (their time is [[execution]]). A shared (read) acquisition waits only \
+        for exclusive holders. A semaphore permit waits when another thread released a permit \
+        after the request. When the holder at the request never recorded a release (missing \
+        events), the whole wait is waiting_for_holder_ns. The monitor given up by Object.wait (or \
+        the lock by Condition.await) counts as released by the waiting thread at the WAIT_ENTER \
+        and re-taken at the WAIT_EXIT or its AFTER_WAIT acquisition. Split into \
+        [[monitor_contention]] and [[lock_api_contention]]; attributed to the lock's call site.\
+        """,
     diagnosis =
         """
         Threads serialise on a lock. Mostly waiting_for_holder: critical sections are long or the \
         lock is hot; shorten them, split the lock, or use concurrent data structures. Mostly \
         handoff_latency: the lock is handed over slowly (thread wake-up); spinning briefly or \
-        fewer threads help.""")
+        fewer threads help.\
+        """)
 public final class LockContention extends Property {
   private long waitingForHolder;
   private long handoff;

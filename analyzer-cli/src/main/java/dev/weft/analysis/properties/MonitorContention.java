@@ -15,11 +15,13 @@ import java.util.Map;
     description =
         """
         The part of [[lock_contention]] on JVM monitors: locks whose object definition, or whose \
-        request's call site, is a synchronized block (MONITOR) or a synchronized method.""",
+        request's call site, is a synchronized block (MONITOR) or a synchronized method.\
+        """,
     diagnosis =
         """
         A hot synchronized block or method. Shorten the critical section, synchronize on finer \
-        objects, or replace it with a concurrent structure. Compare [[lock_api_contention]].""")
+        objects, or replace it with a concurrent structure. Compare [[lock_api_contention]].\
+        """)
 public final class MonitorContention extends Property {
   private long waitingForHolder;
   private long handoff;

@@ -18,14 +18,16 @@ import java.util.TreeMap;
         For every task: its TASK_CREATE (on the submitting thread) to its first TASK_BEGIN (on \
         whichever thread ran it). A task still queued when the window ends counts up to the end. \
         Attributed to the creation call path (the submit call site under the submitter's path) and \
-        the submitting thread; the causes object gives the total per pool name. This is a \
-        latency, not CPU allocation time: several tasks can wait at once, so it is a separate root \
-        and its percentage may exceed 100.""",
+        the submitting thread; the causes object gives the total per pool name. This is a latency, \
+        not CPU allocation time: several tasks can wait at once, so it is a separate root and its \
+        percentage may exceed 100.\
+        """,
     diagnosis =
         """
         Tasks wait for a free worker. If [[limited_parallelism]] or [[idle_threads]] is high at \
         the same time, tasks are handed out badly (e.g. one queue, blocked workers); otherwise \
-        the pool is simply too small for the load, or tasks are submitted in bursts.""")
+        the pool is simply too small for the load, or tasks are submitted in bursts.\
+        """)
 public final class PoolQueueWait extends Property {
   private long[] byPool = new long[4];
   private String[] names = new String[4];

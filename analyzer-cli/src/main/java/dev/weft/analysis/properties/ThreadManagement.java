@@ -20,12 +20,14 @@ import java.util.Map;
         idle then; it is carved out of the worker's idle time and attributed to the region's call \
         path. Join: the time from the last TASK_END of a region instance (no task of it left) to \
         the end of the master's join wait, carved out of the master's [[join_wait]] and attributed \
-        to the join's call path. Causes: fork_ns and join_ns.""",
+        to the join's call path. Causes: fork_ns and join_ns.\
+        """,
     diagnosis =
         """
         High fork time means workers are slow to wake up or tasks are handed out late; high join \
         time means the master learns late that the work is done. Both grow with the number of \
-        small parallel regions: make regions coarser or reuse a running team.""")
+        small parallel regions: make regions coarser or reuse a running team.\
+        """)
 public final class ThreadManagement extends Property {
   private long fork;
   private long join;

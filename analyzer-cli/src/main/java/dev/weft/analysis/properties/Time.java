@@ -12,12 +12,14 @@ import dev.weft.analysis.PropertyInfo;
     description =
         """
         Every traced thread is counted as owning a CPU for its whole lifetime inside the analysed \
-        window: from its first definition, THREAD_BEGIN or first event to its THREAD_END, or to the \
-        end of the window when it did not end. The children of this property partition that time: \
-        every nanosecond of every thread is counted exactly once, in [[execution]] or in one of the \
-        wait properties. Percentages everywhere are of this total.""",
+        window: from its first definition, THREAD_BEGIN or first event to its THREAD_END, or to \
+        the end of the window when it did not end. The children of this property partition that \
+        time: every nanosecond of every thread is counted exactly once, in [[execution]] or in one \
+        of the wait properties. Percentages everywhere are of this total.\
+        """,
     diagnosis =
         """
-        Not a problem in itself. Compare the wait properties below it with [[execution]] to see how \
-        much of the time the program's threads could have worked but did not.""")
+        Not a problem in itself. Compare the wait properties below it with [[execution]] to see \
+        how much of the time the program's threads could have worked but did not.\
+        """)
 public final class Time extends Property {}

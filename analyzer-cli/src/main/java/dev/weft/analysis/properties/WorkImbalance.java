@@ -25,12 +25,14 @@ import dev.weft.analysis.RegionBusy;
         busiest one. This severity is attributed to each member (max - its busy) at the region's \
         call path. Busy times are summed over instances before the maximum is taken. This time \
         overlaps [[barrier_wait]], [[join_wait]] and [[limited_parallelism]], so it is a separate \
-        root.""",
+        root.\
+        """,
     diagnosis =
         """
         Threads of a team get unequal work. For data-parallel loops, distribute by cost (e.g. \
         nonzeros of a sparse matrix rather than rows), use smaller chunks, or let idle threads \
-        steal. The regions table lists the most imbalanced regions with every thread's busy time.""")
+        steal. The regions table lists the most imbalanced regions with every thread's busy time.\
+        """)
 public final class WorkImbalance extends Property {
 
   /**
