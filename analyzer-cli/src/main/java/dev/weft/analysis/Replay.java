@@ -15,6 +15,7 @@ import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
+import dev.weft.trace.EventKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.RegionDef;
@@ -271,102 +272,109 @@ final class Replay {
         beginThread(th, t);
       }
       charge(th, t);
-      switch (c.kind()) {
-        case ENTER:
-          enter(th, t, (int) c.field(0));
-          break;
-        case EXIT:
-          exit(th, t, (int) c.field(0));
-          break;
-        case FORK:
-          fork(th, t, (int) c.field(0), (int) c.field(1));
-          break;
-        case JOIN:
-          join(th, t, (int) c.field(0));
-          break;
-        case TASK_CREATE:
-          taskCreate(th, t, (int) c.field(0), c.field(1), (int) c.field(2));
-          break;
-        case TASK_BEGIN:
-          taskBegin(th, t, c.field(0));
-          break;
-        case TASK_END:
-          taskEnd(th, t, c.field(0));
-          break;
-        case JOIN_WAIT_ENTER:
-          {
-            int r = (int) c.field(0);
-            push(th, F_JOIN, tree.child(th.currentNode(), r), r, t, r, -1);
-            break;
-          }
-        case JOIN_WAIT_EXIT:
-          joinWaitExit(th, t, (int) c.field(0));
-          break;
-        case BARRIER_ENTER:
-          barrierEnter(th, t, (int) c.field(0), c.field(1), c.field(2));
-          break;
-        case BARRIER_EXIT:
-          barrierExit(th, t, c.field(1), c.field(2), (int) c.field(3));
-          break;
-        case LOCK_REQUEST:
-          lockRequest(th, t, (int) c.field(0), c.field(1));
-          break;
-        case LOCK_ACQUIRED:
-          lockAcquired(th, t, c.field(0), (int) c.field(1));
-          break;
-        case LOCK_RELEASED:
-          lockReleased(th, t, c.field(0));
-          break;
-        case WAIT_ENTER:
-          waitEnter(th, t, (int) c.field(0), (int) c.field(1));
-          break;
-        case WAIT_EXIT:
-          waitExit(th, t, (int) c.field(0));
-          break;
-        case SPIN_ENTER:
-          {
-            int r = (int) c.field(0);
-            push(th, F_SPIN, tree.child(th.currentNode(), r), r, t, r, -1);
-            break;
-          }
-        case SPIN_EXIT:
-          spinExit(th, t, (int) c.field(0));
-          break;
-        case HELP_ENTER:
-          {
-            int r = (int) c.field(0);
-            push(th, F_HELP, tree.child(th.currentNode(), r), r, t, r, -1);
-            break;
-          }
-        case HELP_EXIT:
-          helpExit(th, t, (int) c.field(0));
-          break;
-        case TASK_SUMMARY:
-          taskSummary(th, t, (int) c.field(0), c.field(2), c.field(3));
-          break;
-        case THREAD_END:
-          th.lastWasThreadEnd = true;
-          endThread(th, t);
-          break;
-        case DROPPED:
-          th.droppedEvents += c.field(0);
-          break;
-        case MEASUREMENT_OFF:
-          counters.measurementOff++;
-          break;
-        case VTHREAD_MOUNT:
-        case VTHREAD_UNMOUNT:
-          counters.virtualThreadRecords++;
-          break;
-        default:
-          // THREAD_BEGIN, THREAD_CREATE, MEASUREMENT_ON, NOTIFY: nothing to replay.
-          break;
+      // Region enter/exit dominate traces: kept here, everything else in its own method so that
+      // the JIT's inlining budget of this loop goes to the common path.
+      EventKind kind = c.kind();
+      if (kind == EventKind.ENTER) {
+        enter(th, t, (int) c.field(0));
+      } else if (kind == EventKind.EXIT) {
+        exit(th, t, (int) c.field(0));
+      } else {
+        other(th, t, kind, c);
       }
       if ((n & 0xFFFFF) == 0 && progress != null) {
         progress.accept(Math.min(1.0, (double) (t - progressFrom) / (progressTo - progressFrom)));
       }
     }
     eventsRead = n;
+  }
+
+  private void other(ThreadState th, long t, EventKind kind, EventCursor c) {
+    switch (kind) {
+      case FORK:
+        fork(th, t, (int) c.field(0), (int) c.field(1));
+        break;
+      case JOIN:
+        join(th, t, (int) c.field(0));
+        break;
+      case TASK_CREATE:
+        taskCreate(th, t, (int) c.field(0), c.field(1), (int) c.field(2));
+        break;
+      case TASK_BEGIN:
+        taskBegin(th, t, c.field(0));
+        break;
+      case TASK_END:
+        taskEnd(th, t, c.field(0));
+        break;
+      case JOIN_WAIT_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_JOIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case JOIN_WAIT_EXIT:
+        joinWaitExit(th, t, (int) c.field(0));
+        break;
+      case BARRIER_ENTER:
+        barrierEnter(th, t, (int) c.field(0), c.field(1), c.field(2));
+        break;
+      case BARRIER_EXIT:
+        barrierExit(th, t, c.field(1), c.field(2), (int) c.field(3));
+        break;
+      case LOCK_REQUEST:
+        lockRequest(th, t, (int) c.field(0), c.field(1));
+        break;
+      case LOCK_ACQUIRED:
+        lockAcquired(th, t, c.field(0), (int) c.field(1));
+        break;
+      case LOCK_RELEASED:
+        lockReleased(th, t, c.field(0));
+        break;
+      case WAIT_ENTER:
+        waitEnter(th, t, (int) c.field(0), (int) c.field(1));
+        break;
+      case WAIT_EXIT:
+        waitExit(th, t, (int) c.field(0));
+        break;
+      case SPIN_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_SPIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case SPIN_EXIT:
+        spinExit(th, t, (int) c.field(0));
+        break;
+      case HELP_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_HELP, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case HELP_EXIT:
+        helpExit(th, t, (int) c.field(0));
+        break;
+      case TASK_SUMMARY:
+        taskSummary(th, t, (int) c.field(0), c.field(2), c.field(3));
+        break;
+      case THREAD_END:
+        th.lastWasThreadEnd = true;
+        endThread(th, t);
+        break;
+      case DROPPED:
+        th.droppedEvents += c.field(0);
+        break;
+      case MEASUREMENT_OFF:
+        counters.measurementOff++;
+        break;
+      case VTHREAD_MOUNT:
+      case VTHREAD_UNMOUNT:
+        counters.virtualThreadRecords++;
+        break;
+      default:
+        // THREAD_BEGIN, THREAD_CREATE, MEASUREMENT_ON, NOTIFY: nothing to replay.
+        break;
+    }
   }
 
   /** Ends the replay at {@code end}: every thread still alive is charged up to it. */
