@@ -1,7 +1,9 @@
 package dev.weft.analysis;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -38,5 +40,28 @@ public final class AnalysisBenchmark {
         events / cpu / 1e6,
         r.property("barrier_wait").percent(),
         r.property("lock_contention").percent());
+    System.out.println(memory());
+  }
+
+  /**
+   * The process's memory at the end (Linux): anonymous memory (heap and the analyzer's state) apart
+   * from file pages (the trace's mapped blocks, which the reader leaves to the garbage collector).
+   */
+  private static String memory() {
+    StringBuilder b = new StringBuilder("memory at end:");
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("RssAnon") || line.startsWith("RssFile") || line.startsWith("VmHWM")) {
+          b.append(' ').append(line.replaceAll("\\s+", " "));
+        }
+      }
+    } catch (IOException e) {
+      b.append(" (no /proc/self/status)");
+    }
+    Runtime rt = Runtime.getRuntime();
+    b.append(
+        String.format(
+            Locale.ROOT, " heap-used: %d MiB", (rt.totalMemory() - rt.freeMemory()) >> 20));
+    return b.toString();
   }
 }

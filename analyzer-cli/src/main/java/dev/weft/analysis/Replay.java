@@ -107,7 +107,6 @@ final class Replay {
     long helpExitWithoutEnter;
     long openFramesAtEnd;
     long tasksStillQueued;
-    long tasksNeverEnded;
     long summaryTasks;
     long measurementOff;
     long virtualThreadRecords;
@@ -239,7 +238,7 @@ final class Replay {
     }
   }
 
-  // ---- the pass --------------------------------------------------------------------------------
+  // ---- the pass ---------------------------------------------------------------------------------
 
   /** The thread of a stream, or null. */
   ThreadState thread(int stream) {
@@ -403,8 +402,6 @@ final class Replay {
             if (tasks.creator[s] >= 0) {
               startTask(s, end, true);
             }
-          } else {
-            counters.tasksNeverEnded++;
           }
         });
     for (RegionBusy r : regionStats) {
@@ -447,8 +444,7 @@ final class Replay {
     th.end = t;
   }
 
-  // ---- time accounting
-  // ---------------------------------------------------------------------------
+  // ---- time accounting --------------------------------------------------------------------------
 
   /** Charges the thread's time since its previous event to its innermost frame. */
   private void charge(ThreadState th, long t) {
@@ -592,8 +588,7 @@ final class Replay {
     rest(th, idle, -1);
   }
 
-  // ---- frames
-  // ------------------------------------------------------------------------------------
+  // ---- frames -----------------------------------------------------------------------------------
 
   /** Pushes a frame that inherits the enclosing region instance; returns its index. */
   private int push(
@@ -674,8 +669,7 @@ final class Replay {
     return i >= 0 ? i : th.find(kind);
   }
 
-  // ---- regions
-  // -----------------------------------------------------------------------------------
+  // ---- regions ----------------------------------------------------------------------------------
 
   private void enter(ThreadState th, long t, int r) {
     push(th, F_REGION, tree.child(th.currentNode(), r), r, t, r, -1);
@@ -706,8 +700,7 @@ final class Replay {
     pop(th, t);
   }
 
-  // ---- fork/join and tasks
-  // ------------------------------------------------------------------------
+  // ---- fork/join and tasks ----------------------------------------------------------------------
 
   private void fork(ThreadState th, long t, int r, int poolId) {
     int poolSlot = pools.slot(poolId);
@@ -895,8 +888,7 @@ final class Replay {
     rest(th, j, th.stat[i]);
   }
 
-  // ---- barriers
-  // ----------------------------------------------------------------------------------
+  // ---- barriers ---------------------------------------------------------------------------------
 
   private void barrierEnter(ThreadState th, long t, int r, long obj, long gen) {
     int node = tree.child(th.currentNode(), r);
@@ -991,8 +983,7 @@ final class Replay {
     regionStats.get(bo.stat).snapshot[th.index] = th.execTotal;
   }
 
-  // ---- locks
-  // -------------------------------------------------------------------------------------
+  // ---- locks ------------------------------------------------------------------------------------
 
   private void lockRequest(ThreadState th, long t, int r, long obj) {
     int l = locks.getOrAdd(obj);
@@ -1165,8 +1156,7 @@ final class Replay {
     return lockKind(obj, Integer.MIN_VALUE) == ConstructKind.SEMAPHORE;
   }
 
-  // ---- waits
-  // -------------------------------------------------------------------------------------
+  // ---- waits ------------------------------------------------------------------------------------
 
   private void waitEnter(ThreadState th, long t, int r, int kind) {
     int i = push(th, F_WAIT, tree.child(th.currentNode(), r), r, t, r, -1);
@@ -1242,16 +1232,5 @@ final class Replay {
       p.onSpin(w);
     }
     rest(th, w, th.stat[i]);
-  }
-
-  // ---- facts for the result
-  // ------------------------------------------------------------------------
-
-  int liveLocks() {
-    return locks.live();
-  }
-
-  int liveTasks() {
-    return tasks.live();
   }
 }

@@ -104,4 +104,43 @@ class BarrierWaitTest {
     assertEquals(1, onThread(r, "barrier_wait", "b"));
     Check.partition(r, Map.of("a", 300L, "b", 300L));
   }
+
+  /**
+   * A CG-like solver: threads and a CyclicBarrier, no pool. Each thread's busy time is its
+   * execution between departures and arrivals; a lock wait inside an interval is not busy.
+   */
+  @Test
+  void barrierBusyTimeExcludesWaitsBetweenArrivals() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int await = f.region("CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, 40);
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 41);
+    f.object(100, ConstructKind.CYCLIC_BARRIER, 2);
+    f.object(200, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("cg-0", 0);
+    StreamWriter b = f.thread("cg-1", 0);
+    // generation 0: a works 0..100, b holds the lock 20..60 while a waits for it 30..60
+    b.lockRequest(20, sync, 200);
+    b.lockAcquired(20, 200, 0);
+    a.lockRequest(30, sync, 200);
+    b.lockReleased(60, 200);
+    a.lockAcquired(60, 200, 0);
+    a.lockReleased(70, 200);
+    a.barrierEnter(100, await, 100, 0);
+    b.barrierEnter(150, await, 100, 0);
+    b.barrierExit(150, await, 100, 0, BarrierOutcome.LAST);
+    a.barrierExit(155, await, 100, 0, 0);
+    // generation 1: a 155..355, b 150..250
+    b.barrierEnter(250, await, 100, 1);
+    a.barrierEnter(355, await, 100, 1);
+    a.barrierExit(355, await, 100, 1, BarrierOutcome.LAST);
+    b.barrierExit(360, await, 100, 1, 0);
+    AnalysisResult r = Analyzer.analyze(f.close(400));
+    RegionResult g = Check.region(r, "CyclicBarrier.await");
+    // a: 100 - 30 (lock wait) + 200; b: 150 + 100
+    assertEquals(Map.of("cg-0", 270L, "cg-1", 250L), g.busyNsByThread());
+    assertEquals(Math.round((270 - 260.0) / 260.0 * 10_000) / 10_000.0, g.imbalance(), 1e-9);
+    assertEquals(20, g.lostNs());
+    assertEquals(30, onThread(r, "monitor_contention", "cg-0"));
+    Check.partition(r, Map.of("cg-0", 400L, "cg-1", 400L));
+  }
 }
