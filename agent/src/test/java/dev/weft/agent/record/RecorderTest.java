@@ -8,14 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventCursor;
-import dev.weft.trace.EventKind;
 import dev.weft.trace.Trace;
 import dev.weft.trace.TraceWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,35 +41,39 @@ class RecorderTest {
     return out;
   }
 
+  /** A pool whose overridden getter does something traced, as user code may. */
+  private static final class TracedGetterPool extends ThreadPoolExecutor {
+    TracedGetterPool() {
+      super(2, 2, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    }
+
+    @Override
+    public int getCorePoolSize() {
+      WeftBridge.enter(99); // as if this method were @Traced
+      return super.getCorePoolSize();
+    }
+  }
+
   @Test
   void whatTheRecorderCausesIsNotRecorded() throws Exception {
     Path dir = tmp.resolve("t");
-    AtomicInteger nested = new AtomicInteger();
-    // The listener runs inside the recorder (the size limit is hit while writing an event) or on
-    // the writer's own thread, and raises an event itself, as taking an instrumented lock would.
-    TraceWriter writer =
-        TraceWriter.create(
-            dir,
-            TraceWriter.Options.defaults()
-                .withWindows(4096, 4096)
-                .withMaxBytes(8192)
-                .withProblemListener(
-                    problem -> {
-                      nested.incrementAndGet();
-                      WeftBridge.enter(99);
-                    }));
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
     Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null);
-    r.ignore(writer.backgroundThread()); // the limit may also be hit there, as the agent does
     WeftBridge.install(r);
-    for (int i = 0; i < 10_000; i++) {
-      WeftBridge.enter(1);
-      WeftBridge.exit(1);
-    }
+    TracedGetterPool pool = new TracedGetterPool();
+    WeftBridge.fork(1, pool, 2); // the recorder describes the pool: it calls getCorePoolSize()
+    WeftBridge.join(1, pool);
     r.close(Map.of());
-    assertEquals(1, nested.get(), "the size limit was reached inside the recorder");
-    List<Event> events = events(dir);
-    assertTrue(events.size() > 100);
-    assertTrue(events.stream().noneMatch(e -> e.kind() == EventKind.ENTER && e.field(0) == 99));
+    pool.shutdown();
+    List<String> seen = new ArrayList<>();
+    for (Event e : events(dir)) {
+      seen.add(e.kind().id());
+    }
+    assertEquals(
+        List.of("fork", "join"), seen, "the getter's event, raised inside, is not recorded");
+    try (Trace t = Trace.open(dir)) {
+      assertEquals(2, t.definitions().pools().iterator().next().parallelism());
+    }
   }
 
   @Test
