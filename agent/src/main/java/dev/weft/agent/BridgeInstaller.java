@@ -16,11 +16,11 @@ import java.util.zip.ZipEntry;
  * and call sites woven into any application class can call them.
  *
  * <p>In the shaded jar the bridge package is relocated to {@code java.lang}. The installer opens
- * {@code java.lang} to the agent with {@link Instrumentation#redefineModule} and defines the classes
- * inside {@code java.base} through a private lookup on {@code Object}. It also opens {@code
+ * {@code java.lang} to the agent with {@link Instrumentation#redefineModule} and defines the
+ * classes inside {@code java.base} through a private lookup on {@code Object}. It also opens {@code
  * java.util.concurrent} and {@code java.util.concurrent.locks}, whose private fields the recorder
- * reads to identify locks and barrier generations. Unlike appending a jar to the
- * bootstrap class path, this leaves class data sharing alone and prints nothing.
+ * reads to identify locks and barrier generations. Unlike appending a jar to the bootstrap class
+ * path, this leaves class data sharing alone and prints nothing.
  *
  * <p><b>Important:</b> nothing may load a class that refers to the bridge (the recorder, the
  * transformer) before {@link #install} has returned.
@@ -77,7 +77,8 @@ final class BridgeInstaller {
   }
 
   private static Path agentJar() throws URISyntaxException {
-    return Path.of(BridgeInstaller.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return Path.of(
+        BridgeInstaller.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   private static byte[] read(JarFile jar, String className) throws IOException {

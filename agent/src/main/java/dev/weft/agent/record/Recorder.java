@@ -9,6 +9,7 @@ import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
+import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -22,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter}, opened
- * at the thread's first event, with no lock and no allocation per event.
+ * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
+ * opened at the thread's first event, with no lock and no allocation per event.
  *
  * <p>Every event method follows one pattern: look up the thread's {@link ThreadState} (one
  * ThreadLocal read), leave at once if the thread is inside the recorder already (the re-entrancy
@@ -31,8 +32,11 @@ import java.util.concurrent.atomic.LongAdder;
  * traced), if the thread never records (agent threads, virtual threads) or if measurement is off;
  * then take {@code System.nanoTime()} and write one event.
  *
- * <p>Virtual threads never get a stream (there may be millions): their events are skipped and
- * counted; the count is written as the trace attribute {@code agent.virtual_thread_events_skipped}.
+ * <p>Virtual threads never get a stream (there may be millions): on JDK 21+ their events go to the
+ * stream of the carrier thread running them, each run of one virtual thread's events preceded by
+ * VTHREAD_MOUNT (and followed by VTHREAD_UNMOUNT when the carrier records for itself or another
+ * virtual thread). Events that cannot be recorded so (the carrier is inside the recorder already)
+ * are counted in the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
   /**
@@ -42,21 +46,37 @@ public final class Recorder extends WeftSink {
    */
   static final long SPIN_GAP_NANOS = 100_000;
 
+  /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
+  private static final int SKIPPED_VIRTUAL = -1;
+
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
   private final AtomicLong eventsForFailure = new AtomicLong();
-  private final IdentityIds objectsSeen = new IdentityIds();
-  private final IdentityIds poolsSeen = new IdentityIds();
+  private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
+  private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
+  private final CarrierStates carriers;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
         protected ThreadState initialValue() {
           Thread t = Thread.currentThread();
-          return new ThreadState(t, ignoredThreads.containsKey(t), isVirtual(t));
+          if (isVirtual(t)) {
+            return new ThreadState(t, false, true);
+          }
+          if (carriers == null) {
+            return new ThreadState(t, ignoredThreads.containsKey(t), false);
+          }
+          // A platform thread may have carried virtual threads already: one state, one stream.
+          ThreadState s = carriers.get();
+          if (s == null) {
+            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+            carriers.set(s);
+          }
+          return s;
         }
       };
   private volatile boolean on;
@@ -66,12 +86,19 @@ public final class Recorder extends WeftSink {
    * @param regions the region registry writing into the same trace
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
+   * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
    */
-  public Recorder(TraceWriter writer, RegionRegistry regions, boolean startOn, long failAfter) {
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
+    this.carriers = inst == null ? null : CarrierStates.create(inst);
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -106,38 +133,107 @@ public final class Recorder extends WeftSink {
    * recorded. The caller writes one event and clears {@code s.busy}.
    */
   private StreamWriter acquire(ThreadState s) {
-    if (s.busy || !on) {
+    if (s.busy || !on || s.ignored) {
       return null;
     }
-    if (s.ignored) {
-      if (s.virtual) {
-        virtualSkipped.increment();
-      }
-      return null;
+    if (s.virtual) {
+      return acquireOnCarrier(s);
     }
     s.busy = true;
-    StreamWriter w = s.stream;
-    if (w == null) {
-      w = open(s);
+    try {
+      StreamWriter w = s.stream;
       if (w == null) {
-        s.busy = false;
+        w = open(s);
+        if (w == null) {
+          s.busy = false;
+          return null;
+        }
+      }
+      String name = s.thread.getName();
+      if (name != s.name) {
+        rename(s, w, name);
+      }
+      if (s.mounted != 0) {
+        // The carrier records for itself again: the virtual thread it carried is off it.
+        w.vthreadUnmount(System.nanoTime(), s.mounted);
+        s.mounted = 0;
+      }
+      if (s.spinRegion != 0) {
+        // Any other event ends the thread's spin, at the end of its last spin call.
+        w.spinExit(s.spinLastEnd, s.spinRegion);
+        s.spinRegion = 0;
+      }
+      injectFailure();
+      return w; // the caller writes one event and clears the guard
+    } catch (RuntimeException | Error e) {
+      s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
+      throw e;
+    }
+  }
+
+  /**
+   * A virtual thread's event goes to the stream of the platform thread carrying it, after a
+   * VTHREAD_MOUNT record whenever the carrier's last virtual thread was another one. The guard
+   * taken is the carrier's: whatever runs on the carrier while this event is written is not
+   * recorded.
+   */
+  private StreamWriter acquireOnCarrier(ThreadState s) {
+    if (carriers == null) {
+      virtualSkipped.increment();
+      return null;
+    }
+    ThreadState c = carriers.get();
+    if (c == null) {
+      Thread carrier;
+      try {
+        carrier = carriers.currentCarrier();
+      } catch (Throwable e) {
+        virtualSkipped.increment();
         return null;
       }
+      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      carriers.set(c);
     }
-    String name = s.thread.getName();
-    if (name != s.name) {
-      rename(s, w, name);
+    if (c.busy || c.ignored) {
+      virtualSkipped.increment();
+      return null;
     }
-    if (s.spinRegion != 0) {
-      // Any other event ends the thread's spin, at the end of its last spin call.
-      w.spinExit(s.spinLastEnd, s.spinRegion);
-      s.spinRegion = 0;
+    c.busy = true;
+    try {
+      StreamWriter w = c.stream;
+      if (w == null) {
+        w = open(c);
+        if (w == null) {
+          c.busy = false;
+          return null;
+        }
+      }
+      String name = c.thread.getName();
+      if (name != c.name) {
+        rename(c, w, name);
+      }
+      long id = s.thread.getId();
+      if (c.mounted != id) {
+        long now = System.nanoTime();
+        if (c.mounted != 0) {
+          w.vthreadUnmount(now, c.mounted);
+        }
+        w.vthreadMount(now, id);
+        c.mounted = id;
+      }
+      injectFailure();
+      s.writing = c;
+      return w;
+    } catch (RuntimeException | Error e) {
+      c.busy = false;
+      throw e;
     }
+  }
+
+  private void injectFailure() {
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
-      s.busy = false;
       throw new IllegalStateException("failure injected by test.fail=" + failAfter);
     }
-    return w;
   }
 
   private StreamWriter open(ThreadState s) {
@@ -146,7 +242,8 @@ public final class Recorder extends WeftSink {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
       int pool = 0;
       if (t instanceof ForkJoinWorkerThread) {
-        pool = poolId(((ForkJoinWorkerThread) t).getPool());
+        boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+        pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
       }
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
@@ -166,7 +263,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- ids and definitions ------------------------------------------------------------------------
+  // ---- ids and definitions
+  // ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
     return defined(region, IdentityIds.of(o), o);
@@ -199,6 +297,13 @@ public final class Recorder extends WeftSink {
   }
 
   private int poolId(Object pool) {
+    return poolId(pool, false);
+  }
+
+  /**
+   * @param virtualScheduler the pool carries virtual threads (described as such)
+   */
+  private int poolId(Object pool, boolean virtualScheduler) {
     if (pool == null) {
       return 0;
     }
@@ -217,6 +322,10 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
+      if (virtualScheduler) {
+        kind = ConstructKind.VIRTUAL_THREAD;
+        name = "virtual thread scheduler";
+      }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
       } catch (Exception e) {
@@ -230,7 +339,8 @@ public final class Recorder extends WeftSink {
     return target instanceof Thread ? ((Thread) target).getId() : IdentityIds.of(target);
   }
 
-  // ---- regions ------------------------------------------------------------------------------------
+  // ---- regions
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void enter(int region) {
@@ -240,7 +350,7 @@ public final class Recorder extends WeftSink {
       try {
         w.enter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -253,7 +363,7 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -263,14 +373,14 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
@@ -279,7 +389,7 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
@@ -287,7 +397,7 @@ public final class Recorder extends WeftSink {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
@@ -298,7 +408,10 @@ public final class Recorder extends WeftSink {
       return;
     }
     int region = s.popRegion();
-    if (region == 0) {
+    if (region <= 0) {
+      if (region == SKIPPED_VIRTUAL) {
+        virtualSkipped.increment();
+      }
       return;
     }
     StreamWriter w = acquire(s);
@@ -306,12 +419,18 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- measurement control ------------------------------------------------------------------------
+  /** What a user region's stack entry says when its enter was not recorded. */
+  private int notRecorded(ThreadState s) {
+    return s.virtual && on ? SKIPPED_VIRTUAL : 0;
+  }
+
+  // ---- measurement control
+  // ------------------------------------------------------------------------
 
   @Override
   public void measurementOn() {
@@ -325,7 +444,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOn(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -338,7 +457,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOff(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
     on = false;
@@ -349,7 +468,8 @@ public final class Recorder extends WeftSink {
     return on && !closed.get();
   }
 
-  // ---- fork/join and tasks ------------------------------------------------------------------------
+  // ---- fork/join and tasks
+  // ------------------------------------------------------------------------
 
   @Override
   public void fork(int region, Object pool, int parallelism) {
@@ -359,7 +479,7 @@ public final class Recorder extends WeftSink {
       try {
         w.fork(System.nanoTime(), region, poolId(pool), parallelism);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -372,7 +492,7 @@ public final class Recorder extends WeftSink {
       try {
         w.join(System.nanoTime(), region, poolId(pool));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -385,7 +505,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -398,7 +518,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskBegin(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -411,7 +531,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskEnd(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -424,7 +544,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskSummary(System.nanoTime(), region, poolId(pool), count, durationNanos);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -437,7 +557,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitEnter(System.nanoTime(), region, targetId(target));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -450,7 +570,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -463,7 +583,7 @@ public final class Recorder extends WeftSink {
       try {
         w.helpEnter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -476,12 +596,13 @@ public final class Recorder extends WeftSink {
       try {
         w.helpExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- barriers -----------------------------------------------------------------------------------
+  // ---- barriers
+  // -----------------------------------------------------------------------------------
 
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
@@ -498,7 +619,7 @@ public final class Recorder extends WeftSink {
         long id = objectId(region, barrier); // first sight: before the timestamp
         w.barrierEnter(System.nanoTime(), region, id, generation);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -515,7 +636,7 @@ public final class Recorder extends WeftSink {
         s.barrierObject = null;
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -577,7 +698,7 @@ public final class Recorder extends WeftSink {
         }
         w.lockRequest(System.nanoTime(), region, id);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -621,7 +742,7 @@ public final class Recorder extends WeftSink {
       try {
         w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -649,12 +770,13 @@ public final class Recorder extends WeftSink {
       try {
         w.lockReleased(System.nanoTime(), id);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- waits --------------------------------------------------------------------------------------
+  // ---- waits
+  // --------------------------------------------------------------------------------------
 
   @Override
   public void waitEnter(int region, int waitKind) {
@@ -664,7 +786,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitEnter(System.nanoTime(), region, waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -677,7 +799,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -691,7 +813,7 @@ public final class Recorder extends WeftSink {
         long id = notifiedId(s, region, object);
         w.notify(System.nanoTime(), region, id, waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -726,6 +848,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
+    if (s.virtual) {
+      return; // not recorded: a virtual thread's spin could end on another carrier's stream
+    }
     long now = System.nanoTime();
     if (s.spinRegion != 0 && !s.busy && on) {
       if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
@@ -750,7 +875,7 @@ public final class Recorder extends WeftSink {
         s.spinCpu = ThreadCpu.now();
         s.spinCpuAt = now;
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -762,7 +887,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    if (s.spinRegion != 0 && !s.busy) {
+    if (s.spinRegion != 0 && !s.busy && !s.virtual) {
       long now = System.nanoTime();
       s.spinLastEnd = now;
       if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
@@ -795,7 +920,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- threads ------------------------------------------------------------------------------------
+  // ---- threads
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void threadCreate(int region, Thread child) {
@@ -805,7 +931,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -818,7 +944,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadBegin(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -831,12 +957,13 @@ public final class Recorder extends WeftSink {
       try {
         w.threadEnd(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- life cycle ---------------------------------------------------------------------------------
+  // ---- life cycle
+  // ---------------------------------------------------------------------------------
 
   @Override
   public void failed(Throwable problem) {

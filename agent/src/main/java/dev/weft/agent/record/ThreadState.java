@@ -4,9 +4,10 @@ import dev.weft.trace.StreamWriter;
 import java.util.Arrays;
 
 /**
- * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy guard,
- * the stack of open user regions, the locks it holds, its open spin and its latest barrier arrival.
- * Touched only by its own thread, so nothing here is synchronized.
+ * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy
+ * guard, the stack of open user regions, the locks it holds, its open spin and its latest barrier
+ * arrival. Touched only by its own thread (a carrier's also by the virtual thread it carries, never
+ * at the same time), so nothing here is synchronized.
  */
 final class ThreadState {
   /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
@@ -16,13 +17,24 @@ final class ThreadState {
   private static final int MAX_HELD = 64;
 
   final Thread thread;
-  /** Never records (agent threads, virtual threads): the state exists only to say so cheaply. */
+
+  /** Never records (agent threads): the state exists only to say so cheaply. */
   final boolean ignored;
-  /** A virtual thread: its events are skipped and counted. */
+
+  /** A virtual thread: it has no stream; its events go to its carrier's, between mount records. */
   final boolean virtual;
-  /** True while the recorder runs on this thread: whatever it calls is not traced. */
+
+  /** True while the recorder writes into {@link #stream}: whatever it calls is not traced. */
   boolean busy;
+
+  /** The state whose guard the current event holds: this one, or its carrier's. */
+  ThreadState writing = this;
+
   StreamWriter stream;
+
+  /** Of a carrier: the Java id of the virtual thread whose events follow in the stream, or 0. */
+  long mounted;
+
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
 
@@ -67,7 +79,7 @@ final class ThreadState {
 
   ThreadState(Thread thread, boolean ignored, boolean virtual) {
     this.thread = thread;
-    this.ignored = ignored || virtual;
+    this.ignored = ignored;
     this.virtual = virtual;
   }
 
