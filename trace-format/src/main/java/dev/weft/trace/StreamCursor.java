@@ -9,12 +9,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 /**
  * Reads one thread's event file, block by block (one block mapped at a time, so memory does not grow
- * with the file). Finds the file's valid end itself: a zero byte where an event would start ends the
- * stream; a file that ends inside an event or a block is reported as {@link State#CUT}.
+ * with the file). Finds the file's valid end itself: a zero byte where an event or a block would
+ * start ends the stream ({@link State#COMPLETE}); a file that ends before such a byte is {@link
+ * State#CUT}; bytes that cannot be events are {@link State#CORRUPT}. Reading never throws once the
+ * cursor exists: whatever was read before the end is a prefix of what was written.
  */
 public final class StreamCursor implements EventCursor, Closeable {
 
@@ -39,7 +40,6 @@ public final class StreamCursor implements EventCursor, Closeable {
   private long blockStart;
   private long blockLength;
   private boolean blockTruncated;
-  private boolean sawBlock;
   private int p;
   private int end;
   private long time;
@@ -53,42 +53,73 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   StreamCursor(Path path, int expectedStream) {
     this.path = path;
+    this.stream = expectedStream;
     try {
       this.channel = FileChannel.open(path, StandardOpenOption.READ);
-      this.fileSize = channel.size();
-      ByteBuffer h = ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-      while (h.hasRemaining() && channel.read(h, h.position()) > 0) {}
-      if (h.position() < TraceFiles.EVENTS_HEADER_SIZE) {
-        close();
-        throw new TraceFormatException(path + ": not a Weft event file (shorter than its header)");
-      }
-      h.flip();
-      byte[] magic = new byte[8];
-      h.get(magic);
-      if (!Arrays.equals(magic, TraceFiles.EVENTS_MAGIC)) {
-        close();
-        throw new TraceFormatException(path + ": not a Weft event file (bad magic)");
-      }
-      int major = Short.toUnsignedInt(h.getShort());
-      h.getShort();
-      if (major != TraceFiles.VERSION_MAJOR) {
-        close();
-        throw new TraceFormatException(path + ": event format version " + major + " is not supported");
-      }
-      this.stream = h.getInt();
-      if (stream != expectedStream) {
-        close();
-        throw new TraceFormatException(
-            path + ": header says stream " + stream + " but the file name says " + expectedStream);
-      }
-      this.headerDropped = h.getLong();
     } catch (NoSuchFileException e) {
       throw new TraceFormatException(path + ": no such file");
     } catch (IOException e) {
       throw new TraceFormatException(path + ": cannot read: " + e.getMessage(), e);
     }
-    this.blockStart = TraceFiles.EVENTS_HEADER_SIZE;
-    this.blockLength = 0;
+    try {
+      this.fileSize = channel.size();
+      ByteBuffer h = readHeader(path, channel, expectedStream);
+      if (h == null) {
+        this.headerDropped = 0;
+        finish(State.CUT, "file ends inside its header (" + fileSize + " bytes)");
+      } else {
+        this.headerDropped = h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET);
+      }
+    } catch (IOException e) {
+      close();
+      throw new TraceFormatException(path + ": cannot read: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /**
+   * Reads and checks an event file's header. Returns it (little-endian), or null when the file ends
+   * inside a header whose bytes so far are right (a writer killed while creating the file).
+   *
+   * @throws TraceFormatException when the file is not a Weft event file of this major version or
+   *     belongs to another stream
+   */
+  static ByteBuffer readHeader(Path path, FileChannel channel, int expectedStream)
+      throws IOException {
+    ByteBuffer h =
+        ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    while (h.hasRemaining() && channel.read(h, h.position()) > 0) {
+      // read until full or end of file
+    }
+    int n = h.position();
+    for (int i = 0; i < Math.min(n, TraceFiles.EVENTS_MAGIC.length); i++) {
+      if (h.get(i) != TraceFiles.EVENTS_MAGIC[i]) {
+        throw new TraceFormatException(path + ": not a Weft event file (bad magic)");
+      }
+    }
+    if (n >= 10) {
+      int major = Short.toUnsignedInt(h.getShort(8));
+      if (major != TraceFiles.VERSION_MAJOR) {
+        throw new TraceFormatException(
+            path
+                + ": event file format version "
+                + major
+                + " is not supported (this reader reads "
+                + TraceFiles.VERSION_MAJOR
+                + ".x)");
+      }
+    }
+    if (n < TraceFiles.EVENTS_HEADER_SIZE) {
+      return null;
+    }
+    int stream = h.getInt(12);
+    if (stream != expectedStream) {
+      throw new TraceFormatException(
+          path + ": header says stream " + stream + " but the file name says " + expectedStream);
+    }
+    return h;
   }
 
   @Override
@@ -166,10 +197,8 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Maps the block at {@code offset}; false (with the state set) when there is none. */
   private boolean openBlock(long offset) {
     if (offset >= fileSize) {
-      // No bytes where a block would start: an empty stream, or one cut at a block boundary.
-      return sawBlock
-          ? finish(State.CUT, "file ends at a block boundary (byte " + offset + ")")
-          : finish(State.COMPLETE, null);
+      // A writer always leaves a zero byte (or a whole block) where the next block would start.
+      return finish(State.CUT, "file ends where a block would start (byte " + offset + ")");
     }
     try {
       long avail = fileSize - offset;
@@ -180,8 +209,11 @@ public final class StreamCursor implements EventCursor, Closeable {
             ? finish(State.COMPLETE, null)
             : finish(State.CUT, "file ends inside a block header at byte " + offset);
       }
-      ByteBuffer h = ByteBuffer.allocate(TraceFiles.BLOCK_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-      while (h.hasRemaining() && channel.read(h, offset + h.position()) > 0) {}
+      ByteBuffer h =
+          ByteBuffer.allocate(TraceFiles.BLOCK_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+      while (h.hasRemaining() && channel.read(h, offset + h.position()) > 0) {
+        // read the whole block header
+      }
       int code = h.get(0) & 0xFF;
       if (code == TraceFiles.CODE_END) {
         return finish(State.COMPLETE, null);
@@ -190,7 +222,7 @@ public final class StreamCursor implements EventCursor, Closeable {
         return finish(State.CORRUPT, "expected a block header at byte " + offset);
       }
       long length = Integer.toUnsignedLong(h.getInt(1));
-      if (length < TraceFiles.BLOCK_HEADER_SIZE + 1) {
+      if (length < TraceFiles.BLOCK_HEADER_SIZE + 1 || length > Integer.MAX_VALUE) {
         return finish(State.CORRUPT, "block at byte " + offset + " has length " + length);
       }
       long base = h.getLong(5);
@@ -200,13 +232,12 @@ public final class StreamCursor implements EventCursor, Closeable {
       blockStart = offset;
       blockLength = length;
       blockTruncated = readable < length;
-      sawBlock = true;
       p = TraceFiles.BLOCK_HEADER_SIZE;
       end = (int) readable;
       time = base;
       return true;
-    } catch (IOException e) {
-      return finish(State.CORRUPT, "cannot read: " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      return finish(State.CORRUPT, "cannot read at byte " + offset + ": " + e.getMessage());
     }
   }
 
