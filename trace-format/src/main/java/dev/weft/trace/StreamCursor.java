@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -36,7 +35,11 @@ public final class StreamCursor implements EventCursor, Closeable {
   private final long fileSize;
   private final long headerDropped;
 
+  /** Blocks up to this size are read into the heap rather than mapped. */
+  private static final int SMALL_BLOCK = 64 * 1024;
+
   private ByteBuffer block;
+  private ByteBuffer small;
   private long blockStart;
   private long blockLength;
   private boolean blockTruncated;
@@ -227,8 +230,7 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
       long base = h.getLong(5);
       long readable = Math.min(length, avail);
-      MappedByteBuffer m = channel.map(FileChannel.MapMode.READ_ONLY, offset, readable);
-      block = m;
+      block = load(offset, (int) readable);
       blockStart = offset;
       blockLength = length;
       blockTruncated = readable < length;
@@ -239,6 +241,26 @@ public final class StreamCursor implements EventCursor, Closeable {
     } catch (IOException | RuntimeException e) {
       return finish(State.CORRUPT, "cannot read at byte " + offset + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The readable bytes of a block: small blocks are read into a reused heap buffer (cheaper than a
+   * mapping), large ones are mapped (memory stays outside the heap and is paged in on demand).
+   */
+  private ByteBuffer load(long offset, int size) throws IOException {
+    if (size > SMALL_BLOCK) {
+      return channel.map(FileChannel.MapMode.READ_ONLY, offset, size);
+    }
+    if (small == null || small.capacity() < size) {
+      small = ByteBuffer.allocate(Math.max(size, 4096));
+    }
+    ByteBuffer b = small.clear().limit(size);
+    while (b.hasRemaining()) {
+      if (channel.read(b, offset + b.position()) < 0) {
+        throw new IOException("file shrank while being read");
+      }
+    }
+    return b;
   }
 
   private boolean finish(State s, String why) {
