@@ -252,65 +252,144 @@ public final class StreamWriter {
   }
 
   // ---- encoding -----------------------------------------------------------------------------------
-  // Each number is stored with one put, putShort or putInt (little-endian) when it takes at most
-  // three varint bytes, which covers the usual deltas and ids; a putInt for three bytes also stores a
-  // zero over the next byte, which is still unwritten (zero) space. The kind byte is stored last.
-  // Measured with benchmarks/encode.sh: branches on the length beat a branch-free encoding here,
-  // because a predicted branch lets the next store's address be known early.
+  // The fast path takes numbers of at most four varint bytes (deltas below 268 ms, ids below 2^28).
+  // Their varints are assembled in longs and stored with one putLong when the payload fits in eight
+  // bytes (the usual case), else with two or three stores; then the kind byte is stored. The bytes of
+  // a long past the payload are zeros, stored over space that is still zero (the window is zeroed,
+  // and each store only reaches ahead of what has been committed). One combined sign test sends
+  // everything else (the half-way mark or end of the window, drops, large numbers, a clock that
+  // stepped back) to slowEvent, kept out of line so the fast path stays small.
 
   private static long u32(int v) {
     return v & 0xFFFF_FFFFL;
   }
 
+  /**
+   * The varint of {@code v} in the low four bytes of a long and its length in the top byte; -1 when
+   * {@code v} is negative or needs more than four bytes.
+   */
+  private static long packed(long v) {
+    if ((v >>> 7) == 0) {
+      return v | 1L << 56;
+    }
+    if ((v >>> 14) == 0) {
+      return (v & 0x7F) | 0x80 | ((v << 1) & 0x7F00) | 2L << 56;
+    }
+    if ((v >>> 21) == 0) {
+      return (v & 0x7F) | 0x8080 | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000) | 3L << 56;
+    }
+    if ((v >>> 28) == 0) {
+      long spread = (v & 0x7F) | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000);
+      return spread | 0x80_8080 | ((v << 3) & 0x7F00_0000L) | 4L << 56;
+    }
+    return -1;
+  }
+
+  private static final long BYTES = 0xFFFF_FFFFL;
+
   private void event0(long t, int code) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    if ((x0 | (limit - p)) < 0) {
+      slowEvent(t, code, 0, 0, 0, 0, 0);
+      return;
     }
-    commit(p, code, put(p + 1, delta(t)));
+    last = t;
+    window.putInt(p + 1, (int) (x0 & BYTES));
+    commit(p, code, p + 1 + (int) (x0 >>> 56));
   }
 
   private void event1(long t, int code, long a) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    if ((x0 | x1 | (limit - p)) < 0) { // two numbers of at most four bytes always fit in a long
+      slowEvent(t, code, 1, a, 0, 0, 0);
+      return;
     }
-    commit(p, code, put(put(p + 1, delta(t)), a));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    window.putLong(p + 1, (x0 & BYTES) | (x1 & BYTES) << (n0 << 3));
+    commit(p, code, p + 1 + n0 + (int) (x1 >>> 56));
   }
 
   private void event2(long t, int code, long a, long b) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    if ((x0 | x1 | x2 | (limit - p)) < 0) {
+      slowEvent(t, code, 2, a, b, 0, 0);
+      return;
     }
-    commit(p, code, put(put(put(p + 1, delta(t)), a), b));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int n = n1 + (int) (x2 >>> 56);
+    long low = (x0 & BYTES) | (x1 & BYTES) << (n0 << 3);
+    if (n <= 8) {
+      window.putLong(p + 1, low | (x2 & BYTES) << (n1 << 3));
+    } else {
+      window.putLong(p + 1, low);
+      window.putInt(p + 1 + n1, (int) x2);
+    }
+    commit(p, code, p + 1 + n);
   }
 
   private void event3(long t, int code, long a, long b, long c) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    long x3 = packed(c);
+    if ((x0 | x1 | x2 | x3 | (limit - p)) < 0) {
+      slowEvent(t, code, 3, a, b, c, 0);
+      return;
     }
-    commit(p, code, put(put(put(put(p + 1, delta(t)), a), b), c));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int m2 = (int) (x2 >>> 56);
+    int n = n1 + m2 + (int) (x3 >>> 56);
+    long low = (x0 & BYTES) | (x1 & BYTES) << (n0 << 3);
+    long high = (x2 & BYTES) | (x3 & BYTES) << (m2 << 3);
+    if (n <= 8) {
+      window.putLong(p + 1, low | high << (n1 << 3));
+    } else {
+      window.putLong(p + 1, low);
+      window.putLong(p + 1 + n1, high);
+    }
+    commit(p, code, p + 1 + n);
   }
 
   private void event4(long t, int code, long a, long b, long c, long e) {
+    int p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    long x3 = packed(c);
+    long x4 = packed(e);
+    if ((x0 | x1 | x2 | x3 | x4 | (limit - p)) < 0) {
+      slowEvent(t, code, 4, a, b, c, e);
+      return;
+    }
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int m2 = (int) (x2 >>> 56);
+    int n3 = n1 + m2 + (int) (x3 >>> 56);
+    MappedByteBuffer w = window;
+    w.putLong(p + 1, (x0 & BYTES) | (x1 & BYTES) << (n0 << 3));
+    w.putLong(p + 1 + n1, (x2 & BYTES) | (x3 & BYTES) << (m2 << 3));
+    w.putInt(p + 1 + n3, (int) x4);
+    commit(p, code, p + 1 + n3 + (int) (x4 >>> 56));
+  }
+
+  /**
+   * Everything the fast path does not take: the half-way mark or end of the window, drops, numbers
+   * of more than four bytes, payloads of more than eight bytes, a clock that stepped back.
+   */
+  private void slowEvent(long t, int code, int fieldCount, long a, long b, long c, long e) {
     int p = pos;
     if (p > limit) {
       if (!makeRoom()) {
@@ -319,7 +398,20 @@ public final class StreamWriter {
       }
       p = pos;
     }
-    commit(p, code, put(put(put(put(put(p + 1, delta(t)), a), b), c), e));
+    int q = put(p + 1, delta(t));
+    if (fieldCount > 0) {
+      q = put(q, a);
+    }
+    if (fieldCount > 1) {
+      q = put(q, b);
+    }
+    if (fieldCount > 2) {
+      q = put(q, c);
+    }
+    if (fieldCount > 3) {
+      q = put(q, e);
+    }
+    commit(p, code, q);
   }
 
   /** The delta from the previous event; a clock that steps back is clamped (times stay monotonic). */
@@ -332,21 +424,9 @@ public final class StreamWriter {
     return d;
   }
 
-  /** Stores the varint of {@code v} (unsigned 64-bit) at {@code p}; returns where it ends. */
+  /** Stores the varint of {@code v} (unsigned 64-bit) at {@code p}, byte by byte; returns its end. */
   private int put(int p, long v) {
     MappedByteBuffer w = window;
-    if ((v >>> 7) == 0) {
-      w.put(p, (byte) v);
-      return p + 1;
-    }
-    if ((v >>> 14) == 0) {
-      w.putShort(p, (short) ((v & 0x7F) | 0x80 | ((v << 1) & 0x7F00)));
-      return p + 2;
-    }
-    if ((v >>> 21) == 0) {
-      w.putInt(p, (int) ((v & 0x7F) | 0x8080 | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000)));
-      return p + 3;
-    }
     while ((v & ~0x7FL) != 0) {
       w.put(p++, (byte) ((v & 0x7F) | 0x80));
       v >>>= 7;
