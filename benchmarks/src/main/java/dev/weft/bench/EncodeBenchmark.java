@@ -44,16 +44,17 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * What does it cost to encode one event into a thread's mapped window, and how many bytes does it
  * take?
  *
- * <p>This is the innermost part of the agent's hot path: after the advice has taken its timestamp and
- * found the thread's {@link StreamWriter}, the event is varint-encoded into the mapped window and
- * committed (kind byte last). The timestamp itself ({@code System.nanoTime()}, about 25 ns) is not
- * part of this measurement: times come from a precomputed table of deltas between 100 ns and 50 µs,
- * log-uniformly distributed, so the delta varints have realistic lengths (mostly 2 bytes, some 3).
- * Region, lock and pool ids are small registry ids; task ids grow like a counter.
+ * <p>This is the innermost part of the agent's hot path: after the advice has taken its timestamp
+ * and found the thread's {@link StreamWriter}, the event is varint-encoded into the mapped window
+ * and committed (kind byte last). The timestamp itself ({@code System.nanoTime()}, about 25 ns) is
+ * not part of this measurement: times come from a precomputed table of deltas between 100 ns and 50
+ * µs, log-uniformly distributed, so the delta varints have realistic lengths (mostly 2 bytes, some
+ * 3). Region, lock and pool ids are small registry ids; task ids grow like a counter.
  *
- * <p>Windows are large (4 MiB first, 64 MiB at most) and prepared by the writer's background thread,
- * as in the agent; each iteration writes into a fresh trace that is deleted afterwards. Every
- * benchmark method writes {@link #BATCH} events per invocation, so the reported score is ns/event.
+ * <p>Windows are large (4 MiB first, 64 MiB at most) and prepared by the writer's background
+ * thread, as in the agent; each iteration writes into a fresh trace that is deleted afterwards.
+ * Every benchmark method writes {@link #BATCH} events per invocation, so the reported score is
+ * ns/event.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -83,9 +84,7 @@ public class EncodeBenchmark {
   @Setup(Level.Iteration)
   public void open() throws IOException {
     dir = Files.createTempDirectory("weft-encode-");
-    writer =
-        TraceWriter.create(
-            dir, TraceWriter.Options.defaults().withWindows(4 << 20, 64 << 20));
+    writer = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4 << 20, 64 << 20));
     stream = writer.openStream(1, "bench", 0, 0, now);
   }
 
@@ -148,8 +147,8 @@ public class EncodeBenchmark {
   }
 
   /**
-   * The realistic mix the format is sized for: regions entered and left, a lock taken inside,
-   * a task submitted and run (12 events).
+   * The realistic mix the format is sized for: regions entered and left, a lock taken inside, a
+   * task submitted and run (12 events).
    */
   @Benchmark
   @OperationsPerInvocation(BATCH)

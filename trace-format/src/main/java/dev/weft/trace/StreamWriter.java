@@ -5,25 +5,27 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 
 /**
- * One thread's event stream: writes events straight into the thread's memory-mapped window of its own
- * file. <b>Single writer</b>: only the owning thread calls the event methods; there is no lock and no
- * allocation per event. One method per event kind (POMP style), each taking the event's timestamp
- * ({@code System.nanoTime()}) first.
+ * One thread's event stream: writes events straight into the thread's memory-mapped window of its
+ * own file. <b>Single writer</b>: only the owning thread calls the event methods; there is no lock
+ * and no allocation per event. One method per event kind (POMP style), each taking the event's
+ * timestamp ({@code System.nanoTime()}) first.
  *
- * <p>Each event is written payload first and its kind byte last, behind a store-store fence, so a process
- * killed at any instant leaves either a whole event or a zero byte where the event would start: the
- * reader never sees half an event (see FORMAT.md, "Valid end").
+ * <p>Each event is written payload first and its kind byte last, behind a store-store fence, so a
+ * process killed at any instant leaves either a whole event or a zero byte where the event would
+ * start: the reader never sees half an event (see FORMAT.md, "Valid end").
  *
  * <p>When the window is full the stream switches to the next window, which a background thread has
- * already pre-allocated, mapped and pre-touched. If no window can be had (disk full, size limit), events
- * are counted as dropped; the count is kept live in the file header and written as a DROPPED event when
- * recording resumes.
+ * already pre-allocated, mapped and pre-touched. If no window can be had (disk full, size limit),
+ * events are counted as dropped; the count is kept live in the file header and written as a DROPPED
+ * event when recording resumes.
  */
 public final class StreamWriter {
   /** Largest encoded event: code + delta + four fields, 10 bytes each at most. */
   static final int MAX_EVENT_BYTES = 1 + 10 * (1 + EventKind.MAX_FIELDS);
 
-  /** Attempt a new window every this many dropped events (a size limit may never lift; a disk may). */
+  /**
+   * Attempt a new window every this many dropped events (a size limit may never lift; a disk may).
+   */
   private static final long RETRY_EVERY = 1 << 16;
 
   // Event codes as compile-time constants (EventKind is the contract; a test checks they agree).
@@ -63,16 +65,20 @@ public final class StreamWriter {
   private final StreamFile file;
 
   private MappedByteBuffer window;
+
   /** Where the next event's kind byte goes. */
   private int pos;
+
   /**
    * The hot path's only bound: past it, {@link #makeRoom()} runs. First the half-way mark of the
    * window (where the next window is requested), then {@link #hardLimit}; -1 while there is no
    * window.
    */
   private int limit = -1;
+
   /** Last position at which an event of any size still fits, with a byte left for BLOCK_END. */
   private int hardLimit = -1;
+
   private long last;
   private boolean dropping;
 
@@ -102,7 +108,7 @@ public final class StreamWriter {
     return droppedTotal;
   }
 
-  // ---- one method per event kind -----------------------------------------------------------------
+  // ---- one method per event kind ----------------------------------------------------------------
   // Every method takes the event's System.nanoTime() first. int parameters are stored as unsigned
   // 32-bit values, long parameters as unsigned 64-bit values (see FORMAT.md, "Events").
 
@@ -236,7 +242,9 @@ public final class StreamWriter {
     event1(t, HELP_EXIT, u32(region));
   }
 
-  /** This thread wakes waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}). */
+  /**
+   * This thread wakes waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}).
+   */
   public void notify(long t, int region, long object, int waitKind) {
     event3(t, NOTIFY, u32(region), object, u32(waitKind));
   }
@@ -251,10 +259,11 @@ public final class StreamWriter {
     event1(t, VTHREAD_UNMOUNT, vthreadJavaId);
   }
 
-  // ---- encoding -----------------------------------------------------------------------------------
+  // ---- encoding ---------------------------------------------------------------------------------
   // The fast path takes numbers of at most four varint bytes (deltas below 268 ms, ids below 2^28).
   // Their varints are assembled in longs and stored with one putLong when the payload fits in eight
-  // bytes (the usual case), else with two or three stores; then the kind byte is stored. The bytes of
+  // bytes (the usual case), else with two or three stores; then the kind byte is stored. The bytes
+  // of
   // a long past the payload are zeros, stored over space that is still zero (the window is zeroed,
   // and each store only reaches ahead of what has been committed). One combined sign test sends
   // everything else (the half-way mark or end of the window, drops, large numbers, a clock that
@@ -414,7 +423,9 @@ public final class StreamWriter {
     commit(p, code, q);
   }
 
-  /** The delta from the previous event; a clock that steps back is clamped (times stay monotonic). */
+  /**
+   * The delta from the previous event; a clock that steps back is clamped (times stay monotonic).
+   */
   private long delta(long t) {
     long d = t - last;
     if (d < 0) {
@@ -424,7 +435,9 @@ public final class StreamWriter {
     return d;
   }
 
-  /** Stores the varint of {@code v} (unsigned 64-bit) at {@code p}, byte by byte; returns its end. */
+  /**
+   * Stores the varint of {@code v} (unsigned 64-bit) at {@code p}, byte by byte; returns its end.
+   */
   private int put(int p, long v) {
     MappedByteBuffer w = window;
     while ((v & ~0x7FL) != 0) {
@@ -444,7 +457,7 @@ public final class StreamWriter {
     events++;
   }
 
-  // ---- windows and drops --------------------------------------------------------------------------
+  // ---- windows and drops ------------------------------------------------------------------------
 
   /** Opens the first window; false when none can be had (the stream starts out dropping). */
   boolean start() {

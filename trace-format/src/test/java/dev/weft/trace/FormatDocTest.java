@@ -25,8 +25,9 @@ class FormatDocTest {
   @Test
   void eventTableListsEveryKindWithItsCodeIdAndFields() throws IOException {
     List<String> rows = new ArrayList<>();
-    Matcher m = Pattern.compile("(?m)^\\| (0x[0-9A-F]{2}) \\| `([a-z_]+)` \\| ([a-z_, —]+) \\|$")
-        .matcher(format());
+    Matcher m =
+        Pattern.compile("(?m)^\\| (0x[0-9A-F]{2}) \\| `([a-z_]+)` \\| ([a-z_, —]+) \\|$")
+            .matcher(format());
     while (m.find()) {
       rows.add(m.group(1) + " " + m.group(2) + " " + m.group(3));
     }

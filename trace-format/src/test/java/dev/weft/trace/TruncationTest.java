@@ -133,7 +133,8 @@ class TruncationTest {
           assertEquals(StreamCursor.State.COMPLETE, c.state(), where);
         }
         int missing = 3 - t.streamIds().size();
-        long ignored = t.warnings().stream().filter(w -> w.contains("no thread definition")).count();
+        long ignored =
+            t.warnings().stream().filter(w -> w.contains("no thread definition")).count();
         assertEquals(missing, ignored, where + ": " + t.warnings());
         if (n < bytes.length) {
           assertFalse(t.warnings().isEmpty(), where);
