@@ -159,6 +159,8 @@ class ExportCommandTest {
     Cli.Result r = Cli.run("export", trace.toString());
     assertEquals(0, r.exit(), r.toString());
     assertTrue(new ObjectMapper().readTree(r.out()).get("traceEvents").size() > 20);
+    // Timestamps are microseconds with exactly three decimals (nanosecond precision, no exponent).
+    assertTrue(r.out().contains("\"ts\":1.600,"), r.out());
   }
 
   private static void assertNull(Object o, String message) {
