@@ -88,6 +88,10 @@ public final class WeftCommand implements Runnable {
     ErrorReporting errors = new ErrorReporting();
     CommandLine cl = new CommandLine(root);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // Arguments starting with '@' are file names, not picocli argument files (java has its own).
+    cl.setExpandAtFiles(false);
+    // 'weft run Main -Xfoo': everything from the program on belongs to java.
+    cl.getSubcommands().get("run").setStopAtPositional(true);
     cl.setExecutionExceptionHandler(errors);
     cl.setParameterExceptionHandler(errors);
     return cl;
