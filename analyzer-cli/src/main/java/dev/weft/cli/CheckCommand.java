@@ -30,10 +30,11 @@ import picocli.CommandLine.Spec;
     name = "check",
     mixinStandardHelpOptions = true,
     description = {
-      "Check the wait states of a run against a baseline: exit 1 if a property's share of time grew"
-          + " by more than --max-regression relative to the baseline (properties below"
-          + " --noise-floor are ignored; time and execution are not wait states) or exceeds its"
-          + " --budget. CURRENT and BASE are analysis JSON files or trace directories.",
+      "Check wait states against a baseline (a CI gate): exit 1 on a regression.",
+      "Fails if a property's share of time grew by more than --max-regression relative to the"
+          + " baseline (properties below --noise-floor are ignored; time and execution are not"
+          + " wait states) or exceeds its --budget. CURRENT and BASE are analysis JSON files or"
+          + " trace directories.",
       "With GITHUB_ACTIONS=true each failure is also printed as a GitHub Actions error annotation."
     })
 final class CheckCommand implements Callable<Integer> {

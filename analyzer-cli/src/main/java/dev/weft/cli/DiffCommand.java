@@ -28,10 +28,11 @@ import picocli.CommandLine.Parameters;
     name = "diff",
     mixinStandardHelpOptions = true,
     description = {
-      "Compare two analyses (A before, B after): every property side by side with its change in"
-          + " percentage points and relative, the regions that changed most, and per-thread changes"
-          + " of the properties that moved most. A and B are analysis JSON files (weft analyze"
-          + " --format json) or trace directories."
+      "Compare the wait states of two runs, side by side.",
+      "A (before) and B (after) are analysis JSON files (weft analyze --format json) or trace"
+          + " directories. Shows every property with its change in percentage points and"
+          + " relative, the regions that changed most, and per-thread changes of the properties"
+          + " that moved most."
     })
 final class DiffCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "A", description = "The analysis (or trace) before.")

@@ -18,10 +18,11 @@ import picocli.CommandLine.Spec;
     name = "export",
     mixinStandardHelpOptions = true,
     description = {
-      "Export a trace for a timeline viewer. chrome: Chrome Trace Event JSON, which Perfetto UI"
-          + " (https://ui.perfetto.dev) and chrome://tracing open: one track per thread, grouped by"
-          + " pool; slices for regions, tasks, lock waits and holds, barrier, join and other waits;"
-          + " arrows from task creation to task start and from lock release to the next acquisition."
+      "Export a trace for a timeline viewer (Perfetto UI, chrome://tracing).",
+      "chrome: Chrome Trace Event JSON, which https://ui.perfetto.dev and chrome://tracing open:"
+          + " one track per thread, grouped by pool; slices for regions, tasks, lock waits and"
+          + " holds, barrier, join and other waits; arrows from task creation to task start and"
+          + " from lock release to the next acquisition."
     })
 final class ExportCommand implements Callable<Integer> {
 

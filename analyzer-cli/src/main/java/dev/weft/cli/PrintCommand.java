@@ -30,9 +30,9 @@ import picocli.CommandLine.Spec;
     name = "print",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the events of a trace, one per line, in time order: time since the trace start (ms),"
-          + " thread, event kind and fields (regions with their source location, pools by name,"
-          + " lock and barrier ids in hex, flags decoded)."
+      "Print a trace's events, one per line, in time order.",
+      "Each line: time since the trace start (ms), thread, event kind and fields (regions with"
+          + " their source location, pools by name, lock and barrier ids in hex, flags decoded)."
     })
 final class PrintCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
@@ -122,8 +122,10 @@ final class PrintCommand implements Callable<Integer> {
         pad(line, nameWidth - name.length() + 2);
         String kind = c.kind().id();
         line.append(style.bold(kind));
-        pad(line, 16 - kind.length());
-        text.appendFields(line, c);
+        if (c.kind().fieldCount() > 0) {
+          pad(line, 16 - kind.length());
+          text.appendFields(line, c);
+        }
         out.append(line).append('\n');
         printed++;
         if ((printed & 1023) == 0 && out.checkError()) {

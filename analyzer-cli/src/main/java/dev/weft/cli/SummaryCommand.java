@@ -37,8 +37,10 @@ import picocli.CommandLine.Spec;
     name = "summary",
     mixinStandardHelpOptions = true,
     description = {
-      "Summarise a trace: duration, threads and pools, event counts and bytes per kind, dropped"
-          + " events, clean or cut, and the traced process (JDK, pid, command line)."
+      "Summarise a trace: threads, event counts, drops, clean or cut.",
+      "Shows the duration, threads and pools, event counts and bytes per kind, dropped events,"
+          + " whether the trace was closed cleanly, and the traced process (JDK, pid, command"
+          + " line). --format json is a stable contract for scripts."
     })
 final class SummaryCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
