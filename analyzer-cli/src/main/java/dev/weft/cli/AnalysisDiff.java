@@ -101,7 +101,11 @@ final class AnalysisDiff {
     Map<String, String> parent = new LinkedHashMap<>();
     for (String id : ids) {
       Property p = inB.containsKey(id) ? inB.get(id) : inA.get(id);
-      parent.put(id, p.parent() != null && ids.contains(p.parent()) && !p.parent().equals(id) ? p.parent() : null);
+      parent.put(
+          id,
+          p.parent() != null && ids.contains(p.parent()) && !p.parent().equals(id)
+              ? p.parent()
+              : null);
     }
     List<PropertyRow> rows = new ArrayList<>();
     Set<String> done = new LinkedHashSet<>();
@@ -153,7 +157,8 @@ final class AnalysisDiff {
     List<RegionRow> rows = new ArrayList<>();
     for (Map.Entry<String, Region[]> e : byKey.entrySet()) {
       Region any = e.getValue()[1] != null ? e.getValue()[1] : e.getValue()[0];
-      rows.add(new RegionRow(e.getKey(), any.name(), any.location(), e.getValue()[0], e.getValue()[1]));
+      rows.add(
+          new RegionRow(e.getKey(), any.name(), any.location(), e.getValue()[0], e.getValue()[1]));
     }
     rows.sort(
         Comparator.comparingLong((RegionRow r) -> Math.abs(r.deltaLostNs()))

@@ -125,7 +125,10 @@ final class AnalysisFile {
       String where =
           e.getLocation() == null
               ? ""
-              : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
       throw new BadInputException(source + ": not a Weft analysis (invalid JSON" + where + ")", e);
     }
     if (root == null || !root.isObject()) {
@@ -138,7 +141,12 @@ final class AnalysisFile {
     }
     if (!format.equals(FORMAT) && !format.startsWith(FORMAT + ".")) {
       throw new BadInputException(
-          source + ": analysis format " + format + " is not supported (this weft reads " + FORMAT + ")");
+          source
+              + ": analysis format "
+              + format
+              + " is not supported (this weft reads "
+              + FORMAT
+              + ")");
     }
     JsonNode t = root.path("trace");
     TraceInfo trace =

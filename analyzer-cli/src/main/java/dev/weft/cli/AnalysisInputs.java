@@ -4,8 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where {@code diff} and {@code check} get their analyses: an analysis JSON file is read as it is; a
- * trace directory is analysed first by a {@link TraceAnalyzer}.
+ * Where {@code diff} and {@code check} get their analyses: an analysis JSON file is read as it is;
+ * a trace directory is analysed first by a {@link TraceAnalyzer}.
  */
 final class AnalysisInputs {
 

@@ -2,8 +2,8 @@ package dev.weft.cli;
 
 /**
  * The input a command was given cannot be used: a missing file, a file of the wrong kind, an option
- * value that makes no sense for this input. The message is one line, printed as {@code weft: <message>},
- * and the command exits with {@link ExitCodes#BAD_INPUT}.
+ * value that makes no sense for this input. The message is one line, printed as {@code weft:
+ * <message>}, and the command exits with {@link ExitCodes#BAD_INPUT}.
  */
 public final class BadInputException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -22,9 +22,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weft check CURRENT --baseline BASE}: a CI gate on wait states. Exits 1 when a property grew
- * more than allowed relative to the baseline or exceeds its budget (see {@link CheckRules}), and
- * says why for each property; can write a JUnit XML report and GitHub Actions annotations.
+ * {@code weft check CURRENT --baseline BASE}: a CI gate on wait states. Exits 1 when a property
+ * grew more than allowed relative to the baseline or exceeds its budget (see {@link CheckRules}),
+ * and says why for each property; can write a JUnit XML report and GitHub Actions annotations.
  */
 @Command(
     name = "check",
@@ -56,7 +56,10 @@ final class CheckCommand implements Callable<Integer> {
           "pool_queue_wait",
           "work_imbalance");
 
-  @Parameters(index = "0", paramLabel = "CURRENT", description = "The analysis (or trace) to check.")
+  @Parameters(
+      index = "0",
+      paramLabel = "CURRENT",
+      description = "The analysis (or trace) to check.")
   Path current;
 
   @Option(
@@ -170,7 +173,11 @@ final class CheckCommand implements Callable<Integer> {
       String id = b.getKey().strip();
       if (!known.contains(id)) {
         throw new BadInputException(
-            "unknown property '" + id + "' in --budget (properties: " + String.join(", ", known) + ")");
+            "unknown property '"
+                + id
+                + "' in --budget (properties: "
+                + String.join(", ", known)
+                + ")");
       }
       try {
         limits.put(id, Percent.parse(b.getValue()));

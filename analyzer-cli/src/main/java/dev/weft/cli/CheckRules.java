@@ -22,7 +22,14 @@ import java.util.Map;
 final class CheckRules {
 
   /** The outcome for one property. */
-  record Verdict(String id, String name, double current, double baseline, boolean failed, String kind, String reason) {}
+  record Verdict(
+      String id,
+      String name,
+      double current,
+      double baseline,
+      boolean failed,
+      String kind,
+      String reason) {}
 
   private final double maxRegression;
   private final double noiseFloor;
@@ -71,7 +78,10 @@ final class CheckRules {
     } else {
       double growth = (cur - base) / base * 100;
       String change =
-          pct(cur) + " of time, baseline " + pct(base) + String.format(Locale.ROOT, ": %+.1f %%", growth);
+          pct(cur)
+              + " of time, baseline "
+              + pct(base)
+              + String.format(Locale.ROOT, ": %+.1f %%", growth);
       if (growth > maxRegression) {
         failures.add(change + String.format(Locale.ROOT, " > +%.1f %% allowed", maxRegression));
         kind = kind == null ? "regression" : kind;
@@ -81,7 +91,8 @@ final class CheckRules {
       }
     }
     if (!failures.isEmpty()) {
-      return new Verdict(id, row.name(), cur, base, true, kind, id + ": " + String.join("; ", failures));
+      return new Verdict(
+          id, row.name(), cur, base, true, kind, id + ": " + String.join("; ", failures));
     }
     String reason = id + ": " + (note != null ? note : pct(cur) + " of time");
     if (budget != null) {

@@ -21,24 +21,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a trace as Chrome Trace Event JSON (the format Perfetto UI and chrome://tracing open), in one
- * streaming pass: memory holds the open slices of each thread, the tasks created but not yet begun and
- * the last release of each lock, never the events.
+ * Writes a trace as Chrome Trace Event JSON (the format Perfetto UI and chrome://tracing open), in
+ * one streaming pass: memory holds the open slices of each thread, the tasks created but not yet
+ * begun and the last release of each lock, never the events.
  *
- * <p>Each thread is a track ({@code tid} = stream id). Pool workers are grouped into one process per
- * pool ({@code pid} = 1 + pool id); threads outside pools share process 1. Slices are B/E pairs for
- * user regions, parallel regions (fork..join), tasks, lock waits (request..acquired), lock holds
- * (acquired..released, optional), barrier waits, join waits, waits, spins and FJP helping.
+ * <p>Each thread is a track ({@code tid} = stream id). Pool workers are grouped into one process
+ * per pool ({@code pid} = 1 + pool id); threads outside pools share process 1. Slices are B/E pairs
+ * for user regions, parallel regions (fork..join), tasks, lock waits (request..acquired), lock
+ * holds (acquired..released, optional), barrier waits, join waits, waits, spins and FJP helping.
  *
- * <p><b>Nesting.</b> Slices on a track always nest: when a slice ends while slices opened after it are
- * still open (hand-over-hand locking), those are ended too and re-opened right after with {@code
- * "continued": true}; an end without its begin (a trace that starts late) is ignored; slices still open
- * when a thread's events end are closed at its last event.
+ * <p><b>Nesting.</b> Slices on a track always nest: when a slice ends while slices opened after it
+ * are still open (hand-over-hand locking), those are ended too and re-opened right after with
+ * {@code "continued": true}; an end without its begin (a trace that starts late) is ignored; slices
+ * still open when a thread's events end are closed at its last event.
  *
- * <p><b>Flows.</b> Arrows ({@code "s"}/{@code "f"}, same id) go from a task's creation to its begin,
- * and from a lock's release to its next acquisition by another thread. A flow is written once both ends
- * are known, so every start has its finish; its start is bound to a zero-length marker slice on the
- * source thread, which viewers place by its timestamp.
+ * <p><b>Flows.</b> Arrows ({@code "s"}/{@code "f"}, same id) go from a task's creation to its
+ * begin, and from a lock's release to its next acquisition by another thread. A flow is written
+ * once both ends are known, so every start has its finish; its start is bound to a zero-length
+ * marker slice on the source thread, which viewers place by its timestamp.
  */
 final class ChromeTraceExporter {
   private static final String CAT = "weft";
@@ -191,7 +191,8 @@ final class ChromeTraceExporter {
     g.writeEndObject();
   }
 
-  // ---- events -------------------------------------------------------------------------------------
+  // ---- events
+  // -------------------------------------------------------------------------------------
 
   private void event(EventCursor c) throws IOException {
     Track t = tracks.computeIfAbsent(c.stream(), s -> new Track(pid(0), s));
@@ -210,7 +211,13 @@ final class ChromeTraceExporter {
           Map<String, Object> args = at(c.region());
           args.put("pool", text.pool((int) c.get(Field.POOL)));
           args.put("parallelism", c.get(Field.PARALLELISM));
-          open(t, time, SliceType.PARALLEL, c.region(), "parallel " + text.regionName(c.region()), args);
+          open(
+              t,
+              time,
+              SliceType.PARALLEL,
+              c.region(),
+              "parallel " + text.regionName(c.region()),
+              args);
           break;
         }
       case JOIN:
@@ -330,7 +337,13 @@ final class ChromeTraceExporter {
       lastRelease.remove(lock);
       if (released.stream() != t.tid && tracks.containsKey(released.stream())) {
         // Bound to the lock wait, which is still open and ends now.
-        flow(tracks.get(released.stream()), released.time(), t, time, "lock handoff", "lock_released");
+        flow(
+            tracks.get(released.stream()),
+            released.time(),
+            t,
+            time,
+            "lock handoff",
+            "lock_released");
       }
     }
     Map<String, Object> end = new LinkedHashMap<>();
@@ -356,7 +369,8 @@ final class ChromeTraceExporter {
     return args;
   }
 
-  // ---- slices -------------------------------------------------------------------------------------
+  // ---- slices
+  // -------------------------------------------------------------------------------------
 
   private void open(
       Track t, long time, SliceType type, long key, String name, Map<String, Object> args)

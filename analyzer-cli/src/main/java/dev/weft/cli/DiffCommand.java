@@ -20,9 +20,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code weft diff A B}: how the wait states changed from run A to run B: every property side by side
- * (severity, share of time, change in percentage points and relative), the regions whose imbalance
- * and lost time changed most, and per-thread changes of the properties that moved most.
+ * {@code weft diff A B}: how the wait states changed from run A to run B: every property side by
+ * side (severity, share of time, change in percentage points and relative), the regions whose
+ * imbalance and lost time changed most, and per-thread changes of the properties that moved most.
  */
 @Command(
     name = "diff",
@@ -73,7 +73,8 @@ final class DiffCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  // ---- text ---------------------------------------------------------------------------------------
+  // ---- text
+  // ---------------------------------------------------------------------------------------
 
   private void writeText(AnalysisDiff d, PrintWriter out, Style style) {
     out.println("A: " + describe(d.a()));
@@ -206,7 +207,8 @@ final class DiffCommand implements Callable<Integer> {
     return nanos > 0 ? style.red(s) : nanos < 0 ? style.green(s) : s;
   }
 
-  // ---- JSON ---------------------------------------------------------------------------------------
+  // ---- JSON
+  // ---------------------------------------------------------------------------------------
 
   private void writeJson(AnalysisDiff d, Writer w) throws IOException {
     JsonGenerator g = new JsonFactory().createGenerator(w).useDefaultPrettyPrinter();

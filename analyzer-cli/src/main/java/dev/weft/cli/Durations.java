@@ -4,11 +4,16 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Durations in nanoseconds: printed for people, parsed from {@code 1.5ms}, {@code 200us}, {@code 42}. */
+/**
+ * Durations in nanoseconds: printed for people, parsed from {@code 1.5ms}, {@code 200us}, {@code
+ * 42}.
+ */
 final class Durations {
   private Durations() {}
 
-  /** A duration with a unit chosen to keep 3-4 significant digits: {@code 812 ns}, {@code 1.25 ms}. */
+  /**
+   * A duration with a unit chosen to keep 3-4 significant digits: {@code 812 ns}, {@code 1.25 ms}.
+   */
   static String format(long nanos) {
     long abs = Math.abs(nanos);
     if (abs < 1_000) {
@@ -31,8 +36,8 @@ final class Durations {
   }
 
   /**
-   * Parses {@code 1.5ms}, {@code 200us} (or {@code µs}), {@code 3s}, {@code 500ns}; a bare number is
-   * nanoseconds.
+   * Parses {@code 1.5ms}, {@code 200us} (or {@code µs}), {@code 3s}, {@code 500ns}; a bare number
+   * is nanoseconds.
    *
    * @throws IllegalArgumentException with a message for the user when it is not a duration
    */

@@ -16,8 +16,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Event fields in words, resolved through a trace's definitions: regions as {@code name @ File.java:12},
- * pools by name, lock and barrier ids in hex, flags decoded. Used by {@code print} and {@code export}.
+ * Event fields in words, resolved through a trace's definitions: regions as {@code name @
+ * File.java:12}, pools by name, lock and barrier ids in hex, flags decoded. Used by {@code print}
+ * and {@code export}.
  */
 final class EventText {
   private final Definitions defs;

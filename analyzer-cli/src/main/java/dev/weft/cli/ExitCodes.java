@@ -1,8 +1,8 @@
 package dev.weft.cli;
 
 /**
- * The exit codes of every {@code weft} command, in one place. {@code weft run} is the one exception:
- * it returns the exit code of the program it ran.
+ * The exit codes of every {@code weft} command, in one place. {@code weft run} is the one
+ * exception: it returns the exit code of the program it ran.
  */
 public final class ExitCodes {
   /** The command did what was asked. */

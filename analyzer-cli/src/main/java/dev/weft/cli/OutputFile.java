@@ -10,7 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The shared {@code -o/--output FILE} option: where a command writes its report (default stdout). */
+/**
+ * The shared {@code -o/--output FILE} option: where a command writes its report (default stdout).
+ */
 public final class OutputFile {
   @Option(
       names = {"-o", "--output"},
@@ -32,7 +34,8 @@ public final class OutputFile {
   }
 
   /**
-   * Opens the output. Closing the returned writer closes the file, but only flushes standard output.
+   * Opens the output. Closing the returned writer closes the file, but only flushes standard
+   * output.
    *
    * @throws BadInputException when the file cannot be created
    */

@@ -2,8 +2,8 @@ package dev.weft.cli;
 
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
-import dev.weft.trace.Trace;
 import dev.weft.trace.ThreadDef;
+import dev.weft.trace.Trace;
 import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -50,10 +50,7 @@ final class PrintCommand implements Callable<Integer> {
       description = "Only events of these kinds (e.g. lock_request,lock_acquired); see FORMAT.md.")
   List<String> kindIds = List.of();
 
-  @Option(
-      names = "--limit",
-      paramLabel = "N",
-      description = "Print at most N events.")
+  @Option(names = "--limit", paramLabel = "N", description = "Print at most N events.")
   long limit = Long.MAX_VALUE;
 
   @Option(
@@ -153,7 +150,9 @@ final class PrintCommand implements Callable<Integer> {
             "unknown event kind '"
                 + id
                 + "' (kinds: "
-                + Arrays.stream(EventKind.values()).map(EventKind::id).collect(Collectors.joining(", "))
+                + Arrays.stream(EventKind.values())
+                    .map(EventKind::id)
+                    .collect(Collectors.joining(", "))
                 + ")");
       }
       selected[k.ordinal()] = true;

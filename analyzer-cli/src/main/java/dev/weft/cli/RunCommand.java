@@ -21,9 +21,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weft run [options] -- JAVA_ARGS}: runs a Java program with the Weft agent attached and says
- * where its trace is. The program's stdout and stderr are its own (inherited), and its exit code is
- * weft's.
+ * {@code weft run [options] -- JAVA_ARGS}: runs a Java program with the Weft agent attached and
+ * says where its trace is. The program's stdout and stderr are its own (inherited), and its exit
+ * code is weft's.
  */
 @Command(
     name = "run",
@@ -88,10 +88,17 @@ final class RunCommand implements Callable<Integer> {
   @Parameters(
       arity = "1..*",
       paramLabel = "JAVA_ARGS",
-      description = "Arguments for java: JVM options, then the main class or -jar JAR, then its arguments.")
+      description =
+          "Arguments for java: JVM options, then the main class or -jar JAR, then its arguments.")
   List<String> javaArgs = new ArrayList<>();
 
   @Spec CommandSpec spec;
+
+  /** Where the program's stdout goes: weft's own stdout (tests send it to a file). */
+  ProcessBuilder.Redirect programOut = ProcessBuilder.Redirect.INHERIT;
+
+  /** Where the program's stderr goes: weft's own stderr (tests send it to a file). */
+  ProcessBuilder.Redirect programErr = ProcessBuilder.Redirect.INHERIT;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -108,11 +115,17 @@ final class RunCommand implements Callable<Integer> {
 
     Process process;
     try {
-      process = new ProcessBuilder(command).inheritIO().start();
+      process =
+          new ProcessBuilder(command)
+              .redirectInput(ProcessBuilder.Redirect.INHERIT)
+              .redirectOutput(programOut)
+              .redirectError(programErr)
+              .start();
     } catch (IOException e) {
       throw new BadInputException("cannot run " + javaExe + ": " + ErrorReporting.describe(e), e);
     }
-    // On Ctrl-C the program gets the signal too; give it time to finish its trace before weft exits.
+    // On Ctrl-C the program gets the signal too; give it time to finish its trace before weft
+    // exits.
     Thread waiter =
         new Thread(
             () -> {

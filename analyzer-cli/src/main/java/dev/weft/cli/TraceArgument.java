@@ -20,7 +20,8 @@ public final class TraceArgument {
   /**
    * Opens the trace.
    *
-   * @throws dev.weft.trace.TraceFormatException with a one-line message when it is not a readable trace
+   * @throws dev.weft.trace.TraceFormatException with a one-line message when it is not a readable
+   *     trace
    */
   Trace open() {
     return Trace.open(dir);

@@ -11,8 +11,8 @@ final class TraceProblems {
   private TraceProblems() {}
 
   /**
-   * Prints the trace's warnings and every cut stream as {@code weft: warning: ...} lines, then fails
-   * with one line if a stream was corrupt.
+   * Prints the trace's warnings and every cut stream as {@code weft: warning: ...} lines, then
+   * fails with one line if a stream was corrupt.
    *
    * @throws BadInputException naming the first corrupt stream
    */
@@ -30,7 +30,8 @@ final class TraceProblems {
     }
     err.flush();
     if (!corrupt.isEmpty()) {
-      String more = corrupt.size() > 1 ? " (and " + (corrupt.size() - 1) + " more corrupt streams)" : "";
+      String more =
+          corrupt.size() > 1 ? " (and " + (corrupt.size() - 1) + " more corrupt streams)" : "";
       throw new BadInputException(trace.directory() + ": corrupt trace: " + corrupt.get(0) + more);
     }
   }

@@ -10,8 +10,8 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Counts over a whole trace, read one stream at a time (memory does not grow with the trace): events
- * and encoded bytes per kind, time span, drops, and how each stream ended.
+ * Counts over a whole trace, read one stream at a time (memory does not grow with the trace):
+ * events and encoded bytes per kind, time span, drops, and how each stream ended.
  */
 final class TraceStats {
 
@@ -30,7 +30,9 @@ final class TraceStats {
   enum Status {
     /** Closed by the writer; every stream read to its end marker. */
     COMPLETE,
-    /** Not closed cleanly, or a stream or the definitions end mid-record; all the rest is readable. */
+    /**
+     * Not closed cleanly, or a stream or the definitions end mid-record; all the rest is readable.
+     */
     CUT,
     /** A stream holds bytes that are not events. */
     CORRUPT;
@@ -84,10 +86,10 @@ final class TraceStats {
           }
         }
         // The same drops may be counted three ways: at a clean close, live in the file header, and
-        // in DROPPED events when recording resumed. Each is a lower bound; the largest is the count.
+        // in DROPPED events when recording resumed. Each is a lower bound; the largest is the
+        // count.
         long d =
-            Math.max(
-                defs.drops().getOrDefault(id, 0L), Math.max(c.headerDropped(), droppedEvents));
+            Math.max(defs.drops().getOrDefault(id, 0L), Math.max(c.headerDropped(), droppedEvents));
         list.add(
             new StreamStats(
                 id, c.eventCount(), c.eventBytes(), sFirst, sLast, d, c.state(), c.problem()));

@@ -54,8 +54,8 @@ final class Analyses {
   }
 
   /**
-   * Writes an analysis with these shares; each property's severity is split over two workers
-   * 3:1, and the region "solve" loses {@code lostNs}.
+   * Writes an analysis with these shares; each property's severity is split over two workers 3:1,
+   * and the region "solve" loses {@code lostNs}.
    */
   static Path write(Path file, Map<String, Double> percents, long lostNs) throws IOException {
     ObjectMapper m = new ObjectMapper();

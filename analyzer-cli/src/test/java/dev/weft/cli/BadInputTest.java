@@ -8,10 +8,10 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bad input: exit 2 and exactly one line on stderr, never a stack trace. */
 class BadInputTest {
@@ -69,7 +69,8 @@ class BadInputTest {
   void corruptEventStream(String command) throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("t"));
     // Stream 2's first event starts after the file header (32) and the block header (13).
-    try (RandomAccessFile f = new RandomAccessFile(trace.resolve("events/000002.wev").toFile(), "rw")) {
+    try (RandomAccessFile f =
+        new RandomAccessFile(trace.resolve("events/000002.wev").toFile(), "rw")) {
       f.seek(45);
       f.write(0xEE);
     }
@@ -108,6 +109,7 @@ class BadInputTest {
   void unwritableOutput() throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("t"));
     Path out = tmp.resolve("no-such-dir").resolve("s.json");
-    assertOneLineError(Cli.run("summary", trace.toString(), "-o", out.toString()), "cannot write " + out);
+    assertOneLineError(
+        Cli.run("summary", trace.toString(), "-o", out.toString()), "cannot write " + out);
   }
 }

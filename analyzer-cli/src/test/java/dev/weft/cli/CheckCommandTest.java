@@ -46,7 +46,11 @@ class CheckCommandTest {
     assertEquals(13, lines(r, "PASS  ").size(), r.out());
     assertTrue(lines(r, "FAIL").isEmpty(), r.out());
     assertTrue(r.out().contains("weft check: OK: 13 properties within limits"), r.out());
-    assertTrue(r.out().contains("PASS  lock_contention: 6.00 % of time, baseline 6.00 %: +0.0 %, within +10.0 %"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "PASS  lock_contention: 6.00 % of time, baseline 6.00 %: +0.0 %, within +10.0 %"),
+        r.out());
     assertTrue(r.out().contains("PASS  execution: not a wait state"), r.out());
     assertEquals("", r.err());
   }
@@ -57,11 +61,15 @@ class CheckCommandTest {
     Cli.Result r = Cli.run("check", cur.toString(), "--baseline", base.toString());
     assertEquals(1, r.exit(), r.toString());
     assertEquals(
-        List.of("FAIL  lock_contention: 7.00 % of time, baseline 6.00 %: +16.7 % > +10.0 % allowed"),
+        List.of(
+            "FAIL  lock_contention: 7.00 % of time, baseline 6.00 %: +16.7 % > +10.0 % allowed"),
         lines(r, "FAIL"));
     assertTrue(r.out().contains("FAILED: 1 of 13 properties (lock_contention)"), r.out());
     // The same growth passes when more is allowed.
-    assertEquals(0, Cli.run("check", cur.toString(), "--baseline", base.toString(), "--max-regression", "20%").exit());
+    assertEquals(
+        0,
+        Cli.run("check", cur.toString(), "--baseline", base.toString(), "--max-regression", "20%")
+            .exit());
   }
 
   @Test
@@ -83,7 +91,11 @@ class CheckCommandTest {
     assertTrue(r.out().contains("PASS  spin_wait: below the noise floor of 0.50 %"), r.out());
     r = Cli.run("check", cur.toString(), "--baseline", base.toString(), "--noise-floor", "0.1%");
     assertEquals(1, r.exit(), r.toString());
-    assertTrue(lines(r, "FAIL").get(0).startsWith("FAIL  spin_wait: 0.40 % of time, baseline 0.20 %: +100.0 %"), r.out());
+    assertTrue(
+        lines(r, "FAIL")
+            .get(0)
+            .startsWith("FAIL  spin_wait: 0.40 % of time, baseline 0.20 %: +100.0 %"),
+        r.out());
   }
 
   @Test
@@ -93,24 +105,51 @@ class CheckCommandTest {
     Path baseWithout = Analyses.write(tmp.resolve("b0.json"), p, 0);
     Cli.Result r = Cli.run("check", base.toString(), "--baseline", baseWithout.toString());
     assertEquals(1, r.exit(), r.toString());
-    assertTrue(lines(r, "FAIL").get(0).contains("thread_management: 1.00 % of time, baseline 0: a new wait state"), r.out());
+    assertTrue(
+        lines(r, "FAIL")
+            .get(0)
+            .contains("thread_management: 1.00 % of time, baseline 0: a new wait state"),
+        r.out());
   }
 
   @Test
   void budgetExceededFails() {
-    Cli.Result r = Cli.run("check", base.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=5%");
+    Cli.Result r =
+        Cli.run(
+            "check", base.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=5%");
     assertEquals(1, r.exit(), r.toString());
-    assertEquals(List.of("FAIL  barrier_wait: 8.00 % of time is over its budget of 5.00 %"), lines(r, "FAIL"));
-    r = Cli.run("check", base.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=10", "--budget", "join_wait=5.5%");
+    assertEquals(
+        List.of("FAIL  barrier_wait: 8.00 % of time is over its budget of 5.00 %"),
+        lines(r, "FAIL"));
+    r =
+        Cli.run(
+            "check",
+            base.toString(),
+            "--baseline",
+            base.toString(),
+            "--budget",
+            "barrier_wait=10",
+            "--budget",
+            "join_wait=5.5%");
     assertEquals(0, r.exit(), r.toString());
     assertTrue(r.out().contains("within its budget of 10.00 %"), r.out());
   }
 
   @Test
   void unknownBudgetPropertyIsBadUsage() {
-    Cli.Result r = Cli.run("check", base.toString(), "--baseline", base.toString(), "--budget", "barier_wait=5%");
-    BadInputTest.assertOneLineError(r, "unknown property 'barier_wait' in --budget (properties: time, execution,");
-    r = Cli.run("check", base.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=lots");
+    Cli.Result r =
+        Cli.run(
+            "check", base.toString(), "--baseline", base.toString(), "--budget", "barier_wait=5%");
+    BadInputTest.assertOneLineError(
+        r, "unknown property 'barier_wait' in --budget (properties: time, execution,");
+    r =
+        Cli.run(
+            "check",
+            base.toString(),
+            "--baseline",
+            base.toString(),
+            "--budget",
+            "barrier_wait=lots");
     BadInputTest.assertOneLineError(r, "'lots' is not a percentage");
   }
 
@@ -119,7 +158,15 @@ class CheckCommandTest {
     Path cur = current("lock_contention", 9.0);
     Path xml = tmp.resolve("reports/weft-check.xml");
     Cli.Result r =
-        Cli.run("check", cur.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=5%", "--junit", xml.toString());
+        Cli.run(
+            "check",
+            cur.toString(),
+            "--baseline",
+            base.toString(),
+            "--budget",
+            "barrier_wait=5%",
+            "--junit",
+            xml.toString());
     assertEquals(1, r.exit(), r.toString());
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
@@ -149,10 +196,18 @@ class CheckCommandTest {
   @Test
   void githubActionsAnnotationsOnlyOnGithub() throws Exception {
     Path cur = current("lock_contention", 7.0);
-    Cli.Result r = Cli.run(Map.of("GITHUB_ACTIONS", "true"), "check", cur.toString(), "--baseline", base.toString());
+    Cli.Result r =
+        Cli.run(
+            Map.of("GITHUB_ACTIONS", "true"),
+            "check",
+            cur.toString(),
+            "--baseline",
+            base.toString());
     assertEquals(1, r.exit());
     assertEquals(
-        List.of("::error title=weft check::lock_contention: 7.00 %25 of time, baseline 6.00 %25: +16.7 %25 > +10.0 %25 allowed"),
+        List.of(
+            "::error title=weft check::lock_contention: 7.00 %25 of time, baseline 6.00 %25: +16.7"
+                + " %25 > +10.0 %25 allowed"),
         lines(r, "::"));
     r = Cli.run(Map.of(), "check", cur.toString(), "--baseline", base.toString());
     assertTrue(lines(r, "::").isEmpty(), r.out());
@@ -160,26 +215,35 @@ class CheckCommandTest {
 
   @Test
   void inputsThatAreNotAnalyses() throws Exception {
-    Path broken = Files.writeString(tmp.resolve("broken.json"), "{\"format\": \"weft-analysis/1\", \"properties\": [");
+    Path broken =
+        Files.writeString(
+            tmp.resolve("broken.json"), "{\"format\": \"weft-analysis/1\", \"properties\": [");
     BadInputTest.assertOneLineError(
         Cli.run("check", broken.toString(), "--baseline", base.toString()),
         broken + ": not a Weft analysis (invalid JSON at line 1");
     Path other = Files.writeString(tmp.resolve("other.json"), "{\"traceEvents\": []}");
     BadInputTest.assertOneLineError(
-        Cli.run("check", other.toString(), "--baseline", base.toString()), "not a Weft analysis (no \"format\"");
-    Path future = Files.writeString(tmp.resolve("future.json"), "{\"format\": \"weft-analysis/2\", \"properties\": []}");
+        Cli.run("check", other.toString(), "--baseline", base.toString()),
+        "not a Weft analysis (no \"format\"");
+    Path future =
+        Files.writeString(
+            tmp.resolve("future.json"), "{\"format\": \"weft-analysis/2\", \"properties\": []}");
     BadInputTest.assertOneLineError(
-        Cli.run("check", future.toString(), "--baseline", base.toString()), "analysis format weft-analysis/2 is not supported");
+        Cli.run("check", future.toString(), "--baseline", base.toString()),
+        "analysis format weft-analysis/2 is not supported");
     BadInputTest.assertOneLineError(
-        Cli.run("check", tmp.resolve("nope.json").toString(), "--baseline", base.toString()), "nope.json: no such file or directory");
-    BadInputTest.assertOneLineError(Cli.run("check", base.toString()), "Missing required option: '--baseline=BASE'");
+        Cli.run("check", tmp.resolve("nope.json").toString(), "--baseline", base.toString()),
+        "nope.json: no such file or directory");
+    BadInputTest.assertOneLineError(
+        Cli.run("check", base.toString()), "Missing required option: '--baseline=BASE'");
   }
 
   @Test
   void aTraceDirectoryMustBeAnalysedFirst() throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("trace"));
     BadInputTest.assertOneLineError(
-        Cli.run("check", trace.toString(), "--baseline", base.toString()), trace + " is a trace: analyze it first");
+        Cli.run("check", trace.toString(), "--baseline", base.toString()),
+        trace + " is a trace: analyze it first");
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 
 /** Runs {@code weft} in-process, as {@link WeftCommand#main} would, capturing its output. */
@@ -31,7 +32,13 @@ final class Cli {
   }
 
   static Result run(Map<String, String> env, String... args) {
+    return run(env, cl -> {}, args);
+  }
+
+  /** Runs with {@code setup} applied to the command line first (e.g. to reach a subcommand). */
+  static Result run(Map<String, String> env, Consumer<CommandLine> setup, String... args) {
     CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, false));
+    setup.accept(cl);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out, true));

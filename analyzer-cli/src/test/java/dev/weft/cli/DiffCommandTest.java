@@ -37,9 +37,21 @@ class DiffCommandTest {
       assertTrue(out.contains(id), id);
     }
     // barrier_wait: 8 % -> 12 %: +4 points, +50 % relative; severity 320 ms -> 480 ms.
-    assertTrue(out.contains("  barrier_wait                      320 ms     8.00      480 ms    12.00     +4.00   +50.0 %"), out);
-    assertTrue(out.contains("    monitor_contention              160 ms     4.00     40.0 ms     1.00     -3.00   -75.0 %"), out);
-    assertTrue(out.contains("  spin_wait                        8.00 ms     0.20           -        -     -0.20  -100.0 %"), out);
+    assertTrue(
+        out.contains(
+            "  barrier_wait                      320 ms     8.00      480 ms    12.00     +4.00  "
+                + " +50.0 %"),
+        out);
+    assertTrue(
+        out.contains(
+            "    monitor_contention              160 ms     4.00     40.0 ms     1.00     -3.00  "
+                + " -75.0 %"),
+        out);
+    assertTrue(
+        out.contains(
+            "  spin_wait                        8.00 ms     0.20           -        -     -0.20 "
+                + " -100.0 %"),
+        out);
     assertTrue(out.indexOf("  lock_contention") < out.indexOf("    monitor_contention"), out);
     assertTrue(out.contains("solve @ Solver.java:42"), out);
     assertTrue(out.contains("50.0 ms → 200 ms"), out);
@@ -94,10 +106,13 @@ class DiffCommandTest {
 
   @Test
   void badInputs() throws Exception {
-    BadInputTest.assertOneLineError(Cli.run("diff", a.toString()), "Missing required parameter: 'B'");
     BadInputTest.assertOneLineError(
-        Cli.run("diff", a.toString(), tmp.resolve("missing.json").toString()), "missing.json: no such file or directory");
+        Cli.run("diff", a.toString()), "Missing required parameter: 'B'");
+    BadInputTest.assertOneLineError(
+        Cli.run("diff", a.toString(), tmp.resolve("missing.json").toString()),
+        "missing.json: no such file or directory");
     Path trace = TestTraces.sample(tmp.resolve("trace"));
-    BadInputTest.assertOneLineError(Cli.run("diff", trace.toString(), b.toString()), "analyze it first");
+    BadInputTest.assertOneLineError(
+        Cli.run("diff", trace.toString(), b.toString()), "analyze it first");
   }
 }

@@ -34,7 +34,9 @@ class ExportCommandTest {
 
   private List<JsonNode> export(String... extra) throws Exception {
     Path out = tmp.resolve("trace.json");
-    List<String> args = new ArrayList<>(List.of("export", trace.toString(), "--format", "chrome", "-o", out.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of("export", trace.toString(), "--format", "chrome", "-o", out.toString()));
     args.addAll(List.of(extra));
     Cli.Result r = Cli.run(args.toArray(new String[0]));
     assertEquals(0, r.exit(), r.toString());
@@ -63,7 +65,8 @@ class ExportCommandTest {
     Map<Integer, String> processNames = new HashMap<>();
     for (JsonNode e : events) {
       if (e.get("ph").asText().equals("M") && e.get("name").asText().equals("thread_name")) {
-        threadNames.put(e.get("pid").asInt() + "/" + e.get("tid").asInt(), e.get("args").get("name").asText());
+        threadNames.put(
+            e.get("pid").asInt() + "/" + e.get("tid").asInt(), e.get("args").get("name").asText());
       }
       if (e.get("ph").asText().equals("M") && e.get("name").asText().equals("process_name")) {
         processNames.put(e.get("pid").asInt(), e.get("args").get("name").asText());
@@ -87,14 +90,19 @@ class ExportCommandTest {
     Map<String, List<JsonNode>> begins =
         events.stream()
             .filter(e -> e.get("ph").asText().equals("B"))
-            .collect(Collectors.groupingBy(e -> e.get("name").asText(), LinkedHashMap::new, Collectors.toList()));
+            .collect(
+                Collectors.groupingBy(
+                    e -> e.get("name").asText(), LinkedHashMap::new, Collectors.toList()));
     JsonNode task = begins.get("task Demo.java:60").get(0);
     assertEquals(2, task.get("tid").asInt());
     assertEquals("0x77", task.get("args").get("task").asText());
     assertEquals(400, task.get("args").get("queued_ns").asLong()); // created at 2100, began at 2500
     assertEquals(3, begins.get("lock wait").size());
     JsonNode workerWait =
-        begins.get("lock wait").stream().filter(e -> e.get("tid").asInt() == 2).findFirst().orElseThrow();
+        begins.get("lock wait").stream()
+            .filter(e -> e.get("tid").asInt() == 2)
+            .findFirst()
+            .orElseThrow();
     assertEquals("Demo.java:40", workerWait.get("args").get("at").asText());
     assertEquals("0xabc (ReentrantLock)", workerWait.get("args").get("lock").asText());
     assertEquals(1.600, workerWait.get("ts").asDouble(), 1e-9); // 2600 ns - 1000 ns
@@ -106,14 +114,20 @@ class ExportCommandTest {
     assertTrue(
         begins.get("lock held").stream().anyMatch(e -> e.get("args").has("continued")),
         begins.get("lock held").toString());
-    assertFalse(export("--no-lock-holds").stream().anyMatch(e -> e.get("name").asText().equals("lock held")));
+    assertFalse(
+        export("--no-lock-holds").stream()
+            .anyMatch(e -> e.get("name").asText().equals("lock held")));
   }
 
   @Test
   void unfinishedSliceIsClosedAtTheThreadsLastEvent() throws Exception {
     JsonNode end =
         export().stream()
-            .filter(e -> e.get("ph").asText().equals("E") && e.get("name").asText().equals("work") && e.get("tid").asInt() == 2)
+            .filter(
+                e ->
+                    e.get("ph").asText().equals("E")
+                        && e.get("name").asText().equals("work")
+                        && e.get("tid").asInt() == 2)
             .findFirst()
             .orElseThrow();
     assertEquals(10.600, end.get("ts").asDouble(), 1e-9); // worker's thread_end at 11600
@@ -143,13 +157,21 @@ class ExportCommandTest {
     // One from task_create (main, 2100) to task_begin (worker, 2500); one from main's release of
     // lock A (5000) to the worker's acquisition (5050). Lock B is never taken by another thread.
     assertEquals(2, starts.size(), starts.toString());
-    JsonNode task = starts.values().stream().filter(e -> e.get("name").asText().equals("task")).findFirst().orElseThrow();
+    JsonNode task =
+        starts.values().stream()
+            .filter(e -> e.get("name").asText().equals("task"))
+            .findFirst()
+            .orElseThrow();
     assertEquals(1.100, task.get("ts").asDouble(), 1e-9);
     assertEquals(1, task.get("tid").asInt());
     JsonNode taskEnd = finishes.get(task.get("id").asLong());
     assertEquals(1.500, taskEnd.get("ts").asDouble(), 1e-9);
     assertEquals(2, taskEnd.get("tid").asInt());
-    JsonNode lock = starts.values().stream().filter(e -> e.get("name").asText().equals("lock handoff")).findFirst().orElseThrow();
+    JsonNode lock =
+        starts.values().stream()
+            .filter(e -> e.get("name").asText().equals("lock handoff"))
+            .findFirst()
+            .orElseThrow();
     assertEquals(4.000, lock.get("ts").asDouble(), 1e-9);
     assertEquals(4.050, finishes.get(lock.get("id").asLong()).get("ts").asDouble(), 1e-9);
   }
@@ -177,7 +199,10 @@ class ExportCommandTest {
     Map<String, List<JsonNode>> byTrack = new LinkedHashMap<>();
     for (JsonNode e : events) {
       if (!e.get("ph").asText().equals("M")) {
-        byTrack.computeIfAbsent(e.get("pid").asInt() + "/" + e.get("tid").asInt(), k -> new ArrayList<>()).add(e);
+        byTrack
+            .computeIfAbsent(
+                e.get("pid").asInt() + "/" + e.get("tid").asInt(), k -> new ArrayList<>())
+            .add(e);
       }
     }
     for (Map.Entry<String, List<JsonNode>> track : byTrack.entrySet()) {

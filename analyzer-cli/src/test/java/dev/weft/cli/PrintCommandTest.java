@@ -42,11 +42,15 @@ class PrintCommandTest {
     String out = Cli.run("print", trace.toString()).out();
     assertTrue(out.contains("enter            region=work @ Demo.java:10-20"), out);
     assertTrue(
-        out.contains("fork             region=ForkJoinPool.invoke @ Demo.java:30 pool=ForkJoinPool-1 parallelism=2"),
+        out.contains(
+            "fork             region=ForkJoinPool.invoke @ Demo.java:30 pool=ForkJoinPool-1"
+                + " parallelism=2"),
         out);
     assertTrue(out.contains("lock_acquired    lock=0xabc (ReentrantLock) flags=none"), out);
     assertTrue(
-        out.contains("barrier_exit     region=CyclicBarrier.await @ Demo.java:50 barrier=0xbeef (CyclicBarrier) generation=0 outcome=last"),
+        out.contains(
+            "barrier_exit     region=CyclicBarrier.await @ Demo.java:50 barrier=0xbeef"
+                + " (CyclicBarrier) generation=0 outcome=last"),
         out);
     assertTrue(out.contains("task_begin       task=0x77"), out);
     assertTrue(out.contains(TestTraces.WORKER + "  task_begin"), out);
@@ -57,7 +61,9 @@ class PrintCommandTest {
     Cli.Result r = Cli.run("print", trace.toString(), "--kind", "lock_acquired,lock_released");
     assertEquals(0, r.exit(), r.toString());
     assertEquals(6, r.outLines().size(), r.out());
-    assertTrue(r.outLines().stream().allMatch(l -> l.contains(" lock_acquired ") || l.contains(" lock_released ")));
+    assertTrue(
+        r.outLines().stream()
+            .allMatch(l -> l.contains(" lock_acquired ") || l.contains(" lock_released ")));
 
     r = Cli.run("print", trace.toString(), "--thread", TestTraces.WORKER);
     assertEquals(TestTraces.WORKER_EVENTS, r.outLines().size(), r.out());
@@ -88,7 +94,9 @@ class PrintCommandTest {
     Cli.Result r = Cli.run("print", trace.toString(), "--kind", "lock_aquired");
     assertEquals(2, r.exit());
     assertEquals(1, r.errLines().size(), r.err());
-    assertTrue(r.err().startsWith("weft: unknown event kind 'lock_aquired' (kinds: enter, exit,"), r.err());
+    assertTrue(
+        r.err().startsWith("weft: unknown event kind 'lock_aquired' (kinds: enter, exit,"),
+        r.err());
     assertTrue(r.err().contains("lock_acquired"));
   }
 
@@ -105,6 +113,7 @@ class PrintCommandTest {
     Cli.Result r = Cli.run("print", trace.toString(), "--from", "soon");
     assertEquals(2, r.exit());
     assertEquals(1, r.errLines().size(), r.err());
-    assertTrue(r.err().contains("not a duration") && r.err().contains("weft print --help"), r.err());
+    assertTrue(
+        r.err().contains("not a duration") && r.err().contains("weft print --help"), r.err());
   }
 }

@@ -6,7 +6,8 @@ import java.nio.file.Path;
 
 /**
  * Stands in for the Weft agent in {@code weft run} tests: creates the {@code out=} directory and
- * writes the option string it received there, so tests can see exactly what {@code weft run} passed.
+ * writes the option string it received there, so tests can see exactly what {@code weft run}
+ * passed.
  */
 public final class StubAgent {
   private StubAgent() {}

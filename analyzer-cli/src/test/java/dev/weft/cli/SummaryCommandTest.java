@@ -33,7 +33,8 @@ class SummaryCommandTest {
     List<String> keys = new ArrayList<>();
     j.fieldNames().forEachRemaining(keys::add);
     assertEquals(
-        List.of("duration_ns", "threads", "events", "bytes_per_event", "dropped"), keys.subList(0, 5));
+        List.of("duration_ns", "threads", "events", "bytes_per_event", "dropped"),
+        keys.subList(0, 5));
     assertEquals(13100 - 1000, j.get("duration_ns").asLong());
     assertEquals(2, j.get("threads").asInt());
     assertEquals(0, j.get("dropped").asLong());

@@ -31,9 +31,9 @@ final class TestTraces {
 
   /**
    * A main thread and one pool worker. The main thread forks a parallel region, creates task 0x77,
-   * takes lock A then lock B and releases them in the same order (hand-over-hand), waits at a barrier
-   * and joins the task. The worker runs the task, waits for lock A (handed over by main), arrives
-   * last at the barrier, and enters a region it never leaves.
+   * takes lock A then lock B and releases them in the same order (hand-over-hand), waits at a
+   * barrier and joins the task. The worker runs the task, waits for lock A (handed over by main),
+   * arrives last at the barrier, and enters a region it never leaves.
    */
   static Path sample(Path dir) throws IOException {
     try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
@@ -56,11 +56,14 @@ final class TestTraces {
       w.defineRegion(region(6, ConstructKind.FUTURE_GET, "ForkJoinTask.join", 61, 0));
       w.definePool(new PoolDef(1, ConstructKind.FORK_JOIN_POOL, "ForkJoinPool-1", 2));
       w.defineObject(
-          new ObjectDef(LOCK_A, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
+          new ObjectDef(
+              LOCK_A, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
       w.defineObject(
-          new ObjectDef(LOCK_B, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
+          new ObjectDef(
+              LOCK_B, ConstructKind.REENTRANT_LOCK, "java.util.concurrent.locks.ReentrantLock", 0));
       w.defineObject(
-          new ObjectDef(BARRIER, ConstructKind.CYCLIC_BARRIER, "java.util.concurrent.CyclicBarrier", 2));
+          new ObjectDef(
+              BARRIER, ConstructKind.CYCLIC_BARRIER, "java.util.concurrent.CyclicBarrier", 2));
       StreamWriter main = w.openStream(1, "main", 0, 0, 1000);
       StreamWriter worker = w.openStream(21, WORKER, ThreadDef.DAEMON, 1, 1500);
       main.threadBegin(1000);

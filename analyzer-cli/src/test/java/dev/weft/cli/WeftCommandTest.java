@@ -11,7 +11,8 @@ class WeftCommandTest {
     Cli.Result r = Cli.run();
     assertEquals(0, r.exit());
     assertTrue(r.out().startsWith("Usage: weft"), r.out());
-    for (String sub : new String[] {"print", "summary", "verify", "run", "export", "diff", "check"}) {
+    for (String sub :
+        new String[] {"print", "summary", "verify", "run", "export", "diff", "check"}) {
       assertTrue(r.out().contains("  " + sub + " "), "usage lists " + sub + ":\n" + r.out());
     }
     assertTrue(r.out().contains("Exit codes:"), r.out());
