@@ -23,6 +23,9 @@ import java.util.Map;
 final class EventText {
   private final Definitions defs;
   private final Map<Long, String> threadNamesByJavaId = new HashMap<>();
+  // Labels are built once per region and object: printing millions of events reuses them.
+  private final Map<Integer, String> regionLabels = new HashMap<>();
+  private final Map<Long, String> objectLabels = new HashMap<>();
 
   EventText(Definitions defs) {
     this.defs = defs;
@@ -111,6 +114,10 @@ final class EventText {
 
   /** {@code name @ File.java:12}, or {@code #7} for an undefined region. */
   String region(int id) {
+    return regionLabels.computeIfAbsent(id, this::regionLabel);
+  }
+
+  private String regionLabel(int id) {
     RegionDef r = defs.region(id);
     if (r == null) {
       return "#" + id;
@@ -142,6 +149,10 @@ final class EventText {
 
   /** An object id in hex, with its class when defined: {@code 0x1f (ReentrantLock)}. */
   String object(long id) {
+    return objectLabels.computeIfAbsent(id, this::objectLabel);
+  }
+
+  private String objectLabel(long id) {
     ObjectDef o = defs.object(id);
     if (o == null || o.className().isEmpty()) {
       return hex(id);
