@@ -15,10 +15,12 @@ import dev.weft.trace.WaitKind;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes a trace as Chrome Trace Event JSON (the format Perfetto UI and chrome://tracing open), in
@@ -42,6 +44,16 @@ import java.util.Map;
  */
 final class ChromeTraceExporter {
   private static final String CAT = "weft";
+
+  /** Matches any key in {@link #find}. */
+  private static final long ANY_KEY = Long.MIN_VALUE;
+
+  /**
+   * Waits whose exit ends the innermost open wait of the same kind even when the exit names another
+   * call site than the entry (the exact match is preferred).
+   */
+  private static final Set<SliceType> BY_TYPE_ALONE =
+      EnumSet.of(SliceType.JOIN_WAIT, SliceType.WAIT, SliceType.SPIN, SliceType.HELP);
 
   /** What kind of slice is open, i.e. which event closes it. */
   private enum SliceType {
@@ -388,6 +400,9 @@ final class ChromeTraceExporter {
   private void close(Track t, long time, SliceType type, long key, Map<String, Object> endArgs)
       throws IOException {
     int i = find(t, type, key);
+    if (i < 0 && BY_TYPE_ALONE.contains(type)) {
+      i = find(t, type, ANY_KEY); // a wait's exit names a different call site: still its end
+    }
     if (i < 0) {
       return;
     }
@@ -407,7 +422,7 @@ final class ChromeTraceExporter {
   private static int find(Track t, SliceType type, long key) {
     for (int i = t.stack.size() - 1; i >= 0; i--) {
       Slice s = t.stack.get(i);
-      if (s.type == type && s.key == key) {
+      if (s.type == type && (key == ANY_KEY || s.key == key)) {
         return i;
       }
     }

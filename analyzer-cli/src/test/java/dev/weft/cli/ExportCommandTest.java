@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -174,6 +176,25 @@ class ExportCommandTest {
             .orElseThrow();
     assertEquals(4.000, lock.get("ts").asDouble(), 1e-9);
     assertEquals(4.050, finishes.get(lock.get("id").asLong()).get("ts").asDouble(), 1e-9);
+  }
+
+  @Test
+  void aWaitEndsAtItsExitEvenWhenTheExitNamesAnotherRegion() throws Exception {
+    Path t = tmp.resolve("waits");
+    try (TraceWriter w = TraceWriter.create(t, TraceWriter.Options.defaults())) {
+      StreamWriter s = w.openStream(1, "main", 0, 0, 0);
+      s.joinWaitEnter(1000, 6, 0);
+      s.joinWaitExit(3000, 7);
+      s.threadEnd(9000);
+      w.close(9000);
+    }
+    trace = t;
+    JsonNode end =
+        export().stream()
+            .filter(e -> e.get("ph").asText().equals("E") && e.get("name").asText().equals("join wait"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(2.0, end.get("ts").asDouble(), 1e-9);
   }
 
   @Test
