@@ -1,5 +1,7 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.AnalysisJson;
+import dev.weft.analysis.Analyzer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -21,20 +23,12 @@ final class AnalysisInputs {
   }
 
   /**
-   * How trace directories are analysed. This is the one place the analysis engine is hooked in:
-   * replace the body with a call to {@code dev.weft.analysis.Analyzer} that returns the analysis,
-   * e.g. by writing its {@code weft-analysis/1} JSON to a string and passing it to {@link
-   * AnalysisFile#parse}.
+   * How trace directories are analysed: the one place the analysis engine is hooked in. The
+   * analysis goes through its {@code weft-analysis/1} JSON, so that a trace and the file {@code
+   * weft analyze --format json} wrote for it compare equal.
    */
   static final TraceAnalyzer ANALYZER =
-      dir -> {
-        // ANALYZER HOOK: until dev.weft.analysis lands, traces must be analysed separately.
-        throw new BadInputException(
-            dir
-                + " is a trace: analyze it first (weft analyze "
-                + dir
-                + " --format json -o analysis.json) and pass the analysis file");
-      };
+      dir -> AnalysisFile.parse(dir.toString(), AnalysisJson.toJson(Analyzer.analyze(dir)));
 
   private AnalysisInputs() {}
 

@@ -1,5 +1,7 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.PropertyRegistry;
 import dev.weft.cli.AnalysisDiff.PropertyRow;
 import dev.weft.cli.CheckRules.Verdict;
 import java.io.IOException;
@@ -39,22 +41,10 @@ import picocli.CommandLine.Spec;
     })
 final class CheckCommand implements Callable<Integer> {
 
-  /** The property ids of the analysis, for checking {@code --budget} names. */
-  static final List<String> KNOWN_PROPERTIES =
-      List.of(
-          "time",
-          "execution",
-          "idle_threads",
-          "limited_parallelism",
-          "thread_management",
-          "join_wait",
-          "barrier_wait",
-          "lock_contention",
-          "monitor_contention",
-          "lock_api_contention",
-          "spin_wait",
-          "pool_queue_wait",
-          "work_imbalance");
+  /** The property ids the analyzer knows, for checking {@code --budget} names. */
+  static List<String> knownProperties() {
+    return PropertyRegistry.infos().stream().map(PropertyInfo::id).collect(Collectors.toList());
+  }
 
   @Parameters(
       index = "0",
@@ -166,7 +156,7 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   private Map<String, Double> budgets(List<PropertyRow> rows) {
-    Set<String> known = new LinkedHashSet<>(KNOWN_PROPERTIES);
+    Set<String> known = new LinkedHashSet<>(knownProperties());
     rows.forEach(r -> known.add(r.id()));
     Map<String, Double> limits = new LinkedHashMap<>();
     for (Map.Entry<String, String> b : budgets.entrySet()) {

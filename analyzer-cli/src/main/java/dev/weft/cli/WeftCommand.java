@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
       PrintCommand.class,
       SummaryCommand.class,
       VerifyCommand.class,
-      // Register the analyzer here: AnalyzeCommand.class,
+      AnalyzeCommand.class,
       ExportCommand.class,
       DiffCommand.class,
       CheckCommand.class,

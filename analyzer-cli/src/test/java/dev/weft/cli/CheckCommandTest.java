@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -239,11 +242,37 @@ class CheckCommandTest {
   }
 
   @Test
-  void aTraceDirectoryMustBeAnalysedFirst() throws Exception {
+  void aTraceDirectoryIsAnalysedLikeItsAnalysisFile() throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("trace"));
+    Path json = tmp.resolve("analysis.json");
+    assertEquals(0, Cli.run("analyze", trace.toString(), "--format", "json", "-o", json.toString()).exit());
+    int properties = CheckCommand.knownProperties().size();
+
+    Cli.Result r = Cli.run("check", trace.toString(), "--baseline", json.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(properties, lines(r, "PASS  ").size(), r.out());
+
+    // A baseline with half the lock contention: the trace has regressed.
+    ObjectMapper m = new ObjectMapper();
+    ObjectNode root = (ObjectNode) m.readTree(json.toFile());
+    for (JsonNode p : root.get("properties")) {
+      if (p.get("id").asText().equals("lock_contention")) {
+        ((ObjectNode) p).put("percent", p.get("percent").asDouble() / 2);
+      }
+    }
+    Path better = tmp.resolve("better.json");
+    m.writeValue(better.toFile(), root);
+    r = Cli.run("check", trace.toString(), "--baseline", better.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals(1, lines(r, "FAIL").size(), r.out());
+    assertTrue(lines(r, "FAIL").get(0).startsWith("FAIL  lock_contention: "), r.out());
+  }
+
+  @Test
+  void aDirectoryThatIsNotATraceIsBadInput() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("empty"));
     BadInputTest.assertOneLineError(
-        Cli.run("check", trace.toString(), "--baseline", base.toString()),
-        trace + " is a trace: analyze it first");
+        Cli.run("check", dir.toString(), "--baseline", base.toString()), "not a Weft trace");
   }
 
   @Test

@@ -105,14 +105,27 @@ class DiffCommandTest {
   }
 
   @Test
+  void tracesAreAnalysedFirst() throws Exception {
+    Path trace = TestTraces.sample(tmp.resolve("trace"));
+    Cli.Result r = Cli.run("diff", trace.toString(), trace.toString(), "--format", "json");
+    assertEquals(0, r.exit(), r.toString());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals(trace.toString(), j.get("a").get("source").asText());
+    for (JsonNode p : j.get("properties")) {
+      assertEquals(0.0, p.get("delta_pp").asDouble(), 0.0, p.toString());
+    }
+    assertTrue(j.get("properties").size() >= 13);
+  }
+
+  @Test
   void badInputs() throws Exception {
     BadInputTest.assertOneLineError(
         Cli.run("diff", a.toString()), "Missing required parameter: 'B'");
     BadInputTest.assertOneLineError(
         Cli.run("diff", a.toString(), tmp.resolve("missing.json").toString()),
         "missing.json: no such file or directory");
-    Path trace = TestTraces.sample(tmp.resolve("trace"));
+    Path dir = java.nio.file.Files.createDirectories(tmp.resolve("empty"));
     BadInputTest.assertOneLineError(
-        Cli.run("diff", trace.toString(), b.toString()), "analyze it first");
+        Cli.run("diff", dir.toString(), b.toString()), dir + ": not a Weft trace");
   }
 }
