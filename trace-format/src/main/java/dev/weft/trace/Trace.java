@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * Definitions are read when the trace is opened; events are streamed, one mapped block per thread
- * at a time, so reading never holds the whole trace in memory. Problems that do not stop reading (a
+ * Definitions are read when the trace is opened; events are streamed through a 32 KiB buffer per
+ * thread, so reading never holds the whole trace in memory. Problems that do not stop reading (a
  * cut stream, an event file without a thread definition) are collected in {@link #warnings()} and
  * in each stream's {@link StreamCursor#state()}.
  */
