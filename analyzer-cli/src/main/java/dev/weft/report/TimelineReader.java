@@ -1,0 +1,483 @@
+package dev.weft.report;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.ObjectDef;
+import dev.weft.trace.PoolDef;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.Trace;
+import dev.weft.trace.WaitKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds a {@link Timeline} in one streaming pass over a trace's merged event cursor.
+ *
+ * <p>Each thread keeps a stack of open intervals; an end event closes the innermost open interval
+ * of its kind and key (region, task, lock or barrier id), and any interval opened inside it that is
+ * still open. An end with no matching start (the trace began inside it) is counted and not drawn:
+ * the timeline never invents a start it did not see. Intervals still open at the end of the trace
+ * are drawn up to it and marked.
+ *
+ * <p>Intervals are kept one by one until there are more than {@link TimelineLimits#maxIntervals()};
+ * at the same time every thread's innermost activity is accumulated into a {@link ColumnGrid}, so
+ * when the limit is passed the detail is dropped and the pass goes on summarising. Memory: the
+ * detail up to the limit, threads × columns × kinds floats, the open intervals, and (in detailed
+ * mode only) the tasks created but not yet begun.
+ */
+final class TimelineReader {
+  private static final int TASK = IntervalKind.TASK.ordinal();
+  private static final int REGION = IntervalKind.REGION.ordinal();
+  private static final int PARALLEL = IntervalKind.PARALLEL.ordinal();
+  private static final int LOCK_WAIT = IntervalKind.LOCK_WAIT.ordinal();
+  private static final int BARRIER_WAIT = IntervalKind.BARRIER_WAIT.ordinal();
+  private static final int JOIN_WAIT = IntervalKind.JOIN_WAIT.ordinal();
+  private static final int WAIT = IntervalKind.WAIT.ordinal();
+  private static final int SPIN = IntervalKind.SPIN.ordinal();
+
+  /**
+   * Width of the first columns when the trace's length cannot be estimated from its definitions.
+   */
+  private static final long DEFAULT_WIDTH = 1024;
+
+  private final Trace trace;
+  private final Definitions defs;
+  private final TimelineLimits limits;
+  private final List<OpenTrack> tracks = new ArrayList<>();
+  private final List<Timeline.Group> groups = new ArrayList<>();
+
+  /** Tracks by stream id (stream ids are small: the writer numbers them from 1). */
+  private OpenTrack[] byStream = new OpenTrack[0];
+
+  private final Map<String, Integer> labels = new LinkedHashMap<>();
+  private final Map<Integer, Integer> regionLabels = new HashMap<>();
+
+  /** Task id → {create time, creating track, label}: for arrows and task labels (detailed only). */
+  private final Map<Long, long[]> created = new HashMap<>();
+
+  private final int columns;
+  private ColumnGrid grid;
+  private boolean detailed = true;
+  private long[] arrows = new long[64];
+  private int arrowValues;
+  private long events;
+  private long intervals;
+  private long arrowCount;
+  private long unmatchedEnds;
+  private long openAtEnd;
+  private long last = Long.MIN_VALUE;
+
+  private TimelineReader(Trace trace, TimelineLimits limits) {
+    this.trace = trace;
+    this.defs = trace.definitions();
+    this.limits = limits;
+    orderTracks();
+    this.columns = limits.columnsFor(tracks.size());
+  }
+
+  /** Reads every event of {@code trace} once and returns its timeline. */
+  static Timeline read(Trace trace, TimelineLimits limits) {
+    return new TimelineReader(trace, limits).run();
+  }
+
+  /** Threads outside any pool first, then each pool's workers; by stream id within a group. */
+  private void orderTracks() {
+    TreeMap<Integer, List<ThreadDef>> byPool = new TreeMap<>();
+    for (int stream : trace.streamIds()) {
+      ThreadDef t = defs.thread(stream);
+      byPool.computeIfAbsent(t.pool(), p -> new ArrayList<>()).add(t);
+    }
+    for (Map.Entry<Integer, List<ThreadDef>> e : byPool.entrySet()) {
+      int pool = e.getKey();
+      PoolDef p = pool == 0 ? null : defs.pool(pool);
+      String name = pool == 0 ? "threads" : p == null ? "pool " + pool : p.name();
+      String kind = p == null ? "" : p.kind().id();
+      int parallelism = p == null ? 0 : p.parallelism();
+      groups.add(
+          new Timeline.Group(name, pool, kind, parallelism, tracks.size(), e.getValue().size()));
+      for (ThreadDef t : e.getValue()) {
+        OpenTrack ot = new OpenTrack(tracks.size(), groups.size() - 1, t);
+        tracks.add(ot);
+        if (t.stream() >= byStream.length) {
+          byStream = Arrays.copyOf(byStream, Math.max(t.stream() + 1, byStream.length * 2));
+        }
+        byStream[t.stream()] = ot;
+      }
+    }
+  }
+
+  private Timeline run() {
+    EventCursor c = trace.events();
+    while (c.next()) {
+      long t = c.time();
+      OpenTrack track = byStream[c.stream()];
+      if (grid == null) {
+        grid = new ColumnGrid(tracks.size(), columns, t, initialWidth(t));
+      }
+      events++;
+      last = Math.max(last, t);
+      grid.ensure(t);
+      if (track.first == Long.MIN_VALUE) {
+        track.first = t;
+      }
+      track.last = t;
+      handle(c, track, t);
+    }
+    long end = last;
+    if (defs.closedCleanly() && grid != null && defs.endTime() > end) {
+      end = defs.endTime();
+      grid.ensure(end);
+    }
+    for (OpenTrack track : tracks) {
+      if (track.depth > 0) {
+        openAtEnd += track.depth;
+        closeFrom(track, 0, end, true);
+      }
+    }
+    return build(end);
+  }
+
+  /** An estimate of the column width from the definitions: the trace's length over the columns. */
+  private long initialWidth(long firstEvent) {
+    if (!defs.closedCleanly()) {
+      return DEFAULT_WIDTH;
+    }
+    long span = defs.endTime() - firstEvent;
+    if (span <= 0) {
+      return DEFAULT_WIDTH;
+    }
+    return span / columns + 1;
+  }
+
+  private void handle(EventCursor c, OpenTrack track, long t) {
+    EventKind kind = c.kind();
+    switch (kind) {
+      case ENTER:
+        push(track, REGION, c.field(0), t, regionLabel((int) c.field(0)));
+        break;
+      case EXIT:
+        pop(track, REGION, c.field(0), t, true);
+        break;
+      case FORK:
+        push(track, PARALLEL, c.field(0), t, regionLabel((int) c.field(0)));
+        break;
+      case JOIN:
+        pop(track, PARALLEL, c.field(0), t, true);
+        break;
+      case TASK_CREATE:
+        if (detailed) {
+          created.put(c.field(1), new long[] {t, track.index, regionLabel((int) c.field(0))});
+          if (created.size() > limits.maxIntervals()) {
+            summarise();
+          }
+        }
+        break;
+      case TASK_BEGIN:
+        taskBegin(track, c.field(0), t);
+        break;
+      case TASK_END:
+        pop(track, TASK, c.field(0), t, true);
+        break;
+      case JOIN_WAIT_ENTER:
+        push(track, JOIN_WAIT, c.field(0), t, regionLabel((int) c.field(0)));
+        break;
+      case JOIN_WAIT_EXIT:
+        pop(track, JOIN_WAIT, c.field(0), t, true);
+        break;
+      case BARRIER_ENTER:
+        push(track, BARRIER_WAIT, c.field(1), t, objectLabel((int) c.field(0), c.field(1)));
+        break;
+      case BARRIER_EXIT:
+        pop(track, BARRIER_WAIT, c.field(1), t, true);
+        break;
+      case LOCK_REQUEST:
+        push(track, LOCK_WAIT, c.field(1), t, objectLabel((int) c.field(0), c.field(1)));
+        break;
+      case LOCK_ACQUIRED:
+        // An acquisition without a request (tryLock, or a request before the trace began) is no
+        // wait.
+        pop(track, LOCK_WAIT, c.field(0), t, false);
+        break;
+      case WAIT_ENTER:
+        push(track, WAIT, c.field(0), t, waitLabel((int) c.field(0), c.field(1)));
+        break;
+      case WAIT_EXIT:
+        pop(track, WAIT, c.field(0), t, true);
+        break;
+      case SPIN_ENTER:
+        push(track, SPIN, c.field(0), t, regionLabel((int) c.field(0)));
+        break;
+      case SPIN_EXIT:
+        pop(track, SPIN, c.field(0), t, true);
+        break;
+      case THREAD_END:
+        closeFrom(track, 0, t, false);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private void taskBegin(OpenTrack track, long task, long t) {
+    long[] origin = detailed ? created.remove(task) : null;
+    int label = origin == null ? label("task") : (int) origin[2];
+    push(track, TASK, task, t, label);
+    if (origin != null) {
+      arrowCount++;
+      if (detailed) {
+        if (arrowCount > limits.maxIntervals()) {
+          summarise();
+        } else {
+          addArrow(origin[1], origin[0], track.index, t);
+        }
+      }
+    }
+  }
+
+  private void push(OpenTrack track, int kind, long key, long t, int label) {
+    account(track, t);
+    track.push(kind, key, t, label);
+  }
+
+  private void pop(OpenTrack track, int kind, long key, long t, boolean countUnmatched) {
+    for (int i = track.depth - 1; i >= 0; i--) {
+      if (track.kinds[i] == kind && track.keys[i] == key) {
+        closeFrom(track, i, t, false);
+        return;
+      }
+    }
+    if (countUnmatched) {
+      unmatchedEnds++;
+    }
+  }
+
+  /** Closes the open intervals of a track from stack position {@code from} up, at {@code t}. */
+  private void closeFrom(OpenTrack track, int from, long t, boolean openAtTheEnd) {
+    account(track, t);
+    for (int i = track.depth - 1; i >= from; i--) {
+      intervals++;
+      if (detailed) {
+        if (intervals > limits.maxIntervals()) {
+          summarise();
+        } else {
+          int code = track.kinds[i] | Math.min(i, Timeline.DEPTH_MASK) << Timeline.DEPTH_SHIFT;
+          if (openAtTheEnd) {
+            code |= Timeline.OPEN_AT_END;
+          }
+          track.addInterval(track.starts[i], t, code, track.labels[i]);
+        }
+      }
+    }
+    track.depth = Math.min(track.depth, from);
+  }
+
+  /** Adds the time since the last change to the track's innermost open kind. */
+  private void account(OpenTrack track, long t) {
+    if (track.depth > 0) {
+      grid.add(track.index, track.kinds[track.depth - 1], track.since, t);
+    }
+    track.since = t;
+  }
+
+  /** Passing the limit: drop the detail; the column grid already holds everything so far. */
+  private void summarise() {
+    detailed = false;
+    created.clear();
+    labels.clear();
+    regionLabels.clear();
+    arrows = new long[0];
+    arrowValues = 0;
+    for (OpenTrack t : tracks) {
+      t.dropIntervals();
+    }
+  }
+
+  private void addArrow(long fromTrack, long fromTime, long toTrack, long toTime) {
+    if (arrowValues + 4 > arrows.length) {
+      arrows = Arrays.copyOf(arrows, arrows.length * 2);
+    }
+    arrows[arrowValues++] = fromTrack;
+    arrows[arrowValues++] = fromTime;
+    arrows[arrowValues++] = toTrack;
+    arrows[arrowValues++] = toTime;
+  }
+
+  // ---- labels (detailed mode only: a summarised timeline has none)
+  // --------------------------------
+
+  private int regionLabel(int region) {
+    if (!detailed) {
+      return -1;
+    }
+    Integer known = regionLabels.get(region);
+    if (known != null) {
+      return known;
+    }
+    RegionDef r = defs.region(region);
+    int l = label(r == null ? "region " + region : describe(r));
+    regionLabels.put(region, l);
+    return l;
+  }
+
+  private int objectLabel(int region, long object) {
+    if (!detailed) {
+      return -1;
+    }
+    RegionDef r = defs.region(region);
+    ObjectDef o = defs.object(object);
+    String site = r == null ? "region " + region : describe(r);
+    return label(o == null ? site : site + " on " + o.className());
+  }
+
+  private int waitLabel(int region, long waitKind) {
+    if (!detailed) {
+      return -1;
+    }
+    RegionDef r = defs.region(region);
+    return label(WaitKind.name(waitKind) + " @ " + (r == null ? "region " + region : describe(r)));
+  }
+
+  private static String describe(RegionDef r) {
+    String where = r.location();
+    return where.isEmpty() ? r.name() : r.name() + " @ " + where;
+  }
+
+  private int label(String text) {
+    if (!detailed) {
+      return -1;
+    }
+    Integer id = labels.get(text);
+    if (id == null) {
+      id = labels.size();
+      labels.put(text, id);
+    }
+    return id;
+  }
+
+  // ---- result
+  // -------------------------------------------------------------------------------------
+
+  private Timeline build(long end) {
+    long origin = grid == null ? 0 : grid.origin();
+    List<Timeline.Track> out = new ArrayList<>();
+    int used = grid == null ? 0 : grid.used();
+    for (OpenTrack t : tracks) {
+      long first = t.first == Long.MIN_VALUE ? -1 : t.first - origin;
+      long lastSeen = t.first == Long.MIN_VALUE ? -1 : t.last - origin;
+      out.add(
+          new Timeline.Track(
+              t.thread.name(),
+              t.thread.stream(),
+              t.thread.pool(),
+              t.group,
+              first,
+              lastSeen,
+              detailed ? t.sortedIntervals(origin) : List.of(),
+              detailed ? null : grid == null ? "" : grid.encode(t.index, used)));
+    }
+    long[] relArrows = Arrays.copyOf(arrows, arrowValues);
+    for (int i = 0; i < relArrows.length; i += 4) {
+      relArrows[i + 1] -= origin;
+      relArrows[i + 3] -= origin;
+    }
+    return new Timeline(
+        detailed ? Timeline.Mode.DETAILED : Timeline.Mode.SUMMARISED,
+        origin,
+        grid == null ? 0 : end - origin,
+        grid == null ? 0 : grid.width(),
+        used,
+        groups,
+        out,
+        detailed ? new ArrayList<>(labels.keySet()) : List.of(),
+        relArrows,
+        limits,
+        new Timeline.Stats(
+            events, intervals, arrowCount, unmatchedEnds, openAtEnd, trace.streamIds().size()));
+  }
+
+  /** A thread while its events are read: open intervals, and its detail while there is detail. */
+  private static final class OpenTrack {
+    final int index;
+    final int group;
+    final ThreadDef thread;
+    long first = Long.MIN_VALUE;
+    long last;
+    long since;
+
+    int depth;
+    int[] kinds = new int[8];
+    long[] keys = new long[8];
+    long[] starts = new long[8];
+    int[] labels = new int[8];
+
+    long[] ivStart = new long[16];
+    long[] ivEnd = new long[16];
+    int[] ivCode = new int[16];
+    int[] ivLabel = new int[16];
+    int ivCount;
+
+    OpenTrack(int index, int group, ThreadDef thread) {
+      this.index = index;
+      this.group = group;
+      this.thread = thread;
+    }
+
+    void push(int kind, long key, long t, int label) {
+      if (depth == kinds.length) {
+        kinds = Arrays.copyOf(kinds, depth * 2);
+        keys = Arrays.copyOf(keys, depth * 2);
+        starts = Arrays.copyOf(starts, depth * 2);
+        labels = Arrays.copyOf(labels, depth * 2);
+      }
+      kinds[depth] = kind;
+      keys[depth] = key;
+      starts[depth] = t;
+      labels[depth] = label;
+      depth++;
+    }
+
+    void addInterval(long start, long end, int code, int label) {
+      if (ivCount == ivStart.length) {
+        int n = ivCount * 2;
+        ivStart = Arrays.copyOf(ivStart, n);
+        ivEnd = Arrays.copyOf(ivEnd, n);
+        ivCode = Arrays.copyOf(ivCode, n);
+        ivLabel = Arrays.copyOf(ivLabel, n);
+      }
+      ivStart[ivCount] = start;
+      ivEnd[ivCount] = end;
+      ivCode[ivCount] = code;
+      ivLabel[ivCount] = label;
+      ivCount++;
+    }
+
+    void dropIntervals() {
+      ivStart = ivEnd = new long[0];
+      ivCode = ivLabel = new int[0];
+      ivCount = 0;
+    }
+
+    /** Intervals as {start, end, code, label} relative to {@code origin}, by start then depth. */
+    List<long[]> sortedIntervals(long origin) {
+      List<long[]> out = new ArrayList<>(ivCount);
+      for (int i = 0; i < ivCount; i++) {
+        out.add(new long[] {ivStart[i] - origin, ivEnd[i] - origin, ivCode[i], ivLabel[i]});
+      }
+      out.sort(
+          (a, b) ->
+              a[0] != b[0]
+                  ? Long.compare(a[0], b[0])
+                  : Long.compare(
+                      (a[2] >> Timeline.DEPTH_SHIFT) & Timeline.DEPTH_MASK,
+                      (b[2] >> Timeline.DEPTH_SHIFT) & Timeline.DEPTH_MASK));
+      return out;
+    }
+  }
+}
