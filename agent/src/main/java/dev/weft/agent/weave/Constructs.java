@@ -1,5 +1,8 @@
 package dev.weft.agent.weave;
 
+import dev.weft.agent.constructs.ForkJoinSites;
+import dev.weft.agent.constructs.ForkJoinTasks;
+import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.UserRegions;
 import java.util.List;
 
@@ -10,7 +13,10 @@ public final class Constructs {
   /** Every instrumentation the agent knows; {@code constructs=} selects among them by family. */
   public static List<ConstructInstrumentation> all() {
     return List.of(
-        new UserRegions()
+        new UserRegions(),
+        new ForkJoinTasks(),
+        new ForkJoinSites(),
+        new ParallelStreams()
         // One line per family, e.g. new ForkJoinTasks(), new Monitors(), new ReentrantLocks()
         );
   }
