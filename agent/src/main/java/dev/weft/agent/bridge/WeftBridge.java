@@ -380,6 +380,18 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#poolThreadCreate}. */
+  public static void poolThreadCreate(int region, Thread child, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.poolThreadCreate(region, child, pool);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
   /** See {@link WeftSink#threadBegin}. */
   public static void threadBegin() {
     WeftSink s = sink;

@@ -117,10 +117,19 @@ public abstract class WeftSink {
   /** The calling thread starts {@code child}. */
   public abstract void threadCreate(int region, Thread child);
 
-  /** The calling thread begins running (first thing in its {@code run}). */
+  /**
+   * The calling thread starts {@code child} as a worker of {@code pool} (a thread pool adding a
+   * worker): like {@link #threadCreate}, and the child's thread definition names the pool.
+   */
+  public abstract void poolThreadCreate(int region, Thread child, Object pool);
+
+  /**
+   * The calling thread begins running (first thing in its {@code run}). Recorded for threads whose
+   * creation was seen ({@link #threadCreate}, {@link #poolThreadCreate}) and virtual threads.
+   */
   public abstract void threadBegin();
 
-  /** The calling thread ends. */
+  /** The calling thread ends (recorded when its begin was). */
   public abstract void threadEnd();
 
   // ---- failure -----------------------------------------------------------------------------------

@@ -43,6 +43,11 @@ public final class Recorder extends WeftSink {
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
+  /**
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   */
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -131,7 +136,7 @@ public final class Recorder extends WeftSink {
     Thread t = s.thread;
     try {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
-      int pool = 0;
+      int pool = s.pool;
       if (t instanceof ForkJoinWorkerThread) {
         pool = poolId(((ForkJoinWorkerThread) t).getPool());
       }
@@ -599,10 +604,38 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
+    if (s.ignored && !s.virtual || child == null) {
+      return;
+    }
+    announcedThreads.put(child.getId(), 0);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
+        w.threadCreate(System.nanoTime(), region, child.getId());
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {
+    ThreadState s = states.get();
+    if (s.ignored && !s.virtual || child == null || s.busy) {
+      return;
+    }
+    s.busy = true;
+    int poolId;
+    try {
+      poolId = poolId(pool);
+    } finally {
+      s.busy = false;
+    }
+    announcedThreads.put(child.getId(), poolId);
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
         s.busy = false;
       }
@@ -612,10 +645,21 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadBegin() {
     ThreadState s = states.get();
+    if (s.begun || s.busy) {
+      return;
+    }
+    Integer pool = announcedThreads.remove(s.thread.getId());
+    if (pool == null && !s.virtual) {
+      return; // a thread whose start was not seen (JDK internals): recorded from its first event
+    }
+    if (pool != null && s.stream == null) {
+      s.pool = pool;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadBegin(System.nanoTime());
+        s.begun = true;
       } finally {
         s.busy = false;
       }
@@ -625,10 +669,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     ThreadState s = states.get();
+    if (!s.begun) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadEnd(System.nanoTime());
+        s.begun = false;
       } finally {
         s.busy = false;
       }

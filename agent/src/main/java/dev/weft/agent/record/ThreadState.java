@@ -21,6 +21,10 @@ final class ThreadState {
   StreamWriter stream;
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
+  /** The pool this thread works for, when announced at its creation (0: none or unknown). */
+  int pool;
+  /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
+  boolean begun;
 
   private int[] regions = new int[16];
   private int depth;
