@@ -416,6 +416,30 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#vthreadMount}. */
+  public static void vthreadMount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadMount(vthread);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
+  /** See {@link WeftSink#vthreadUnmount}. */
+  public static void vthreadUnmount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadUnmount(vthread);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
   /** Uninstalls the failed sink (if still installed) and tells it, once. */
   private static void fault(WeftSink s, Throwable t) {
     synchronized (WeftBridge.class) {

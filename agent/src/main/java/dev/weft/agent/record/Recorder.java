@@ -30,8 +30,11 @@ import java.util.concurrent.atomic.LongAdder;
  * traced), if the thread never records (agent threads, virtual threads) or if measurement is off;
  * then take {@code System.nanoTime()} and write one event.
  *
- * <p>Virtual threads never get a stream (there may be millions): their events are skipped and
- * counted; the count is written as the trace attribute {@code agent.virtual_thread_events_skipped}.
+ * <p>Virtual threads never get a stream (there may be millions): while one is mounted (between
+ * {@link #vthreadMount} and {@link #vthreadUnmount}, which the carrier records as VTHREAD_MOUNT and
+ * VTHREAD_UNMOUNT), its events are written to its carrier's stream; the carrier runs nothing else
+ * meanwhile, so the stream keeps a single writer. Events of virtual threads whose mount was not
+ * seen are skipped and counted (trace attribute {@code agent.virtual_thread_events_skipped}).
  */
 public final class Recorder extends WeftSink {
   private final TraceWriter writer;
@@ -48,6 +51,8 @@ public final class Recorder extends WeftSink {
    * none): their THREAD_BEGIN is recorded, and their stream names the pool.
    */
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  /** Mounted virtual threads and their carriers' states (one entry per busy carrier). */
+  private final Map<Thread, ThreadState> mounted = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -107,10 +112,7 @@ public final class Recorder extends WeftSink {
       return null;
     }
     if (s.ignored) {
-      if (s.virtual) {
-        virtualSkipped.increment();
-      }
-      return null;
+      return s.virtual ? carrierStream(s) : null;
     }
     s.busy = true;
     StreamWriter w = s.stream;
@@ -130,6 +132,52 @@ public final class Recorder extends WeftSink {
       throw new IllegalStateException("failure injected by test.fail=" + failAfter);
     }
     return w;
+  }
+
+  /**
+   * A virtual thread's event goes to the stream of the carrier it is mounted on (guard taken on the
+   * virtual thread's state), or is skipped and counted.
+   */
+  private StreamWriter carrierStream(ThreadState s) {
+    ThreadState c = s.carrier;
+    if (c == null || c.mountedVirtual != s.thread) {
+      c = mounted.get(s.thread);
+      s.carrier = c;
+    }
+    StreamWriter w = c == null ? null : c.stream;
+    if (w == null) {
+      virtualSkipped.increment();
+      return null;
+    }
+    s.busy = true;
+    return w;
+  }
+
+  /**
+   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
+   * between taking its carrier's stream and writing the event; so its definitions are made first.
+   */
+  private void definePoolFirst(ThreadState s, Object pool) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        poolId(pool);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /** See {@link #definePoolFirst}. */
+  private void defineObjectFirst(ThreadState s, int region, Object o) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        objectId(region, o);
+      } finally {
+        s.busy = false;
+      }
+    }
   }
 
   private StreamWriter open(ThreadState s) {
@@ -181,6 +229,11 @@ public final class Recorder extends WeftSink {
   }
 
   private int poolId(Object pool) {
+    return poolId(pool, null);
+  }
+
+  /** The pool's id, defining it at first sight (as {@code kind}, when given). */
+  private int poolId(Object pool, ConstructKind kindOverride) {
     if (pool == null) {
       return 0;
     }
@@ -198,6 +251,10 @@ public final class Recorder extends WeftSink {
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
+      }
+      if (kindOverride != null) {
+        kind = kindOverride;
+        name = kind == ConstructKind.VIRTUAL_THREAD ? "virtual thread scheduler" : name;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -259,6 +316,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void userRegionEnter(String name, int site) {
     ThreadState s = states.get();
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        regions.regionAt(site, name == null ? "null" : name); // defined first: see definePoolFirst
+      } finally {
+        s.busy = false;
+      }
+    }
     StreamWriter w = acquire(s);
     if (w == null) {
       s.pushRegion(0);
@@ -336,6 +401,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void fork(int region, Object pool, int parallelism) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -349,6 +415,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void join(int region, Object pool) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -362,6 +429,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskCreate(int region, Object task, Object pool) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -401,6 +469,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskSummary(int region, Object pool, long count, long durationNanos) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -468,6 +537,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
     ThreadState s = states.get();
+    defineObjectFirst(s, region, barrier);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -496,6 +566,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void lockRequest(int region, Object lock) {
     ThreadState s = states.get();
+    defineObjectFirst(s, region, lock);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -563,6 +634,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void notify(int region, Object object, int waitKind) {
     ThreadState s = states.get();
+    defineObjectFirst(s, region, object);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -677,6 +749,53 @@ public final class Recorder extends WeftSink {
       try {
         w.threadEnd(System.nanoTime());
         s.begun = false;
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  // ---- virtual threads ----------------------------------------------------------------------------
+
+  @Override
+  public void vthreadMount(Thread vthread) {
+    ThreadState s = states.get();
+    if (s.ignored || s.busy) {
+      return;
+    }
+    if (s.stream == null && s.thread instanceof ForkJoinWorkerThread) {
+      // The carrier's pool is the virtual-thread scheduler: defined as such before its stream opens.
+      s.busy = true;
+      try {
+        poolId(((ForkJoinWorkerThread) s.thread).getPool(), ConstructKind.VIRTUAL_THREAD);
+      } finally {
+        s.busy = false;
+      }
+    }
+    s.mountedVirtual = vthread;
+    mounted.put(vthread, s);
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.vthreadMount(System.nanoTime(), vthread.getId());
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void vthreadUnmount(Thread vthread) {
+    ThreadState s = states.get();
+    if (s.ignored || s.busy) {
+      return;
+    }
+    mounted.remove(vthread);
+    s.mountedVirtual = null;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.vthreadUnmount(System.nanoTime(), vthread.getId());
       } finally {
         s.busy = false;
       }

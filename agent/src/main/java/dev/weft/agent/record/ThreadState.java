@@ -25,6 +25,10 @@ final class ThreadState {
   int pool;
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
+  /** A carrier: the virtual thread it has mounted, or null. */
+  volatile Thread mountedVirtual;
+  /** A virtual thread: the state of the carrier it was last seen mounted on, or null. */
+  ThreadState carrier;
 
   private int[] regions = new int[16];
   private int depth;
