@@ -127,6 +127,38 @@ final class Brackets {
     };
   }
 
+  /**
+   * A task run by the call's receiver ({@code task.run()}, {@code task.exec()}): TASK_BEGIN before,
+   * TASK_END after it returns or throws.
+   */
+  static final Bracket TASK_RUN =
+      new Bracket() {
+        @Override
+        protected boolean keepsOperands() {
+          return true;
+        }
+
+        @Override
+        protected void before(MethodVisitor mv, Site site) {
+          site.loadReceiver(mv);
+          BridgeCalls.call(mv, "taskBegin", "(Ljava/lang/Object;)V");
+        }
+
+        @Override
+        protected void after(MethodVisitor mv, Site site) {
+          site.loadReceiver(mv);
+          BridgeCalls.call(mv, "taskEnd", "(Ljava/lang/Object;)V");
+        }
+      };
+
+  /** {@code WeftBridge.taskCreate(region, local[task], local[pool])}, e.g. at a method's entry. */
+  static void taskCreate(MethodVisitor mv, int region, int taskLocal, int poolLocal) {
+    BridgeCalls.push(mv, region);
+    mv.visitVarInsn(Opcodes.ALOAD, taskLocal);
+    mv.visitVarInsn(Opcodes.ALOAD, poolLocal);
+    BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
+  }
+
   /** A parallel region around the call: FORK before, JOIN after it returns or throws. */
   static Bracket region(int region, Pool pool) {
     return new Bracket() {

@@ -135,6 +135,11 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
       }
     }
 
+    /** Whether the call takes arguments. */
+    public boolean hasArguments() {
+      return argumentTypes.length > 0;
+    }
+
     /** Pushes argument {@code i} (when operands are kept). */
     public void loadArgument(MethodVisitor mv, int i) {
       if (argumentLocals == null) {

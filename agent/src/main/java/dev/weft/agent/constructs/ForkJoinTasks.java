@@ -86,7 +86,7 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
                 descriptor,
                 version,
                 (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("exec") && callDescriptor.equals("()Z") ? RUN : null);
+                    callName.equals("exec") && callDescriptor.equals("()Z") ? Brackets.TASK_RUN : null);
           }
           if (INLINE_RUNNERS.contains(name)) {
             target.changed();
@@ -104,27 +104,6 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
           return mv;
         });
   }
-
-  /** TASK_BEGIN before the task's {@code exec()}, TASK_END after it returns or throws. */
-  static final Bracket RUN =
-      new Bracket() {
-        @Override
-        protected boolean keepsOperands() {
-          return true;
-        }
-
-        @Override
-        protected void before(MethodVisitor mv, Site site) {
-          site.loadReceiver(mv);
-          BridgeCalls.call(mv, "taskBegin", "(Ljava/lang/Object;)V");
-        }
-
-        @Override
-        protected void after(MethodVisitor mv, Site site) {
-          site.loadReceiver(mv);
-          BridgeCalls.call(mv, "taskEnd", "(Ljava/lang/Object;)V");
-        }
-      };
 
   private static Bracket createBeforeInlineRun(int region) {
     return new Bracket() {
@@ -158,7 +137,7 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
             return mv;
           }
           int region = pushRegion(target, name);
-          return JdkMethods.atEntry(mv, m -> create(m, region, 1, 2));
+          return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 2));
         });
   }
 
@@ -171,7 +150,7 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
             return mv;
           }
           int region = pushRegion(target, name);
-          return JdkMethods.atEntry(mv, m -> create(m, region, 1, 0));
+          return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
         });
   }
 
@@ -182,13 +161,5 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
         .regions()
         .register(
             ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.fork", target.binaryName(), method, "", 0, 0);
-  }
-
-  /** {@code WeftBridge.taskCreate(region, local[task], local[pool])}. */
-  private static void create(MethodVisitor mv, int region, int taskLocal, int poolLocal) {
-    BridgeCalls.push(mv, region);
-    mv.visitVarInsn(Opcodes.ALOAD, taskLocal);
-    mv.visitVarInsn(Opcodes.ALOAD, poolLocal);
-    BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
   }
 }
