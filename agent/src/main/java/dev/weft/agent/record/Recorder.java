@@ -53,12 +53,25 @@ public final class Recorder extends WeftSink {
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
   /** Mounted virtual threads and their carriers' states (one entry per busy carrier). */
   private final Map<Thread, ThreadState> mounted = new ConcurrentHashMap<>();
+  /**
+   * States of fork-join workers by thread id: the common pool erases its workers' thread locals
+   * between tasks, and a worker must keep its one stream (one entry per worker ever recorded).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
         protected ThreadState initialValue() {
           Thread t = Thread.currentThread();
-          return new ThreadState(t, ignoredThreads.containsKey(t), isVirtual(t));
+          if (!(t instanceof ForkJoinWorkerThread)) {
+            return new ThreadState(t, ignoredThreads.containsKey(t), isVirtual(t));
+          }
+          ThreadState s = workerStates.get(t.getId());
+          if (s == null || s.thread != t) {
+            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+            workerStates.put(t.getId(), s);
+          }
+          return s;
         }
       };
   private volatile boolean on;
