@@ -53,6 +53,8 @@ public final class Recorder extends WeftSink {
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
   /** Mounted virtual threads and their carriers' states (one entry per busy carrier). */
   private final Map<Thread, ThreadState> mounted = new ConcurrentHashMap<>();
+  /** The pool id of the virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
   /**
    * States of fork-join workers by thread id: the common pool erases its workers' thread locals
    * between tasks, and a worker must keep its one stream (one entry per worker ever recorded).
@@ -152,10 +154,10 @@ public final class Recorder extends WeftSink {
    * virtual thread's state), or is skipped and counted.
    */
   private StreamWriter carrierStream(ThreadState s) {
-    ThreadState c = s.carrier;
+    ThreadState c = s.carrierState;
     if (c == null || c.mountedVirtual != s.thread) {
       c = mounted.get(s.thread);
-      s.carrier = c;
+      s.carrierState = c;
     }
     StreamWriter w = c == null ? null : c.stream;
     if (w == null) {
@@ -241,17 +243,16 @@ public final class Recorder extends WeftSink {
     return id;
   }
 
+  /**
+   * The pool's id, defining it at first sight. The JDK's virtual-thread scheduler (a fork-join pool
+   * whose factory is the JDK's) is defined as a VIRTUAL_THREAD pool and remembered: its own tasks
+   * (one per run of a virtual thread) are not recorded; the mounts are.
+   */
   private int poolId(Object pool) {
-    return poolId(pool, null);
-  }
-
-  /** The pool's id, defining it at first sight (as {@code kind}, when given). */
-  private int poolId(Object pool, ConstructKind kindOverride) {
     if (pool == null) {
       return 0;
     }
-    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
-    id = id == 0 ? 1 : id;
+    int id = idOf(pool);
     if (poolsSeen.firstSight(id)) {
       ConstructKind kind = ConstructKind.EXECUTOR;
       int parallelism = 0;
@@ -261,13 +262,17 @@ public final class Recorder extends WeftSink {
         parallelism = ((ForkJoinPool) pool).getParallelism();
         if (pool == ForkJoinPool.commonPool()) {
           name = "ForkJoinPool.commonPool";
+        } else if (((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread")) {
+          kind = ConstructKind.VIRTUAL_THREAD;
+          name = "virtual thread scheduler";
+          virtualScheduler = id;
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
-      }
-      if (kindOverride != null) {
-        kind = kindOverride;
-        name = kind == ConstructKind.VIRTUAL_THREAD ? "virtual thread scheduler" : name;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -276,6 +281,12 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** A pool's id: its identity hash code, never 0. */
+  private static int idOf(Object pool) {
+    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
+    return id == 0 ? 1 : id;
   }
 
   private static long targetId(Object target) {
@@ -441,12 +452,19 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void taskCreate(int region, Object task, Object pool) {
+    int scheduler = virtualScheduler;
+    if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
+      return; // a virtual thread's run: the mount is recorded instead
+    }
     ThreadState s = states.get();
     definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
+        int poolId = poolId(pool);
+        if (poolId == 0 || poolId != virtualScheduler) {
+          w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
+        }
       } finally {
         s.busy = false;
       }
@@ -456,6 +474,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
+    if (s.carrier && s.mountedVirtual == null) {
+      return; // the scheduler running a virtual thread: the mount is recorded instead
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -469,6 +490,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
+    if (s.carrier && s.mountedVirtual == null) {
+      return; // the scheduler running a virtual thread: the mount is recorded instead
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -775,15 +799,6 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     if (s.ignored || s.busy) {
       return;
-    }
-    if (s.stream == null && s.thread instanceof ForkJoinWorkerThread) {
-      // The carrier's pool is the virtual-thread scheduler: defined as such before its stream opens.
-      s.busy = true;
-      try {
-        poolId(((ForkJoinWorkerThread) s.thread).getPool(), ConstructKind.VIRTUAL_THREAD);
-      } finally {
-        s.busy = false;
-      }
     }
     s.mountedVirtual = vthread;
     mounted.put(vthread, s);

@@ -25,10 +25,12 @@ final class ThreadState {
   int pool;
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
+  /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
+  final boolean carrier;
   /** A carrier: the virtual thread it has mounted, or null. */
   volatile Thread mountedVirtual;
   /** A virtual thread: the state of the carrier it was last seen mounted on, or null. */
-  ThreadState carrier;
+  ThreadState carrierState;
 
   private int[] regions = new int[16];
   private int depth;
@@ -38,6 +40,7 @@ final class ThreadState {
     this.thread = thread;
     this.ignored = ignored || virtual;
     this.virtual = virtual;
+    this.carrier = thread.getClass().getName().equals("jdk.internal.misc.CarrierThread");
   }
 
   /** Remembers an entered user region (0 when its enter was not recorded). */
