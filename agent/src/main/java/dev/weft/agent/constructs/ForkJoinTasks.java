@@ -137,7 +137,14 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
             return mv;
           }
           int region = pushRegion(target, name);
-          return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 2));
+          // JDK 25's lazySubmit pushes without a pool: only the virtual-thread scheduler does.
+          return JdkMethods.atEntryUnlessNull(
+              mv,
+              target.internalName(),
+              access,
+              descriptor,
+              2,
+              m -> Brackets.taskCreate(m, region, 1, 2));
         });
   }
 

@@ -2,9 +2,13 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.weave.AsmWeaving;
 import dev.weft.agent.weave.WeaveTarget;
+import java.util.ArrayList;
+import java.util.List;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 /**
  * Weaving of JDK classes by method: a {@link Weaver} decides, per method, which visitor changes it
@@ -77,6 +81,63 @@ final class JdkMethods {
         code.emit(mv);
       }
     };
+  }
+
+  /**
+   * As {@link #atEntry}, but {@code code} runs only when reference parameter local {@code local} is
+   * not null.
+   */
+  static MethodVisitor atEntryUnlessNull(
+      MethodVisitor mv, String owner, int access, String descriptor, int local, EntryCode code) {
+    return new MethodVisitor(Opcodes.ASM9, mv) {
+      @Override
+      public void visitCode() {
+        super.visitCode();
+        Label skip = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, local);
+        mv.visitJumpInsn(Opcodes.IFNULL, skip);
+        code.emit(mv);
+        mv.visitLabel(skip);
+        Object[] locals = entryLocals(owner, access, descriptor);
+        mv.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+        mv.visitInsn(Opcodes.NOP); // the method's first instruction may carry a frame too
+      }
+    };
+  }
+
+  /** The frame locals at a method's entry: {@code this} and the parameters. */
+  private static Object[] entryLocals(String owner, int access, String descriptor) {
+    List<Object> out = new ArrayList<>();
+    if ((access & Opcodes.ACC_STATIC) == 0) {
+      out.add(owner);
+    }
+    for (Type t : Type.getArgumentTypes(descriptor)) {
+      switch (t.getSort()) {
+        case Type.BOOLEAN:
+        case Type.BYTE:
+        case Type.CHAR:
+        case Type.SHORT:
+        case Type.INT:
+          out.add(Opcodes.INTEGER);
+          break;
+        case Type.FLOAT:
+          out.add(Opcodes.FLOAT);
+          break;
+        case Type.LONG:
+          out.add(Opcodes.LONG);
+          break;
+        case Type.DOUBLE:
+          out.add(Opcodes.DOUBLE);
+          break;
+        case Type.ARRAY:
+          out.add(t.getDescriptor());
+          break;
+        default:
+          out.add(t.getInternalName());
+          break;
+      }
+    }
+    return out.toArray();
   }
 
   /** A call-site weaver whose brackets come from {@code brackets}. */
