@@ -8,6 +8,7 @@ import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
 import dev.weft.trace.ThreadDef;
@@ -15,7 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -48,7 +51,10 @@ final class ParallelRun {
     assertEquals("", plain.stderr());
     assertEquals("", traced.stderr(), "the agent prints nothing when out= is given");
     TraceFacts t = TraceFacts.read(dir);
-    assertTrue(t.definitions.closedCleanly(), "trace closed cleanly");
+    assertTrue(
+        t.definitions.closedCleanly(),
+        () -> "trace closed cleanly; warnings " + t.warnings + ", attributes " + t.definitions.attributes() + ", threads "
+            + t.definitions.threads() + ", stderr " + traced.stderr());
     assertEquals(List.of(), t.warnings);
     for (StreamCursor.State s : t.states.values()) {
       assertEquals(StreamCursor.State.COMPLETE, s);
@@ -94,7 +100,80 @@ final class ParallelRun {
 
   /** The region of an event (its REGION field). */
   RegionDef region(Event e) {
-    return trace.definitions.region((int) e.get(dev.weft.trace.Field.REGION));
+    return trace.definitions.region((int) e.get(Field.REGION));
+  }
+
+  /** Events of {@code kind} on one stream, in order. */
+  List<Event> eventsOn(int stream, EventKind kind) {
+    List<Event> out = new ArrayList<>();
+    for (Event e : trace.eventsByStream.get(stream)) {
+      if (e.kind() == kind) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The join waits of {@code region} on a stream as [enter, exit] times; fails on an enter without
+   * an exit.
+   */
+  List<long[]> spans(int stream, int region) {
+    List<long[]> out = new ArrayList<>();
+    long open = -1;
+    for (Event e : trace.eventsByStream.get(stream)) {
+      if (e.kind() == EventKind.JOIN_WAIT_ENTER && e.get(Field.REGION) == region) {
+        assertEquals(-1, open, "nested wait of one region");
+        open = e.time();
+      } else if (e.kind() == EventKind.JOIN_WAIT_EXIT && e.get(Field.REGION) == region) {
+        assertTrue(open >= 0, "exit without enter");
+        out.add(new long[] {open, e.time()});
+        open = -1;
+      }
+    }
+    assertEquals(-1, open, "wait without exit");
+    return out;
+  }
+
+  /** The one region whose first line is {@code line}. */
+  RegionDef regionAtLine(int line) {
+    List<RegionDef> found = new ArrayList<>();
+    for (RegionDef r : trace.definitions.regions()) {
+      if (r.firstLine() == line) {
+        found.add(r);
+      }
+    }
+    assertEquals(1, found.size(), () -> "regions at line " + line + ": " + found);
+    return found.get(0);
+  }
+
+  /**
+   * The innermost task open on {@code event}'s stream when it happened (the parent of what the
+   * event creates), or null.
+   */
+  Long openTaskAt(Event event) {
+    Deque<Long> open = new ArrayDeque<>();
+    for (Event e : trace.eventsByStream.get(event.stream())) {
+      if (e.equals(event)) {
+        return open.peek();
+      }
+      if (e.kind() == EventKind.TASK_BEGIN) {
+        open.push(e.get(Field.TASK));
+      } else if (e.kind() == EventKind.TASK_END) {
+        open.pop();
+      }
+    }
+    throw new AssertionError("event not on its stream: " + event);
+  }
+
+  /** The stream of the thread named {@code name}. */
+  static int streamNamed(ParallelRun run, String name) {
+    for (ThreadDef d : run.trace.definitions.threads()) {
+      if (d.name().equals(name)) {
+        return d.stream();
+      }
+    }
+    throw new AssertionError("no thread " + name + " in " + run.trace.definitions.threads());
   }
 
   /** The thread definition of a stream. */
