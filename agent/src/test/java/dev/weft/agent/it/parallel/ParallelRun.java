@@ -40,12 +40,21 @@ final class ParallelRun {
 
   /** Runs {@code app} without and with the agent ({@code out=} plus {@code options}). */
   static ParallelRun of(Path jdk, Path tmp, String options, Class<?> app, String... args) {
+    return of(jdk, tmp, options, List.of(), app, args);
+  }
+
+  /** As {@link #of(Path, Path, String, Class, String...)}, with JVM options for both runs. */
+  static ParallelRun of(
+      Path jdk, Path tmp, String options, List<String> jvmOptions, Class<?> app, String... args) {
     Path dir = tmp.resolve("trace");
     String cp = ChildJvm.classPath();
-    ChildJvm.Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app.getName(), args), tmp);
+    ChildJvm.Result plain =
+        ChildJvm.run(withJvmOptions(ChildJvm.command(jdk, null, cp, app.getName(), args), jvmOptions), tmp);
     String agentOptions = "out=" + dir + (options.isEmpty() ? "" : "," + options);
     ChildJvm.Result traced =
-        ChildJvm.run(ChildJvm.command(jdk, agentOptions, cp, app.getName(), args), tmp);
+        ChildJvm.run(
+            withJvmOptions(ChildJvm.command(jdk, agentOptions, cp, app.getName(), args), jvmOptions),
+            tmp);
     assertEquals(0, plain.exitCode(), plain.stderr());
     assertEquals(0, traced.exitCode(), traced.stderr());
     assertEquals("", plain.stderr());
@@ -66,6 +75,12 @@ final class ParallelRun {
         t.definitions.attributes().containsKey("agent.weave_errors"),
         () -> "weave errors: " + t.definitions.attributes());
     return new ParallelRun(plain, traced, t);
+  }
+
+  private static List<String> withJvmOptions(List<String> command, List<String> jvmOptions) {
+    List<String> out = new ArrayList<>(command);
+    out.addAll(1, jvmOptions);
+    return out;
   }
 
   /** Asserts the traced run printed exactly what the plain run printed. */
