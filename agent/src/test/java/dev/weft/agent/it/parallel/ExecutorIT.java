@@ -79,15 +79,19 @@ class ExecutorIT {
       assertEquals(pool.id(), c.get(Field.POOL));
       waits.add(begins.get(c.get(Field.TASK)).time() - c.time());
     }
-    assertTrue(waits.get(0) < 100 * MS, "the first task starts at once: " + waits);
-    // From the second task on (the first submission also started the worker thread):
-    for (int i = 2; i < waits.size(); i++) {
-      long step = waits.get(i) - waits.get(i - 1);
-      // At least one sleep; generous upper bound for a loaded machine.
-      assertTrue(
-          step >= (ExecutorApp.SLEEP_MS - 2) * MS && step < (ExecutorApp.SLEEP_MS + 150) * MS,
-          "queue waits grow by one sleep per task: " + waits);
+    // The worker runs them one after the other: each begins a sleep or more after the previous.
+    for (int i = 1; i < waits.size(); i++) {
+      long beginStep =
+          waits.get(i) + creates.get(i).time() - waits.get(i - 1) - creates.get(i - 1).time();
+      assertTrue(beginStep >= (ExecutorApp.SLEEP_MS - 2) * MS, "tasks run one by one: " + waits);
+      assertTrue(waits.get(i) > waits.get(i - 1), "queue waits grow: " + waits);
     }
+    // Least-squares slope of wait over position: one sleep per task (a loaded machine may stall
+    // the submitting thread or the worker, hence the tolerance).
+    double slope = slope(waits) / MS;
+    assertTrue(
+        slope > ExecutorApp.SLEEP_MS * 0.8 && slope < ExecutorApp.SLEEP_MS * 1.6,
+        "queue waits grow by about " + ExecutorApp.SLEEP_MS + " ms per task: " + waits);
 
     // The slow get: one join wait at the user's line, as long as main measured it (± 5 ms).
     RegionDef slowGet = regionAt(run, "// slow get site");
@@ -107,6 +111,20 @@ class ExecutorIT {
     RegionDef await = regionAt(run, "// await site");
     assertEquals(ConstructKind.AWAIT_TERMINATION, await.kind());
     assertEquals(1, run.spans(main, await.id()).size());
+  }
+
+  /** The least-squares slope of {@code ys} over 0, 1, 2, ... */
+  private static double slope(List<Long> ys) {
+    int n = ys.size();
+    double mx = (n - 1) / 2.0;
+    double my = ys.stream().mapToLong(Long::longValue).average().orElse(0);
+    double num = 0;
+    double den = 0;
+    for (int i = 0; i < n; i++) {
+      num += (i - mx) * (ys.get(i) - my);
+      den += (i - mx) * (i - mx);
+    }
+    return num / den;
   }
 
   private static RegionDef regionAt(ParallelRun run, String marker) {

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ExecutorApp {
   public static final int TASKS = 6;
-  public static final int SLEEP_MS = 40;
+  public static final int SLEEP_MS = 60;
   public static final int SLOW_MS = 300;
 
   public static void main(String[] args) throws Exception {
