@@ -88,7 +88,9 @@ final class AgentRuntime {
       return;
     }
     RegionRegistry regions = new RegionRegistry(writer);
-    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter());
+    Recorder recorder =
+        new Recorder(
+            writer, regions, options.startOn(), options.failAfter(), options.aggregateTasks());
     recorder.ignore(writer.backgroundThread());
     WeftTransformer transformer =
         new WeftTransformer(Constructs.all(), options, regions, recorder);

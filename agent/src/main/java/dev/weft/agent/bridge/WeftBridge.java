@@ -224,6 +224,30 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#joinBlockedEnter}. */
+  public static void joinBlockedEnter(int region, Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedEnter(region, task);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
+  /** See {@link WeftSink#joinBlockedExit}. */
+  public static void joinBlockedExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedExit(region);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
   /** See {@link WeftSink#helpEnter}. */
   public static void helpEnter(int region) {
     WeftSink s = sink;

@@ -70,6 +70,16 @@ public abstract class WeftSink {
   /** The join wait at {@code region} ends. */
   public abstract void joinWaitExit(int region);
 
+  /**
+   * A thread running a fork-join task blocks (parks) inside a join of {@code task}. With aggregated
+   * tasks this is recorded as a join wait (its busy time stops); otherwise the join is already
+   * recorded where the application called it, and this is ignored.
+   */
+  public abstract void joinBlockedEnter(int region, Object task);
+
+  /** The blocking started by {@link #joinBlockedEnter} ends. */
+  public abstract void joinBlockedExit(int region);
+
   /** Inside a join wait, the thread starts running other tasks (fork-join helping). */
   public abstract void helpEnter(int region);
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -40,6 +41,12 @@ public final class Recorder extends WeftSink {
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
+  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
+  private final boolean aggregateForkJoin;
+  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
+  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
+  private volatile int unforkedRegion;
   private final AtomicLong eventsForFailure = new AtomicLong();
   private final IdentityIds objectsSeen = new IdentityIds();
   private final IdentityIds poolsSeen = new IdentityIds();
@@ -83,12 +90,19 @@ public final class Recorder extends WeftSink {
    * @param regions the region registry writing into the same trace
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
+   * @param aggregateForkJoin summarise fork-join tasks ({@code tasks=aggregate})
    */
-  public Recorder(TraceWriter writer, RegionRegistry regions, boolean startOn, long failAfter) {
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      boolean aggregateForkJoin) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
+    this.aggregateForkJoin = aggregateForkJoin;
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -145,6 +159,9 @@ public final class Recorder extends WeftSink {
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
       s.busy = false;
       throw new IllegalStateException("failure injected by test.fail=" + failAfter);
+    }
+    if (s.aggDepth > 0 && !s.aggBlocked) {
+      summarise(s, w); // the thread's busy time so far comes before the event about to be written
     }
     return w;
   }
@@ -429,7 +446,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.fork(System.nanoTime(), region, poolId(pool), parallelism);
+        int poolId = poolId(pool);
+        w.fork(System.nanoTime(), region, poolId, parallelism);
+        if (aggregateForkJoin && poolId != 0) {
+          forkedRegions.put(poolId, region);
+        }
       } finally {
         s.busy = false;
       }
@@ -443,7 +464,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.join(System.nanoTime(), region, poolId(pool));
+        int poolId = poolId(pool);
+        w.join(System.nanoTime(), region, poolId);
+        if (aggregateForkJoin) {
+          forkedRegions.remove(poolId, region);
+        }
       } finally {
         s.busy = false;
       }
@@ -452,6 +477,9 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void taskCreate(int region, Object task, Object pool) {
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      return; // summarised where it runs
+    }
     int scheduler = virtualScheduler;
     if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
       return; // a virtual thread's run: the mount is recorded instead
@@ -477,6 +505,10 @@ public final class Recorder extends WeftSink {
     if (s.carrier && s.mountedVirtual == null) {
       return; // the scheduler running a virtual thread: the mount is recorded instead
     }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedBegin(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -492,6 +524,10 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     if (s.carrier && s.mountedVirtual == null) {
       return; // the scheduler running a virtual thread: the mount is recorded instead
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedEnd(s);
+      return;
     }
     StreamWriter w = acquire(s);
     if (w != null) {
@@ -520,6 +556,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinWaitEnter(int region, Object target) {
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -533,6 +572,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinWaitExit(int region) {
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -540,6 +582,133 @@ public final class Recorder extends WeftSink {
       } finally {
         s.busy = false;
       }
+    }
+  }
+
+  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+
+  /**
+   * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
+   * interval; nested ones (run while joining, or inline) are counted in it.
+   */
+  private void aggregatedBegin(ThreadState s) {
+    if (s.busy) {
+      return;
+    }
+    if (s.aggDepth++ == 0) {
+      s.aggStart = System.nanoTime();
+      s.aggCount = 0;
+    }
+    s.aggCount++;
+  }
+
+  /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
+  private void aggregatedEnd(ThreadState s) {
+    if (s.busy || s.aggDepth == 0) {
+      return;
+    }
+    if (--s.aggDepth > 0) {
+      return;
+    }
+    s.aggBlocked = false;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        summarise(s, w);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /**
+   * Writes TASK_SUMMARY for the thread's busy time since the interval started (the guard is held):
+   * the tasks begun meanwhile and the time they ran, in the parallel region open on the thread's
+   * pool. The next interval starts now.
+   */
+  private void summarise(ThreadState s, StreamWriter w) {
+    long now = System.nanoTime();
+    long busy = now - s.aggStart;
+    long count = s.aggCount;
+    s.aggStart = now;
+    s.aggCount = 0;
+    if (busy <= 0 && count == 0) {
+      return;
+    }
+    if (s.summaryPool < 0) {
+      s.summaryPool =
+          s.thread instanceof ForkJoinWorkerThread
+              ? poolId(((ForkJoinWorkerThread) s.thread).getPool())
+              : 0;
+    }
+    Integer region = s.summaryPool == 0 ? null : forkedRegions.get(s.summaryPool);
+    w.taskSummary(now, region == null ? unforkedRegion() : region, s.summaryPool, count, busy);
+  }
+
+  /** The region of summaries of tasks that run outside any recorded parallel region. */
+  private int unforkedRegion() {
+    int r = unforkedRegion;
+    if (r == 0) {
+      synchronized (forkedRegions) {
+        r = unforkedRegion;
+        if (r == 0) {
+          r =
+              regions.register(
+                  ConstructKind.FORK_JOIN_TASK,
+                  "fork-join tasks",
+                  "java.util.concurrent.ForkJoinTask",
+                  "exec",
+                  "",
+                  0,
+                  0);
+          unforkedRegion = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void joinBlockedEnter(int region, Object task) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (s.aggDepth == 0 || s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s); // writes the summary up to now
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        s.aggBlocked = true;
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void joinBlockedExit(int region) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (!s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        long now = System.nanoTime();
+        w.joinWaitExit(now, region);
+        s.aggStart = now; // busy again from here
+      } finally {
+        s.aggBlocked = false;
+        s.busy = false;
+      }
+    } else {
+      s.aggBlocked = false;
     }
   }
 

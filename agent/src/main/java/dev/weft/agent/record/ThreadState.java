@@ -31,6 +31,16 @@ final class ThreadState {
   volatile Thread mountedVirtual;
   /** A virtual thread: the state of the carrier it was last seen mounted on, or null. */
   ThreadState carrierState;
+  /** Aggregated fork-join tasks: tasks open on this thread (0: no busy interval open). */
+  int aggDepth;
+  /** Aggregated fork-join tasks: start of the busy interval not yet summarised. */
+  long aggStart;
+  /** Aggregated fork-join tasks: tasks begun in that interval. */
+  long aggCount;
+  /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
+  boolean aggBlocked;
+  /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
+  int summaryPool = -1;
 
   private int[] regions = new int[16];
   private int depth;
