@@ -88,6 +88,22 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
                 (opcode, owner, callName, callDescriptor) ->
                     callName.equals("exec") && callDescriptor.equals("()Z") ? Brackets.TASK_RUN : null);
           }
+          if (name.equals("awaitDone")) {
+            Bracket blocked = blockedInJoin(blockedRegion(target));
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    owner.equals("java/util/concurrent/locks/LockSupport")
+                            && (callName.equals("park") && callDescriptor.equals("()V")
+                                || callName.equals("parkNanos") && callDescriptor.equals("(J)V"))
+                        ? blocked
+                        : null);
+          }
           if (INLINE_RUNNERS.contains(name)) {
             target.changed();
             Bracket create = createBeforeInlineRun(inline);
@@ -103,6 +119,41 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
           }
           return mv;
         });
+  }
+
+  private static int blockedRegion(WeaveTarget target) {
+    target.changed();
+    return target
+        .regions()
+        .register(
+            ConstructKind.FORK_JOIN_TASK,
+            "ForkJoinTask.join (blocked)",
+            target.binaryName(),
+            "awaitDone",
+            "",
+            0,
+            0);
+  }
+
+  /**
+   * Around the parks in {@code awaitDone} (a join that found nothing to help with): {@code
+   * joinBlockedEnter(region, this)} and {@code joinBlockedExit(region)}, so that aggregated tasks
+   * know when their thread is blocked rather than busy.
+   */
+  private static Bracket blockedInJoin(int region) {
+    return new Bracket() {
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        mv.visitVarInsn(Opcodes.ALOAD, 0); // the task being joined
+        BridgeCalls.call(mv, "joinBlockedEnter", "(ILjava/lang/Object;)V");
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        BridgeCalls.callWithRegion(mv, "joinBlockedExit", region);
+      }
+    };
   }
 
   private static Bracket createBeforeInlineRun(int region) {
