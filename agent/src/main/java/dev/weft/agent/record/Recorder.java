@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -52,6 +53,12 @@ public final class Recorder extends WeftSink {
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
+  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
+  private final boolean aggregateForkJoin;
+  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
+  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
+  private volatile int unforkedRegion;
   private final AtomicLong eventsForFailure = new AtomicLong();
   private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
   private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
@@ -59,6 +66,18 @@ public final class Recorder extends WeftSink {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
+  /**
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   */
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  /** The pool id of the virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
+  /**
+   * States of fork-join workers by thread id: the common pool erases its workers' thread locals
+   * between tasks, and a worker must keep its one stream (one entry per worker ever recorded).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -68,12 +87,12 @@ public final class Recorder extends WeftSink {
             return new ThreadState(t, false, true);
           }
           if (carriers == null) {
-            return new ThreadState(t, ignoredThreads.containsKey(t), false);
+            return platformState(t);
           }
           // A platform thread may have carried virtual threads already: one state, one stream.
           ThreadState s = carriers.get();
           if (s == null) {
-            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+            s = platformState(t);
             carriers.set(s);
           }
           return s;
@@ -82,23 +101,42 @@ public final class Recorder extends WeftSink {
   private volatile boolean on;
 
   /**
+   * A new state for platform thread {@code t}, or for a fork-join worker the one it had before its
+   * thread locals were erased.
+   */
+  private ThreadState platformState(Thread t) {
+    boolean worker = t instanceof ForkJoinWorkerThread;
+    ThreadState s = worker ? workerStates.get(t.getId()) : null;
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      if (worker) {
+        workerStates.put(t.getId(), s);
+      }
+    }
+    return s;
+  }
+
+  /**
    * @param writer the open trace
    * @param regions the region registry writing into the same trace
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
    * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
+   * @param aggregateForkJoin summarise fork-join tasks ({@code tasks=aggregate})
    */
   public Recorder(
       TraceWriter writer,
       RegionRegistry regions,
       boolean startOn,
       long failAfter,
-      Instrumentation inst) {
+      Instrumentation inst,
+      boolean aggregateForkJoin) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.aggregateForkJoin = aggregateForkJoin;
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -160,6 +198,9 @@ public final class Recorder extends WeftSink {
       }
       endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the busy time so far comes before the event about to be written
+      }
       return w; // the caller writes one event and clears the guard
     } catch (RuntimeException | Error e) {
       s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
@@ -187,7 +228,7 @@ public final class Recorder extends WeftSink {
         virtualSkipped.increment();
         return null;
       }
-      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      c = platformState(carrier);
       carriers.set(c);
     }
     if (c.busy || c.ignored) {
@@ -219,6 +260,9 @@ public final class Recorder extends WeftSink {
       }
       endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the busy time so far comes before the event about to be written
+      }
       s.writing = c;
       return w;
     } catch (RuntimeException | Error e) {
@@ -241,11 +285,38 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /**
+   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
+   * between taking its carrier's stream and writing the event; so its definitions are made first.
+   */
+  private void definePoolFirst(ThreadState s, Object pool) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        poolId(pool);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /** See {@link #definePoolFirst}. */
+  private void defineObjectFirst(ThreadState s, int region, Object o) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        objectId(region, o);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
   private StreamWriter open(ThreadState s) {
     Thread t = s.thread;
     try {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
-      int pool = 0;
+      int pool = s.pool;
       if (t instanceof ForkJoinWorkerThread) {
         boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
         pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
@@ -301,19 +372,23 @@ public final class Recorder extends WeftSink {
     return id;
   }
 
+  /**
+   * The pool's id, defining it at first sight. The JDK's virtual-thread scheduler (a fork-join pool
+   * whose factory is the JDK's) is defined as a VIRTUAL_THREAD pool and remembered: its own tasks
+   * (one per run of a virtual thread) are not recorded; the mounts are.
+   */
   private int poolId(Object pool) {
     return poolId(pool, false);
   }
 
   /**
-   * @param virtualScheduler the pool carries virtual threads (described as such)
+   * @param carriesVirtual the pool carries virtual threads (described as such)
    */
-  private int poolId(Object pool, boolean virtualScheduler) {
+  private int poolId(Object pool, boolean carriesVirtual) {
     if (pool == null) {
       return 0;
     }
-    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
-    id = id == 0 ? 1 : id;
+    int id = idOf(pool);
     if (poolsSeen.firstSight(id)) {
       ConstructKind kind = ConstructKind.EXECUTOR;
       int parallelism = 0;
@@ -323,13 +398,22 @@ public final class Recorder extends WeftSink {
         parallelism = ((ForkJoinPool) pool).getParallelism();
         if (pool == ForkJoinPool.commonPool()) {
           name = "ForkJoinPool.commonPool";
+        } else if (((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread")) {
+          kind = ConstructKind.VIRTUAL_THREAD;
+          name = "virtual thread scheduler";
+          virtualScheduler = id;
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (virtualScheduler) {
+      if (carriesVirtual) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
+        virtualScheduler = id;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -338,6 +422,12 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** A pool's id: its identity hash code, never 0. */
+  private static int idOf(Object pool) {
+    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
+    return id == 0 ? 1 : id;
   }
 
   private static long targetId(Object target) {
@@ -392,6 +482,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void userRegionEnter(String name, int site) {
     ThreadState s = states.get();
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        regions.regionAt(site, name == null ? "null" : name); // defined first: see definePoolFirst
+      } finally {
+        s.busy = false;
+      }
+    }
     StreamWriter w = acquire(s);
     if (w == null) {
       s.pushRegion(notRecorded(s));
@@ -479,10 +577,15 @@ public final class Recorder extends WeftSink {
   @Override
   public void fork(int region, Object pool, int parallelism) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.fork(System.nanoTime(), region, poolId(pool), parallelism);
+        int poolId = poolId(pool);
+        w.fork(System.nanoTime(), region, poolId, parallelism);
+        if (aggregateForkJoin && poolId != 0) {
+          forkedRegions.put(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -492,10 +595,15 @@ public final class Recorder extends WeftSink {
   @Override
   public void join(int region, Object pool) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.join(System.nanoTime(), region, poolId(pool));
+        int poolId = poolId(pool);
+        w.join(System.nanoTime(), region, poolId);
+        if (aggregateForkJoin) {
+          forkedRegions.remove(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -504,11 +612,22 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void taskCreate(int region, Object task, Object pool) {
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      return; // summarised where it runs
+    }
+    int scheduler = virtualScheduler;
+    if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
+      return; // a virtual thread's run: the mount is recorded instead
+    }
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
+        int poolId = poolId(pool);
+        if (poolId == 0 || poolId != virtualScheduler) {
+          w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -518,6 +637,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
+    if (s.carrier && s.mountedVirtual == null) {
+      return; // the scheduler running a virtual thread: the mount is recorded instead
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedBegin(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -531,6 +657,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
+    if (s.carrier && s.mountedVirtual == null) {
+      return; // the scheduler running a virtual thread: the mount is recorded instead
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedEnd(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -544,6 +677,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskSummary(int region, Object pool, long count, long durationNanos) {
     ThreadState s = states.get();
+    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -557,6 +691,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinWaitEnter(int region, Object target) {
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -570,6 +707,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinWaitExit(int region) {
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -577,6 +717,133 @@ public final class Recorder extends WeftSink {
       } finally {
         s.writing.busy = false;
       }
+    }
+  }
+
+  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+
+  /**
+   * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
+   * interval; nested ones (run while joining, or inline) are counted in it.
+   */
+  private void aggregatedBegin(ThreadState s) {
+    if (s.busy) {
+      return;
+    }
+    if (s.aggDepth++ == 0) {
+      s.aggStart = System.nanoTime();
+      s.aggCount = 0;
+    }
+    s.aggCount++;
+  }
+
+  /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
+  private void aggregatedEnd(ThreadState s) {
+    if (s.busy || s.aggDepth == 0) {
+      return;
+    }
+    if (--s.aggDepth > 0) {
+      return;
+    }
+    s.aggBlocked = false;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        summarise(s, w);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * Writes TASK_SUMMARY for the thread's busy time since the interval started (the guard is held):
+   * the tasks begun meanwhile and the time they ran, in the parallel region open on the thread's
+   * pool. The next interval starts now.
+   */
+  private void summarise(ThreadState s, StreamWriter w) {
+    long now = System.nanoTime();
+    long busy = now - s.aggStart;
+    long count = s.aggCount;
+    s.aggStart = now;
+    s.aggCount = 0;
+    if (busy <= 0 && count == 0) {
+      return;
+    }
+    if (s.summaryPool < 0) {
+      s.summaryPool =
+          s.thread instanceof ForkJoinWorkerThread
+              ? poolId(((ForkJoinWorkerThread) s.thread).getPool())
+              : 0;
+    }
+    Integer region = s.summaryPool == 0 ? null : forkedRegions.get(s.summaryPool);
+    w.taskSummary(now, region == null ? unforkedRegion() : region, s.summaryPool, count, busy);
+  }
+
+  /** The region of summaries of tasks that run outside any recorded parallel region. */
+  private int unforkedRegion() {
+    int r = unforkedRegion;
+    if (r == 0) {
+      synchronized (forkedRegions) {
+        r = unforkedRegion;
+        if (r == 0) {
+          r =
+              regions.register(
+                  ConstructKind.FORK_JOIN_TASK,
+                  "fork-join tasks",
+                  "java.util.concurrent.ForkJoinTask",
+                  "exec",
+                  "",
+                  0,
+                  0);
+          unforkedRegion = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void joinBlockedEnter(int region, Object task) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (s.aggDepth == 0 || s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s); // writes the summary up to now
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        s.aggBlocked = true;
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void joinBlockedExit(int region) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (!s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        long now = System.nanoTime();
+        w.joinWaitExit(now, region);
+        s.aggStart = now; // busy again from here
+      } finally {
+        s.aggBlocked = false;
+        s.writing.busy = false;
+      }
+    } else {
+      s.aggBlocked = false;
     }
   }
 
@@ -612,6 +879,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
     ThreadState s = states.get();
+    defineObjectFirst(s, region, barrier);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -916,10 +1184,38 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
+    if (s.ignored && !s.virtual || child == null) {
+      return;
+    }
+    announcedThreads.put(child.getId(), 0);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
+        w.threadCreate(System.nanoTime(), region, child.getId());
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {
+    ThreadState s = states.get();
+    if (s.ignored && !s.virtual || child == null || s.busy) {
+      return;
+    }
+    s.busy = true;
+    int poolId;
+    try {
+      poolId = poolId(pool);
+    } finally {
+      s.busy = false;
+    }
+    announcedThreads.put(child.getId(), poolId);
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
         s.writing.busy = false;
       }
@@ -929,10 +1225,21 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadBegin() {
     ThreadState s = states.get();
+    if (s.begun || s.busy) {
+      return;
+    }
+    Integer pool = announcedThreads.remove(s.thread.getId());
+    if (pool == null && !s.virtual) {
+      return; // a thread whose start was not seen (JDK internals): recorded from its first event
+    }
+    if (pool != null && s.stream == null) {
+      s.pool = pool;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadBegin(System.nanoTime());
+        s.begun = true;
       } finally {
         s.writing.busy = false;
       }
@@ -942,15 +1249,30 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     ThreadState s = states.get();
+    if (!s.begun) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadEnd(System.nanoTime());
+        s.begun = false;
       } finally {
         s.writing.busy = false;
       }
     }
   }
+
+  // ---- virtual threads ----------------------------------------------------------------------------
+
+  // Carriers are found through CarrierStates when a virtual thread records: VTHREAD_MOUNT and
+  // VTHREAD_UNMOUNT are written then, so explicit mount calls have nothing to add.
+
+  @Override
+  public void vthreadMount(Thread vthread) {}
+
+  @Override
+  public void vthreadUnmount(Thread vthread) {}
 
   // ---- life cycle
   // ---------------------------------------------------------------------------------
