@@ -288,6 +288,30 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#joinBlockedEnter}. */
+  public static void joinBlockedEnter(int region, Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedEnter(region, task);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
+  /** See {@link WeftSink#joinBlockedExit}. */
+  public static void joinBlockedExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedExit(region);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
   /** See {@link WeftSink#helpEnter}. */
   public static void helpEnter(int region) {
     WeftSink s = sink;
@@ -496,6 +520,18 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#poolThreadCreate}. */
+  public static void poolThreadCreate(int region, Thread child, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.poolThreadCreate(region, child, pool);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
   /** See {@link WeftSink#threadBegin}. */
   public static void threadBegin() {
     WeftSink s = sink;
@@ -524,6 +560,30 @@ public final class WeftBridge {
         } catch (Throwable outOfStack) {
           // Nothing may reach the host program.
         }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#vthreadMount}. */
+  public static void vthreadMount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadMount(vthread);
+      } catch (Throwable t) {
+        fault(s, t);
+      }
+    }
+  }
+
+  /** See {@link WeftSink#vthreadUnmount}. */
+  public static void vthreadUnmount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadUnmount(vthread);
+      } catch (Throwable t) {
+        fault(s, t);
       }
     }
   }

@@ -21,7 +21,9 @@ public final class AgentOptions {
   public static final long DEFAULT_BUFFER = 4L * 1024 * 1024;
 
   private static final List<String> KEYS =
-      List.of("out", "include", "exclude", "constructs", "buffer", "maxsize", "start", "test.fail");
+      List.of(
+          "out", "include", "exclude", "constructs", "buffer", "maxsize", "start", "tasks",
+          "test.fail");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
 
   private final Path out;
@@ -30,6 +32,7 @@ public final class AgentOptions {
   private final long buffer;
   private final long maxSize;
   private final boolean startOn;
+  private final boolean aggregateTasks;
   private final long failAfter;
   private final String description;
 
@@ -40,6 +43,7 @@ public final class AgentOptions {
       long buffer,
       long maxSize,
       boolean startOn,
+      boolean aggregateTasks,
       long failAfter,
       String description) {
     this.out = out;
@@ -48,6 +52,7 @@ public final class AgentOptions {
     this.buffer = buffer;
     this.maxSize = maxSize;
     this.startOn = startOn;
+    this.aggregateTasks = aggregateTasks;
     this.failAfter = failAfter;
     this.description = description;
   }
@@ -55,7 +60,7 @@ public final class AgentOptions {
   /** All defaults: every family, every class, default directory. */
   public static AgentOptions defaults() {
     return new AgentOptions(
-        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, 0, "");
+        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, false, 0, "");
   }
 
   /**
@@ -110,6 +115,15 @@ public final class AgentOptions {
         throw new OptionException("start=" + start + ": must be on or off");
       }
     }
+    boolean aggregateTasks = false;
+    String tasks = values.get("tasks");
+    if (tasks != null) {
+      if (tasks.equals("aggregate")) {
+        aggregateTasks = true;
+      } else if (!tasks.equals("all")) {
+        throw new OptionException("tasks=" + tasks + ": must be all or aggregate");
+      }
+    }
     long failAfter = 0;
     if (values.get("test.fail") != null) {
       failAfter = number("test.fail", values.get("test.fail"));
@@ -120,7 +134,15 @@ public final class AgentOptions {
       description.append(e.getKey()).append('=').append(e.getValue());
     }
     return new AgentOptions(
-        out, filter, families, buffer, maxSize, startOn, failAfter, description.toString());
+        out,
+        filter,
+        families,
+        buffer,
+        maxSize,
+        startOn,
+        aggregateTasks,
+        failAfter,
+        description.toString());
   }
 
   /**
@@ -297,6 +319,14 @@ public final class AgentOptions {
   /** Whether recording is on from the start ({@code start=on}) or waits for {@code Weft.on()}. */
   public boolean startOn() {
     return startOn;
+  }
+
+  /**
+   * Whether fork-join tasks are aggregated ({@code tasks=aggregate}): per-thread TASK_SUMMARY
+   * records instead of TASK_CREATE/BEGIN/END per task.
+   */
+  public boolean aggregateTasks() {
+    return aggregateTasks;
   }
 
   /** For tests of the failure path: the recorder throws at this event (0 = never). */
