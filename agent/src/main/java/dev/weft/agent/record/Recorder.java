@@ -923,6 +923,16 @@ public final class Recorder extends WeftSink {
   // find the id of a held lock by reference: hashing an object whose monitor is held can inflate
   // the monitor, so a monitor is hashed only at its first request, before it is entered.
 
+  /** The traits of the lock's class, from the thread's one-class cache. */
+  private static int traits(ThreadState s, Object lock) {
+    Class<?> c = lock.getClass();
+    if (c != s.traitsClass) {
+      s.traitsClass = c;
+      s.traits = SyncObjects.traits(c);
+    }
+    return s.traits;
+  }
+
   @Override
   public void lockRequest(int region, Object lock) {
     if (lock == null) {
@@ -938,7 +948,7 @@ public final class Recorder extends WeftSink {
       if (kind != ConstructKind.MONITOR
           && kind != ConstructKind.SYNCHRONIZED_METHOD
           && kind != ConstructKind.OBJECT_WAIT) {
-        traits = SyncObjects.traits(lock.getClass());
+        traits = traits(s, lock);
         if (id == 0) {
           standsFor = SyncObjects.lockOf(lock, traits);
           if (standsFor == null) {
@@ -956,8 +966,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        long defined = defined(region, id, standsFor); // first sight: before the timestamp
-        w.lockRequest(System.nanoTime(), region, defined);
+        if (id != s.lastDefined) {
+          defined(region, id, standsFor); // first sight: before the timestamp
+          s.lastDefined = id;
+        }
+        w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
@@ -978,7 +991,7 @@ public final class Recorder extends WeftSink {
         traits = s.requestTraits;
       } else {
         // No request seen (e.g. a synchronized method entered before the agent could weave it).
-        traits = SyncObjects.traits(lock.getClass());
+        traits = traits(s, lock);
         id = s.heldIdOf(lock);
         if (id == 0) {
           Object standsFor = SyncObjects.lockOf(lock, traits);
@@ -1018,7 +1031,7 @@ public final class Recorder extends WeftSink {
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
       if (id == 0) {
-        Object standsFor = SyncObjects.lockOf(lock, SyncObjects.traits(lock.getClass()));
+        Object standsFor = SyncObjects.lockOf(lock, traits(s, lock));
         if (standsFor == null) {
           return;
         }

@@ -72,6 +72,12 @@ final class ThreadState {
 
   long requestId;
   int requestTraits;
+  /** The class whose traits were looked up last, and those traits. */
+  Class<?> traitsClass;
+
+  int traits;
+  /** The id of the lock this thread last requested: defined already, no need to look again. */
+  long lastDefined;
 
   // ---- spinning: one SPIN_ENTER per spin loop, SPIN_EXIT written before the thread's next event
 
