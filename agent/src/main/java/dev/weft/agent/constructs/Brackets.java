@@ -159,6 +159,25 @@ final class Brackets {
     BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
   }
 
+  /**
+   * The construct the call is (POMP enter/exit): ENTER before, EXIT after it returns or throws, so
+   * that what the call records (e.g. a task's TASK_CREATE inside the JDK) lies within the region of
+   * the user's line.
+   */
+  static Bracket construct(int region) {
+    return new Bracket() {
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.callWithRegion(mv, "enter", region);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        BridgeCalls.callWithRegion(mv, "exit", region);
+      }
+    };
+  }
+
   /** A parallel region around the call: FORK before, JOIN after it returns or throws. */
   static Bracket region(int region, Pool pool) {
     return new Bracket() {

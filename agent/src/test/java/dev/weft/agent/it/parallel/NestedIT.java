@@ -90,6 +90,7 @@ class NestedIT {
     List<RegionDef> found =
         run.trace.definitions.regions().stream()
             .filter(r -> r.firstLine() == line && r.kind() != ConstructKind.FUTURE_GET)
+            .filter(r -> r.kind() != ConstructKind.EXECUTOR)
             .toList();
     assertEquals(1, found.size(), found::toString);
     return found.get(0);
