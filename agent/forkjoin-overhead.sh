@@ -3,9 +3,10 @@
 # tiny threshold (each task costs tens of nanoseconds), timed without the agent, with the agent
 # recording every task (tasks=all, the default) and with aggregated tasks (tasks=aggregate).
 #
-#   agent/forkjoin-overhead.sh [java] [n] [threshold] [jvm runs per mode]
+#   agent/forkjoin-overhead.sh [java] [n] [threshold] [jvm runs per mode] [modes]
 #
-# Defaults: java on the PATH, fib(30), threshold 2, 5 JVMs per mode, started in turn (plain,
+# Defaults: java on the PATH, fib(30), threshold 2, 5 JVMs per mode, modes "plain aggregate all"
+# (plain must be among them), started in turn (plain,
 # aggregate, all, plain, ...) so that a noisy host hits every mode alike. Each JVM warms up with 4
 # computations, then times 11 and reports the median wall time and the median CPU time (all threads,
 # the agent's included) of one computation; the script prints the median over JVMs per mode, the
@@ -22,6 +23,7 @@ java="${1:-java}"
 n="${2:-30}"
 threshold="${3:-2}"
 runs="${4:-5}"
+modes="${5:-plain aggregate all}"
 jar="$here/target/weft-agent.jar"
 [[ -f "$jar" ]] || { echo "forkjoin-overhead.sh: build the agent first" >&2; exit 2; }
 work="$(mktemp -d)"
@@ -102,7 +104,7 @@ javac --release 17 -d "$work/classes" "$work/src/FibOverhead.java"
 declare -A wall cpu
 tasks=0
 for ((r = 0; r < runs; r++)); do
-  for mode in plain aggregate all; do
+  for mode in $modes; do
     if [[ $mode == plain ]]; then
       out=$("$java" -cp "$work/classes" FibOverhead "$n" "$threshold")
     else
@@ -120,7 +122,7 @@ printf "fib(%d), threshold %d: %d tasks per computation, %d JVMs per mode\n" "$n
 printf "%-10s %12s %12s %10s %10s %14s\n" mode "wall ms" "cpu ms" "wall x" "cpu x" "cpu ns/task+"
 pw=$(echo "${wall[plain]}" | median)
 pc=$(echo "${cpu[plain]}" | median)
-for mode in plain aggregate all; do
+for mode in $modes; do
   w=$(echo "${wall[$mode]}" | median)
   c=$(echo "${cpu[$mode]}" | median)
   awk -v m="$mode" -v w="$w" -v c="$c" -v pw="$pw" -v pc="$pc" -v t="$tasks" \

@@ -555,6 +555,9 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitEnter(int region, Object target) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return; // a worker's application code runs inside summarised tasks (cheaper than the next)
+    }
     ThreadState s = states.get();
     if (s.aggDepth > 0) {
       return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
@@ -571,6 +574,9 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitExit(int region) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return;
+    }
     ThreadState s = states.get();
     if (s.aggDepth > 0) {
       return;
