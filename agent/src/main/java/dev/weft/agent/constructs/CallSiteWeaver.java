@@ -269,7 +269,8 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
     frames.visitInsn(Opcodes.ATHROW);
 
     frames.visitLabel(resume);
-    frames.visitFrame(Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
+    frames.visitFrame(
+        Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
     // A frame of the original code may follow at once; the nop keeps the two offsets apart.
     frames.visitInsn(Opcodes.NOP);
   }

@@ -12,9 +12,9 @@ import org.objectweb.asm.Opcodes;
  * Executor calls in application code, woven where the user wrote them (family {@code executors}):
  *
  * <ul>
- *   <li>{@code execute(task)}, {@code submit(task)} and {@code schedule...(task, ...)}: the call
- *       is a region of its own (ENTER/EXIT at the user's line), within which the executor records
- *       the task's TASK_CREATE; so every task is attributed to the line that submitted it.
+ *   <li>{@code execute(task)}, {@code submit(task)} and {@code schedule...(task, ...)}: the call is
+ *       a region of its own (ENTER/EXIT at the user's line), within which the executor records the
+ *       task's TASK_CREATE; so every task is attributed to the line that submitted it.
  *   <li>{@code invokeAll(tasks)} and {@code invokeAny(tasks)} (with or without a timeout): a
  *       parallel region on the executor (FORK before, JOIN after the call returns or throws): the
  *       caller waits for a team of tasks.
@@ -95,7 +95,8 @@ public final class ExecutorSites extends ApplicationCallSites {
         return (c.is("take", "()Ljava/util/concurrent/Future;")
                     || c.is("poll", "(" + TIMEOUT + ")Ljava/util/concurrent/Future;"))
                 && c.ownerIn(COMPLETION_SERVICES)
-            ? Brackets.joinWait(c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false)
+            ? Brackets.joinWait(
+                c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false)
             : null;
       default:
         return null;

@@ -8,12 +8,12 @@ import java.util.Set;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Waits for futures in application code, woven where the user wrote them (family {@code
- * futures}): {@code future.get()}, {@code get(timeout)} and {@code CompletableFuture.join()} are
- * join waits (JOIN_WAIT_ENTER/EXIT, the future as target), also when they throw. Fork-join tasks
- * used as futures are left to {@link ForkJoinSites}. {@code CompletableFuture.supplyAsync} and
- * {@code runAsync} calls are regions of their own (ENTER/EXIT at the user's line), within which the
- * first stage's task is created.
+ * Waits for futures in application code, woven where the user wrote them (family {@code futures}):
+ * {@code future.get()}, {@code get(timeout)} and {@code CompletableFuture.join()} are join waits
+ * (JOIN_WAIT_ENTER/EXIT, the future as target), also when they throw. Fork-join tasks used as
+ * futures are left to {@link ForkJoinSites}. {@code CompletableFuture.supplyAsync} and {@code
+ * runAsync} calls are regions of their own (ENTER/EXIT at the user's line), within which the first
+ * stage's task is created.
  */
 public final class FutureSites extends ApplicationCallSites {
   private static final String COMPLETABLE = "java/util/concurrent/CompletableFuture";

@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The agent attached to a running program: already-loaded JDK classes (ForkJoinTask, the work
- * queues, ThreadPoolExecutor) and application classes are retransformed, and the parallel work
- * done after the attach is recorded, on 17 and 25.
+ * queues, ThreadPoolExecutor) and application classes are retransformed, and the parallel work done
+ * after the attach is recorded, on 17 and 25.
  */
 @Tag("child-jvm")
 class AttachIT {

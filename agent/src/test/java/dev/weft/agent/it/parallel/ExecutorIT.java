@@ -124,7 +124,8 @@ class ExecutorIT {
         "join wait " + traced / 1000 + " µs, measured by the program " + measured / 1000 + " µs");
 
     // Each queued get, a failing get (which throws) and awaitTermination: balanced waits.
-    assertEquals(ExecutorApp.TASKS, run.spans(main, regionAt(run, "// queued get site").id()).size());
+    assertEquals(
+        ExecutorApp.TASKS, run.spans(main, regionAt(run, "// queued get site").id()).size());
     assertEquals(1, run.spans(main, regionAt(run, "// failing get site").id()).size());
     RegionDef await = regionAt(run, "// await site");
     assertEquals(ConstructKind.AWAIT_TERMINATION, await.kind());

@@ -107,7 +107,9 @@ class NestedIT {
     for (Event e : run.trace.eventsByStream.get(fork.stream())) {
       if (e.equals(fork)) {
         in = true;
-      } else if (in && e.kind() == EventKind.JOIN && e.get(Field.REGION) == fork.get(Field.REGION)) {
+      } else if (in
+          && e.kind() == EventKind.JOIN
+          && e.get(Field.REGION) == fork.get(Field.REGION)) {
         return out;
       } else if (in && e.kind() == EventKind.TASK_CREATE) {
         out.add(e);

@@ -35,8 +35,11 @@ class VirtualThreadsIT {
 
   @Test
   void virtualThreadsAreRecordedOnTheirCarriers() throws IOException {
-    Path jdk = ChildJvm.jdks().filter(j -> !j.equals(Path.of(System.getProperty("java.home"))))
-        .findFirst().orElse(null);
+    Path jdk =
+        ChildJvm.jdks()
+            .filter(j -> !j.equals(Path.of(System.getProperty("java.home"))))
+            .findFirst()
+            .orElse(null);
     assumeTrue(jdk != null, "JDK 25 not installed (weft.jdk25.home)");
     ParallelRun run =
         ParallelRun.of(jdk, tmp, "", List.of("-Xmx48m"), VirtualThreadsApp.class, "" + THREADS);
@@ -52,8 +55,7 @@ class VirtualThreadsIT {
             .orElseThrow();
     List<ThreadDef> threads = List.copyOf(run.trace.definitions.threads());
     for (ThreadDef d : threads) {
-      assertTrue(
-          d.stream() == main || d.pool() == scheduler.id(), "only main and carriers: " + d);
+      assertTrue(d.stream() == main || d.pool() == scheduler.id(), "only main and carriers: " + d);
     }
     assertTrue(threads.size() <= 1 + 2 * Runtime.getRuntime().availableProcessors() + 2);
     long bytes;
@@ -102,8 +104,7 @@ class VirtualThreadsIT {
     assertTrue(begun.containsAll(started), "every virtual thread begins on a carrier");
     assertTrue(mounts >= 2L * THREADS, "mounts: " + mounts);
     assertEquals(mounts, run.events(EventKind.VTHREAD_UNMOUNT).size());
-    assertEquals(
-        begun.size(), run.events(EventKind.THREAD_END).size(), "every begun thread ends");
+    assertEquals(begun.size(), run.events(EventKind.THREAD_END).size(), "every begun thread ends");
 
     // Tasks of the virtual-thread-per-task executor: created on main, run on virtual threads.
     List<Event> creates = run.eventsOn(main, EventKind.TASK_CREATE);
