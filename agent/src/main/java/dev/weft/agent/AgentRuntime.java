@@ -24,8 +24,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
- * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after the
- * bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
+ * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after
+ * the bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
  */
 final class AgentRuntime {
   /** Classes retransformed per call; a failing batch is retried class by class. */
@@ -55,18 +55,88 @@ final class AgentRuntime {
     if (current != null) {
       return;
     }
-    Path dir = options.out() != null ? options.out() : defaultDirectory();
+    Path dir = (options.out() != null ? options.out() : defaultDirectory()).toAbsolutePath();
     TraceWriter writer;
     try {
-      int first = (int) Math.min(64 * 1024, options.buffer());
-      writer =
-          TraceWriter.create(
-              dir,
-              TraceWriter.Options.defaults()
-                  .withWindows(first, (int) options.buffer())
-                  .withMaxBytes(options.maxSize())
-                  .withThreadFactory(new AgentThreads("weft-window-preparer"))
-                  .withProblemListener(new ProblemListener()));
+      writer = openTrace(dir, options, attached);
+    } catch (IOException | RuntimeException e) {
+      Messages.problemOnce(
+          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
+      return;
+    }
+    preloadLateClasses();
+    RegionRegistry regions = new RegionRegistry(writer);
+    Recorder recorder =
+        new Recorder(
+            writer,
+            regions,
+            options.startOn(),
+            options.failAfter(),
+            inst,
+            options.aggregateTasks());
+    recorder.ignore(writer.backgroundThread());
+    WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
+    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
+    try {
+      WeftBridge.install(recorder);
+      inst.addTransformer(transformer, true);
+      rt.retransformLoaded(attached);
+      rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
+      recorder.ignore(rt.shutdownHook);
+      Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
+    } catch (RuntimeException | Error e) {
+      // Undo what was done, so that the program runs on exactly as without the agent.
+      recorder.stopEvents();
+      transformer.deactivate();
+      inst.removeTransformer(transformer);
+      rt.restoreOriginals();
+      recorder.close(Map.of("agent.stopped_by", "start failed: " + e));
+      throw e;
+    }
+    current = rt;
+    if (options.out() == null) {
+      Messages.info("recording to " + dir);
+    }
+  }
+
+  /**
+   * JDK classes the event path loads only when an exception passes through the mapped-buffer code
+   * (a stack overflow of the host's deep recursion reaching into the recorder). Loaded then, at the
+   * very end of the stack, their load hook would fail inside the JVM's agent glue, which prints an
+   * assertion message on stderr. Loaded now (not initialised), they cannot be.
+   */
+  private static final String[] LATE_CLASSES = {
+    "jdk.internal.misc.ScopedMemoryAccess$Scope",
+    "jdk.internal.misc.ScopedMemoryAccess$Scope$ScopedAccessError",
+    "jdk.internal.misc.ScopedMemoryAccess$ScopedAccessError",
+    "java.lang.foreign.MemorySegment$Scope",
+    "jdk.internal.foreign.MemorySessionImpl",
+    "java.lang.invoke.VarHandle$AccessDescriptor",
+  };
+
+  private static void preloadLateClasses() {
+    for (String name : LATE_CLASSES) {
+      try {
+        Class.forName(name, false, null);
+      } catch (ClassNotFoundException | LinkageError e) {
+        // Not in this JDK version.
+      }
+    }
+  }
+
+  /** Creates the trace directory and writes the clock and process definitions. */
+  private static TraceWriter openTrace(Path dir, AgentOptions options, boolean attached)
+      throws IOException {
+    int first = (int) Math.min(64 * 1024, options.buffer());
+    TraceWriter writer =
+        TraceWriter.create(
+            dir,
+            TraceWriter.Options.defaults()
+                .withWindows(first, (int) options.buffer())
+                .withMaxBytes(options.maxSize())
+                .withThreadFactory(new AgentThreads("weft-window-preparer"))
+                .withProblemListener(new ProblemListener(dir)));
+    try {
       long nanoBase = System.nanoTime();
       writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
       writer.defineProcess(
@@ -82,28 +152,14 @@ final class AgentRuntime {
       if (attached) {
         writer.defineAttribute("agent.attached", "true");
       }
+      return writer;
     } catch (IOException | RuntimeException e) {
-      Messages.problemOnce(
-          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
-      return;
-    }
-    RegionRegistry regions = new RegionRegistry(writer);
-    Recorder recorder =
-        new Recorder(
-            writer, regions, options.startOn(), options.failAfter(), options.aggregateTasks());
-    recorder.ignore(writer.backgroundThread());
-    WeftTransformer transformer =
-        new WeftTransformer(Constructs.all(), options, regions, recorder);
-    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
-    WeftBridge.install(recorder);
-    inst.addTransformer(transformer, true);
-    rt.retransformLoaded(attached);
-    rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
-    recorder.ignore(rt.shutdownHook);
-    Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
-    current = rt;
-    if (options.out() == null) {
-      Messages.info("recording to " + dir);
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // Reporting the first problem is enough.
+      }
+      throw e;
     }
   }
 
@@ -218,7 +274,11 @@ final class AgentRuntime {
   /** {@code ./weft-traces/<main class>-<pid>-<yyyyMMdd-HHmmss>}. */
   private static Path defaultDirectory() {
     LocalDateTime t = LocalDateTime.now();
-    StringBuilder b = new StringBuilder(mainClass().replaceAll("[^A-Za-z0-9._-]", "_"));
+    StringBuilder b = new StringBuilder();
+    for (char c : mainClass().toCharArray()) {
+      boolean plain = c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-');
+      b.append(plain ? c : '_');
+    }
     b.append('-').append(pid()).append('-');
     pad(b, t.getYear(), 4);
     pad(b, t.getMonthValue(), 2);
@@ -241,7 +301,11 @@ final class AgentRuntime {
   /** The main class (or jar file name without .jar) from the launcher's command; "java" if none. */
   private static String mainClass() {
     String cmd = System.getProperty("sun.java.command", "").trim();
-    String first = cmd.isEmpty() ? "java" : cmd.split("\\s+")[0];
+    int space = 0;
+    while (space < cmd.length() && !Character.isWhitespace(cmd.charAt(space))) {
+      space++;
+    }
+    String first = cmd.isEmpty() ? "java" : cmd.substring(0, space);
     if (first.endsWith(".jar")) {
       first = Path.of(first).getFileName().toString();
       first = first.substring(0, first.length() - 4);
@@ -250,8 +314,9 @@ final class AgentRuntime {
   }
 
   /**
-   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the JDK's
-   * process-reaper machinery (a thread pool), which costs start-up time and loads executor classes.
+   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the
+   * JDK's process-reaper machinery (a thread pool), which costs start-up time and loads executor
+   * classes.
    */
   private static long pid() {
     try {
@@ -292,9 +357,15 @@ final class AgentRuntime {
 
   /** Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped. */
   private static final class ProblemListener implements Consumer<String> {
+    private final Path dir;
+
+    ProblemListener(Path dir) {
+      this.dir = dir;
+    }
+
     @Override
     public void accept(String problem) {
-      Messages.problemOnce(problem + " (dropped events are counted in the trace)");
+      Messages.problemOnce(problem + "; the program runs on, drops are counted in " + dir);
     }
   }
 

@@ -16,9 +16,9 @@ import java.util.zip.ZipEntry;
  * and call sites woven into any application class can call them.
  *
  * <p>In the shaded jar the bridge package is relocated to {@code java.lang}. The installer opens
- * {@code java.lang} to the agent with {@link Instrumentation#redefineModule} and defines the classes
- * inside {@code java.base} through a private lookup on {@code Object}. Unlike appending a jar to the
- * bootstrap class path, this leaves class data sharing alone and prints nothing.
+ * {@code java.lang} to the agent with {@link Instrumentation#redefineModule} and defines the
+ * classes inside {@code java.base} through a private lookup on {@code Object}. Unlike appending a
+ * jar to the bootstrap class path, this leaves class data sharing alone and prints nothing.
  *
  * <p><b>Important:</b> nothing may load a class that refers to the bridge (the recorder, the
  * transformer) before {@link #install} has returned.
@@ -65,7 +65,8 @@ final class BridgeInstaller {
   }
 
   private static Path agentJar() throws URISyntaxException {
-    return Path.of(BridgeInstaller.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return Path.of(
+        BridgeInstaller.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   private static byte[] read(JarFile jar, String className) throws IOException {

@@ -9,10 +9,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The agent's entry points. {@code premain} (at JVM start, {@code -javaagent:weft-agent.jar=OPTIONS})
- * and {@code agentmain} (attached to a running JVM) share one start path: read the options, install
- * the bootstrap bridge, then start the {@link AgentRuntime}. Whatever goes wrong, the host program runs
- * on: one line on stderr and the agent stays off.
+ * The agent's entry points. {@code premain} (at JVM start, {@code
+ * -javaagent:weft-agent.jar=OPTIONS}) and {@code agentmain} (attached to a running JVM) share one
+ * start path: read the options, install the bootstrap bridge, then start the {@link AgentRuntime}.
+ * Whatever goes wrong, the host program runs on: one line on stderr and the agent stays off.
  */
 public final class WeftAgent {
   private WeftAgent() {}

@@ -1,19 +1,19 @@
 package dev.weft.agent.bridge;
 
 /**
- * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style, no
- * generic {@code event(type)} switch), each taking the int region id of the woven site and the
+ * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style,
+ * no generic {@code event(type)} switch), each taking the int region id of the woven site and the
  * object(s) concerned. Every method forwards to the installed {@link WeftSink} and is a no-op while
  * none is installed.
  *
- * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the agent
- * defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice inlined into
- * JDK classes and call sites woven into any application class can link to them. The class references
- * JDK types only.
+ * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the
+ * agent defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice
+ * inlined into JDK classes and call sites woven into any application class can link to them. The
+ * class references JDK types only.
  *
  * <p>No exception ever leaves a bridge method: a sink that throws is uninstalled at once (recording
- * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and a
- * call; the exception handler costs nothing until it runs.
+ * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and
+ * a call; the exception handler costs nothing until it runs.
  */
 public final class WeftBridge {
   private static volatile WeftSink sink;
@@ -39,7 +39,11 @@ public final class WeftBridge {
     try {
       return s.isRecording();
     } catch (Throwable t) {
-      fault(s, t);
+      try {
+        fault(s, t);
+      } catch (Throwable outOfStack) {
+        // Nothing may reach the host program.
+      }
       return false;
     }
   }
@@ -51,7 +55,11 @@ public final class WeftBridge {
       try {
         s.enter(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -63,7 +71,11 @@ public final class WeftBridge {
       try {
         s.exit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -75,7 +87,11 @@ public final class WeftBridge {
       try {
         s.userRegionEnter(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -87,7 +103,11 @@ public final class WeftBridge {
       try {
         s.userRegionEnter(name, site);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -99,7 +119,11 @@ public final class WeftBridge {
       try {
         s.userRegionExit();
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -111,7 +135,11 @@ public final class WeftBridge {
       try {
         s.measurementOn();
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -123,7 +151,11 @@ public final class WeftBridge {
       try {
         s.measurementOff();
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -135,7 +167,11 @@ public final class WeftBridge {
       try {
         s.fork(region, pool, parallelism);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -147,7 +183,11 @@ public final class WeftBridge {
       try {
         s.join(region, pool);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -159,7 +199,11 @@ public final class WeftBridge {
       try {
         s.taskCreate(region, task, pool);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -171,7 +215,11 @@ public final class WeftBridge {
       try {
         s.taskBegin(task);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -183,7 +231,11 @@ public final class WeftBridge {
       try {
         s.taskEnd(task);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -195,7 +247,11 @@ public final class WeftBridge {
       try {
         s.taskSummary(region, pool, count, durationNanos);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -207,7 +263,11 @@ public final class WeftBridge {
       try {
         s.joinWaitEnter(region, target);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -219,7 +279,11 @@ public final class WeftBridge {
       try {
         s.joinWaitExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -231,7 +295,11 @@ public final class WeftBridge {
       try {
         s.joinBlockedEnter(region, task);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -243,7 +311,11 @@ public final class WeftBridge {
       try {
         s.joinBlockedExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -255,7 +327,11 @@ public final class WeftBridge {
       try {
         s.helpEnter(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -267,7 +343,11 @@ public final class WeftBridge {
       try {
         s.helpExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -279,7 +359,11 @@ public final class WeftBridge {
       try {
         s.barrierEnter(region, barrier, generation);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -291,7 +375,11 @@ public final class WeftBridge {
       try {
         s.barrierExit(region, barrier, generation, outcome);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -303,7 +391,11 @@ public final class WeftBridge {
       try {
         s.lockRequest(region, lock);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -315,7 +407,11 @@ public final class WeftBridge {
       try {
         s.lockAcquired(lock, flags);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -327,7 +423,11 @@ public final class WeftBridge {
       try {
         s.lockReleased(lock);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -339,7 +439,11 @@ public final class WeftBridge {
       try {
         s.waitEnter(region, waitKind);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -351,7 +455,11 @@ public final class WeftBridge {
       try {
         s.waitExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -363,7 +471,11 @@ public final class WeftBridge {
       try {
         s.notify(region, object, waitKind);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -375,7 +487,11 @@ public final class WeftBridge {
       try {
         s.spinEnter(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -387,7 +503,11 @@ public final class WeftBridge {
       try {
         s.spinExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -399,7 +519,11 @@ public final class WeftBridge {
       try {
         s.threadCreate(region, child);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -411,7 +535,11 @@ public final class WeftBridge {
       try {
         s.poolThreadCreate(region, child, pool);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -423,7 +551,11 @@ public final class WeftBridge {
       try {
         s.threadBegin();
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -435,37 +567,28 @@ public final class WeftBridge {
       try {
         s.threadEnd();
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
 
-  /** See {@link WeftSink#vthreadMount}. */
-  public static void vthreadMount(Thread vthread) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.vthreadMount(vthread);
-      } catch (Throwable t) {
-        fault(s, t);
-      }
-    }
-  }
-
-  /** See {@link WeftSink#vthreadUnmount}. */
-  public static void vthreadUnmount(Thread vthread) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.vthreadUnmount(vthread);
-      } catch (Throwable t) {
-        fault(s, t);
-      }
-    }
-  }
-
-  /** Uninstalls the failed sink (if still installed) and tells it, once. */
+  /**
+   * Uninstalls the failed sink (if still installed) and tells it, once. A {@link
+   * StackOverflowError} is the host's deep recursion reaching into the recorder, not a fault of it:
+   * that event is lost, recording goes on. Callers guard the call itself, which may run out of
+   * stack too.
+   */
   private static void fault(WeftSink s, Throwable t) {
+    if (!(t instanceof StackOverflowError)) {
+      uninstallAndTell(s, t);
+    }
+  }
+
+  private static void uninstallAndTell(WeftSink s, Throwable t) {
     synchronized (WeftBridge.class) {
       if (sink != s) {
         return; // already uninstalled: someone else reported

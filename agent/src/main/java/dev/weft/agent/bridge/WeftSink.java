@@ -4,9 +4,9 @@ package dev.weft.agent.bridge;
  * Receiver of the events that {@link WeftBridge} forwards: one method per event kind, mirroring the
  * trace writer's {@code StreamWriter}. The agent's recorder is the only implementation.
  *
- * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang}, and the agent
- * defines the class in {@code java.base} so that code woven into JDK classes can see it. It must
- * therefore reference nothing but JDK types.
+ * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang}, and the
+ * agent defines the class in {@code java.base} so that code woven into JDK classes can see it. It
+ * must therefore reference nothing but JDK types.
  *
  * <p>Objects are passed as they are (a lock, a task, a pool); turning them into ids is the
  * recorder's business. Region ids come from the agent's region registry.
@@ -16,7 +16,8 @@ public abstract class WeftSink {
   /** For subclasses. */
   protected WeftSink() {}
 
-  // ---- regions (POMP enter/exit) -----------------------------------------------------------------
+  // ---- regions (POMP enter/exit)
+  // -----------------------------------------------------------------
 
   /** A woven construct or {@code @Traced} method is entered. */
   public abstract void enter(int region);
@@ -33,7 +34,8 @@ public abstract class WeftSink {
   /** {@code Region.close()}: exits the innermost region entered with {@code userRegionEnter}. */
   public abstract void userRegionExit();
 
-  // ---- measurement control -----------------------------------------------------------------------
+  // ---- measurement control
+  // -----------------------------------------------------------------------
 
   /** {@code Weft.on()}: resumes recording (MEASUREMENT_ON). */
   public abstract void measurementOn();
@@ -44,7 +46,8 @@ public abstract class WeftSink {
   /** True while events are being recorded. */
   public abstract boolean isRecording();
 
-  // ---- fork/join and tasks -----------------------------------------------------------------------
+  // ---- fork/join and tasks
+  // -----------------------------------------------------------------------
 
   /** The calling thread forks parallel work on {@code pool} (a pool object, or null if unknown). */
   public abstract void fork(int region, Object pool, int parallelism);
@@ -61,10 +64,14 @@ public abstract class WeftSink {
   /** The calling thread finished executing {@code task}. */
   public abstract void taskEnd(Object task);
 
-  /** Aggregated tasks: {@code count} tasks of {@code region} ran for {@code durationNanos} in total. */
+  /**
+   * Aggregated tasks: {@code count} tasks of {@code region} ran for {@code durationNanos} in total.
+   */
   public abstract void taskSummary(int region, Object pool, long count, long durationNanos);
 
-  /** The thread starts waiting for forked or submitted work ({@code target}: task, thread, or null). */
+  /**
+   * The thread starts waiting for forked or submitted work ({@code target}: task, thread, or null).
+   */
   public abstract void joinWaitEnter(int region, Object target);
 
   /** The join wait at {@code region} ends. */
@@ -86,7 +93,8 @@ public abstract class WeftSink {
   /** The helping started by {@link #helpEnter} ends. */
   public abstract void helpExit(int region);
 
-  // ---- barriers ----------------------------------------------------------------------------------
+  // ---- barriers
+  // ----------------------------------------------------------------------------------
 
   /** Arrival at a barrier, latch or phaser in its {@code generation} (phase). */
   public abstract void barrierEnter(int region, Object barrier, long generation);
@@ -94,7 +102,8 @@ public abstract class WeftSink {
   /** Departure from a barrier; {@code outcome} is a set of {@code BarrierOutcome} bits. */
   public abstract void barrierExit(int region, Object barrier, long generation, int outcome);
 
-  // ---- locks -------------------------------------------------------------------------------------
+  // ---- locks
+  // -------------------------------------------------------------------------------------
 
   /** The thread asks for {@code lock} (a monitor's object, a Lock, a Semaphore...). */
   public abstract void lockRequest(int region, Object lock);
@@ -105,7 +114,8 @@ public abstract class WeftSink {
   /** The thread released {@code lock}. */
   public abstract void lockReleased(Object lock);
 
-  // ---- waits -------------------------------------------------------------------------------------
+  // ---- waits
+  // -------------------------------------------------------------------------------------
 
   /** The thread starts a wait of {@code waitKind} ({@code WaitKind} codes). */
   public abstract void waitEnter(int region, int waitKind);
@@ -113,7 +123,9 @@ public abstract class WeftSink {
   /** The wait at {@code region} ends. */
   public abstract void waitExit(int region);
 
-  /** The thread notifies waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}). */
+  /**
+   * The thread notifies waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}).
+   */
   public abstract void notify(int region, Object object, int waitKind);
 
   /** The thread starts spinning ({@code Thread.onSpinWait} loops, busy waits). */
@@ -122,7 +134,8 @@ public abstract class WeftSink {
   /** The spin at {@code region} ends. */
   public abstract void spinExit(int region);
 
-  // ---- threads -----------------------------------------------------------------------------------
+  // ---- threads
+  // -----------------------------------------------------------------------------------
 
   /** The calling thread starts {@code child}. */
   public abstract void threadCreate(int region, Thread child);
@@ -142,20 +155,12 @@ public abstract class WeftSink {
   /** The calling thread ends (recorded when its begin was). */
   public abstract void threadEnd();
 
-  /**
-   * The calling (carrier) thread is about to mount virtual thread {@code vthread}: until {@link
-   * #vthreadUnmount}, events of {@code vthread} are recorded on the carrier's stream.
-   */
-  public abstract void vthreadMount(Thread vthread);
-
-  /** The calling (carrier) thread has unmounted virtual thread {@code vthread}. */
-  public abstract void vthreadUnmount(Thread vthread);
-
-  // ---- failure -----------------------------------------------------------------------------------
+  // ---- failure
+  // -----------------------------------------------------------------------------------
 
   /**
-   * Called once when an event method threw: the bridge has already stopped forwarding events. Must not
-   * throw.
+   * Called once when an event method threw: the bridge has already stopped forwarding events. Must
+   * not throw.
    */
   public abstract void failed(Throwable problem);
 }

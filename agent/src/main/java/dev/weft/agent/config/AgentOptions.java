@@ -12,9 +12,9 @@ import java.util.Set;
 
 /**
  * The agent's settings, immutable. Read by {@link #parse} from three sources, in this order of
- * precedence: the agent argument string ({@code -javaagent:weft-agent.jar=out=DIR,constructs=-locks}),
- * {@code -Dweft.*} system properties, {@code WEFT_*} environment variables. The option reference is
- * agent/OPTIONS.md.
+ * precedence: the agent argument string ({@code
+ * -javaagent:weft-agent.jar=out=DIR,constructs=-locks}), {@code -Dweft.*} system properties, {@code
+ * WEFT_*} environment variables. The option reference is agent/OPTIONS.md.
  */
 public final class AgentOptions {
   /** Largest window a thread maps at once, unless {@code buffer=} says otherwise. */
@@ -98,8 +98,7 @@ public final class AgentOptions {
         throw new OptionException("out=" + outText + ": not a valid path");
       }
     }
-    ClassFilter filter =
-        ClassFilter.of(list(values.get("include")), list(values.get("exclude")));
+    ClassFilter filter = ClassFilter.of(list(values.get("include")), list(values.get("exclude")));
     Set<Family> families = families(values.get("constructs"));
     long buffer = size("buffer", values.get("buffer"), DEFAULT_BUFFER);
     if (buffer < 4096 || buffer > (1L << 30) || Long.bitCount(buffer) != 1) {
@@ -197,8 +196,8 @@ public final class AgentOptions {
 
   /**
    * {@code constructs=}: a plain list ({@code regions,forkjoin}) selects exactly those families; a
-   * list of {@code -name}/{@code +name} changes the default (all); {@code all} and {@code none} work
-   * as starting points ({@code none,+locks}).
+   * list of {@code -name}/{@code +name} changes the default (all); {@code all} and {@code none}
+   * work as starting points ({@code none,+locks}).
    */
   private static Set<Family> families(String value) throws OptionException {
     EnumSet<Family> set = EnumSet.allOf(Family.class);
@@ -224,7 +223,13 @@ public final class AgentOptions {
       Family f = Family.ofId(name);
       if (f == null) {
         throw new OptionException(
-            "constructs=" + value + ": unknown family '" + name + "' (families: " + familyNames() + ")");
+            "constructs="
+                + value
+                + ": unknown family '"
+                + name
+                + "' (families: "
+                + familyNames()
+                + ")");
       }
       if (first && sign != '-' && sign != '+') {
         set = EnumSet.noneOf(Family.class);

@@ -56,10 +56,7 @@ public final class ClassFilter {
     }
     if (!ok) {
       throw new OptionException(
-          option
-              + "="
-              + pattern
-              + ": not a class pattern (use com.acme.Cache, com.acme.* or *)");
+          option + "=" + pattern + ": not a class pattern (use com.acme.Cache, com.acme.* or *)");
     }
   }
 
@@ -78,7 +75,9 @@ public final class ClassFilter {
     return out;
   }
 
-  /** Whether the class with this internal name ({@code com/acme/Cache$Entry}) may be instrumented. */
+  /**
+   * Whether the class with this internal name ({@code com/acme/Cache$Entry}) may be instrumented.
+   */
   public boolean accepts(String internalName) {
     if (includePrefixes.length > 0 && !matchesAny(includePrefixes, internalName)) {
       return false;
@@ -91,8 +90,7 @@ public final class ClassFilter {
       if (p.isEmpty() || p.endsWith("/") && name.startsWith(p)) {
         return true;
       }
-      if (name.startsWith(p)
-          && (name.length() == p.length() || name.charAt(p.length()) == '$')) {
+      if (name.startsWith(p) && (name.length() == p.length() || name.charAt(p.length()) == '$')) {
         return true;
       }
     }

@@ -1,8 +1,8 @@
 package dev.weft.agent.config;
 
 /**
- * The construct families that {@code constructs=} switches on and off, one per row of the event model
- * (BRIEF §4). Each instrumentation plug-in belongs to exactly one family.
+ * The construct families that {@code constructs=} switches on and off, one per row of the event
+ * model (BRIEF §4). Each instrumentation plug-in belongs to exactly one family.
  */
 public enum Family {
   /** {@code @Traced} methods and {@code Weft.region(...)}: ENTER/EXIT; {@code Weft.on()/off()}. */
@@ -21,7 +21,9 @@ public enum Family {
   LOCKS("locks"),
   /** CyclicBarrier, Phaser, CountDownLatch: BARRIER_*. */
   BARRIERS("barriers"),
-  /** Object.wait, Condition.await, LockSupport.park, Thread.sleep, notify/signal: WAIT_*, NOTIFY. */
+  /**
+   * Object.wait, Condition.await, LockSupport.park, Thread.sleep, notify/signal: WAIT_*, NOTIFY.
+   */
   WAITS("waits"),
   /** Thread.onSpinWait and busy waits: SPIN_*. */
   SPIN("spin"),

@@ -20,17 +20,19 @@ import org.objectweb.asm.TypePath;
  *
  * <ul>
  *   <li>{@code @Traced} methods: ENTER at the start, EXIT before every return and, through a
- *       catch-all handler that rethrows, when an exception leaves the method. The region is named by
- *       the annotation's value or {@code Class.method} and spans the method's first to last line.
+ *       catch-all handler that rethrows, when an exception leaves the method. The region is named
+ *       by the annotation's value or {@code Class.method} and spans the method's first to last
+ *       line.
  *   <li>{@code Weft.region(name)} call sites: an enter call is woven in front of the call, with a
- *       region registered for the call site's file and line; a name computed at run time becomes one
- *       region per distinct name at that site. {@code Region.close()} exits the innermost region.
+ *       region registered for the call site's file and line; a name computed at run time becomes
+ *       one region per distinct name at that site. {@code Region.close()} exits the innermost
+ *       region.
  *   <li>{@code Weft.on()}, {@code Weft.off()}, {@code Weft.isRecording()}: their bodies call the
  *       bridge.
  * </ul>
  *
- * These are explicit requests in the user's code, so {@code include=}/{@code exclude=} do not apply;
- * {@code constructs=-regions} turns them off.
+ * These are explicit requests in the user's code, so {@code include=}/{@code exclude=} do not
+ * apply; {@code constructs=-regions} turns them off.
  */
 public final class UserRegions implements ConstructInstrumentation {
   private static final String API_PACKAGE = "dev/weft/api/";

@@ -11,10 +11,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * one object, which can only merge, never invent, waits.
  */
 final class IdentityIds {
-  private static final int CAPACITY = 1 << 16;
   private static final int PROBES = 16;
 
-  private final AtomicLongArray seen = new AtomicLongArray(CAPACITY);
+  private final AtomicLongArray seen;
+  private final int mask;
+
+  /**
+   * @param capacity how many ids can be remembered, a power of two
+   */
+  IdentityIds(int capacity) {
+    this.seen = new AtomicLongArray(capacity);
+    this.mask = capacity - 1;
+  }
 
   /** The id of {@code o}; 0 for null. */
   static long of(Object o) {
@@ -26,9 +34,9 @@ final class IdentityIds {
    * When the table is full the answer is false: the object keeps its id but gets no definition.
    */
   boolean firstSight(long id) {
-    int h = (int) (id * 0x9E3779B97F4A7C15L >>> 48) & (CAPACITY - 1);
+    int h = (int) (id * 0x9E3779B97F4A7C15L >>> 40) & mask;
     for (int i = 0; i < PROBES; i++) {
-      int slot = (h + i) & (CAPACITY - 1);
+      int slot = (h + i) & mask;
       long v = seen.get(slot);
       if (v == id) {
         return false;

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The agent's only way to speak to the host's terminal: at most one problem line on stderr per JVM
- * (plus the optional "recording to" line), each starting with {@code "weft: "}. Nothing ever goes to
- * stdout.
+ * (plus the optional "recording to" line), each starting with {@code "weft: "}. Nothing ever goes
+ * to stdout.
  */
 public final class Messages {
   private static final AtomicBoolean problemTold = new AtomicBoolean();

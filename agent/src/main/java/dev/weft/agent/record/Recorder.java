@@ -8,6 +8,7 @@ import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
+import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -22,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter}, opened
- * at the thread's first event, with no lock and no allocation per event.
+ * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
+ * opened at the thread's first event, with no lock and no allocation per event.
  *
  * <p>Every event method follows one pattern: look up the thread's {@link ThreadState} (one
  * ThreadLocal read), leave at once if the thread is inside the recorder already (the re-entrancy
@@ -31,65 +32,102 @@ import java.util.concurrent.atomic.LongAdder;
  * traced), if the thread never records (agent threads, virtual threads) or if measurement is off;
  * then take {@code System.nanoTime()} and write one event.
  *
- * <p>Virtual threads never get a stream (there may be millions): while one is mounted (between
- * {@link #vthreadMount} and {@link #vthreadUnmount}, which the carrier records as VTHREAD_MOUNT and
- * VTHREAD_UNMOUNT), its events are written to its carrier's stream; the carrier runs nothing else
- * meanwhile, so the stream keeps a single writer. Events of virtual threads whose mount was not
- * seen are skipped and counted (trace attribute {@code agent.virtual_thread_events_skipped}).
+ * <p>Virtual threads never get a stream (there may be millions): on JDK 21+ their events go to the
+ * stream of the carrier thread running them, each run of one virtual thread's events preceded by
+ * VTHREAD_MOUNT (and followed by VTHREAD_UNMOUNT when the carrier records for itself or another
+ * virtual thread). Events that cannot be recorded so (the carrier is inside the recorder already)
+ * are counted in the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
+  /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
+  private static final int SKIPPED_VIRTUAL = -1;
+
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
+  private final AtomicLong eventsForFailure = new AtomicLong();
+  private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
+  private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
+  private final LongAdder virtualSkipped = new LongAdder();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
+  private final CarrierStates carriers;
+  /**
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   */
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  /**
+   * States of fork-join workers by thread id: pools may erase their workers' thread locals between
+   * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+  /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
   /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
   private final boolean aggregateForkJoin;
   /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
   private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
-  private final AtomicLong eventsForFailure = new AtomicLong();
-  private final IdentityIds objectsSeen = new IdentityIds();
-  private final IdentityIds poolsSeen = new IdentityIds();
-  private final LongAdder virtualSkipped = new LongAdder();
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
-  /**
-   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
-   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
-   */
-  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
-  /** Mounted virtual threads and their carriers' states (one entry per busy carrier). */
-  private final Map<Thread, ThreadState> mounted = new ConcurrentHashMap<>();
-  /** The pool id of the virtual-thread scheduler, once seen (0 before). */
-  private volatile int virtualScheduler;
-  /**
-   * States of fork-join workers by thread id: the common pool erases its workers' thread locals
-   * between tasks, and a worker must keep its one stream (one entry per worker ever recorded).
-   */
-  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
         protected ThreadState initialValue() {
           Thread t = Thread.currentThread();
-          if (!(t instanceof ForkJoinWorkerThread)) {
-            return new ThreadState(t, ignoredThreads.containsKey(t), isVirtual(t));
+          if (isVirtual(t)) {
+            return new ThreadState(t, false, true);
           }
-          ThreadState s = workerStates.get(t.getId());
-          if (s == null || s.thread != t) {
-            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
-            workerStates.put(t.getId(), s);
+          if (t instanceof ForkJoinWorkerThread) {
+            return workerState(t);
           }
-          return s;
+          return platformState(t);
         }
       };
   private volatile boolean on;
+
+  /** A fork-join worker's one state, found again after its thread locals were erased. */
+  private ThreadState workerState(Thread t) {
+    ThreadState s = workerStates.get(t.getId());
+    if (s == null || s.thread != t) {
+      s = platformState(t);
+      workerStates.put(t.getId(), s);
+    } else if (carriers != null && carriers.get() != s) {
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
+  private ThreadState platformState(Thread t) {
+    if (carriers == null) {
+      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+    }
+    // A platform thread may have carried virtual threads already: one state, one stream.
+    ThreadState s = carriers.get();
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** As the full constructor, with every task recorded ({@code tasks=all}). */
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
+    this(writer, regions, startOn, failAfter, inst, false);
+  }
 
   /**
    * @param writer the open trace
    * @param regions the region registry writing into the same trace
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
+   * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
    * @param aggregateForkJoin summarise fork-join tasks ({@code tasks=aggregate})
    */
   public Recorder(
@@ -97,11 +135,13 @@ public final class Recorder extends WeftSink {
       RegionRegistry regions,
       boolean startOn,
       long failAfter,
+      Instrumentation inst,
       boolean aggregateForkJoin) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
+    this.carriers = inst == null ? null : CarrierStates.create(inst);
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
@@ -137,78 +177,112 @@ public final class Recorder extends WeftSink {
    * recorded. The caller writes one event and clears {@code s.busy}.
    */
   private StreamWriter acquire(ThreadState s) {
-    if (s.busy || !on) {
+    if (s.busy || !on || s.ignored) {
       return null;
     }
-    if (s.ignored) {
-      return s.virtual ? carrierStream(s) : null;
+    if (s.virtual) {
+      return acquireOnCarrier(s);
     }
     s.busy = true;
-    StreamWriter w = s.stream;
-    if (w == null) {
-      w = open(s);
+    try {
+      StreamWriter w = s.stream;
       if (w == null) {
-        s.busy = false;
-        return null;
+        w = open(s);
+        if (w == null) {
+          s.busy = false;
+          return null;
+        }
       }
+      String name = s.thread.getName();
+      if (name != s.name) {
+        rename(s, w, name);
+      }
+      if (s.mounted != 0) {
+        // The carrier records for itself again: the virtual thread it carried is off it.
+        w.vthreadUnmount(System.nanoTime(), s.mounted);
+        s.mounted = 0;
+      }
+      injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the thread's busy time so far comes before the event about to be written
+      }
+      return w; // the caller writes one event and clears the guard
+    } catch (RuntimeException | Error e) {
+      s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
+      throw e;
     }
-    String name = s.thread.getName();
-    if (name != s.name) {
-      rename(s, w, name);
-    }
-    if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
-      s.busy = false;
-      throw new IllegalStateException("failure injected by test.fail=" + failAfter);
-    }
-    if (s.aggDepth > 0 && !s.aggBlocked) {
-      summarise(s, w); // the thread's busy time so far comes before the event about to be written
-    }
-    return w;
   }
 
   /**
-   * A virtual thread's event goes to the stream of the carrier it is mounted on (guard taken on the
-   * virtual thread's state), or is skipped and counted.
+   * A virtual thread's event goes to the stream of the platform thread carrying it, after a
+   * VTHREAD_MOUNT record whenever the carrier's last virtual thread was another one. The guard
+   * taken is the carrier's: whatever runs on the carrier while this event is written is not
+   * recorded.
    */
-  private StreamWriter carrierStream(ThreadState s) {
-    ThreadState c = s.carrierState;
-    if (c == null || c.mountedVirtual != s.thread) {
-      c = mounted.get(s.thread);
-      s.carrierState = c;
-    }
-    StreamWriter w = c == null ? null : c.stream;
-    if (w == null) {
+  private StreamWriter acquireOnCarrier(ThreadState s) {
+    if (carriers == null) {
       virtualSkipped.increment();
       return null;
     }
-    s.busy = true;
-    return w;
-  }
-
-  /**
-   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
-   * between taking its carrier's stream and writing the event; so its definitions are made first.
-   */
-  private void definePoolFirst(ThreadState s, Object pool) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
+    ThreadState c = carriers.get();
+    if (c == null) {
+      Thread carrier;
       try {
-        poolId(pool);
-      } finally {
-        s.busy = false;
+        carrier = carriers.currentCarrier();
+      } catch (Throwable e) {
+        virtualSkipped.increment();
+        return null;
       }
+      if (carrier instanceof ForkJoinWorkerThread) {
+        c = workerStates.get(carrier.getId());
+      }
+      if (c == null || c.thread != carrier) {
+        c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+        if (carrier instanceof ForkJoinWorkerThread) {
+          workerStates.put(carrier.getId(), c);
+        }
+      }
+      carriers.set(c);
+    }
+    if (c.busy || c.ignored) {
+      virtualSkipped.increment();
+      return null;
+    }
+    c.busy = true;
+    try {
+      StreamWriter w = c.stream;
+      if (w == null) {
+        w = open(c);
+        if (w == null) {
+          c.busy = false;
+          return null;
+        }
+      }
+      String name = c.thread.getName();
+      if (name != c.name) {
+        rename(c, w, name);
+      }
+      long id = s.thread.getId();
+      if (c.mounted != id) {
+        long now = System.nanoTime();
+        if (c.mounted != 0) {
+          w.vthreadUnmount(now, c.mounted);
+        }
+        w.vthreadMount(now, id);
+        c.mounted = id;
+      }
+      injectFailure();
+      s.writing = c;
+      return w;
+    } catch (RuntimeException | Error e) {
+      c.busy = false;
+      throw e;
     }
   }
 
-  /** See {@link #definePoolFirst}. */
-  private void defineObjectFirst(ThreadState s, int region, Object o) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        objectId(region, o);
-      } finally {
-        s.busy = false;
-      }
+  private void injectFailure() {
+    if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
+      throw new IllegalStateException("failure injected by test.fail=" + failAfter);
     }
   }
 
@@ -218,7 +292,8 @@ public final class Recorder extends WeftSink {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
       int pool = s.pool;
       if (t instanceof ForkJoinWorkerThread) {
-        pool = poolId(((ForkJoinWorkerThread) t).getPool());
+        boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+        pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
       }
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
@@ -238,7 +313,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- ids and definitions ------------------------------------------------------------------------
+  // ---- ids and definitions
+  // ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
     long id = IdentityIds.of(o);
@@ -252,7 +328,8 @@ public final class Recorder extends WeftSink {
         parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
       }
       try {
-        writer.defineObject(new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
+        writer.defineObject(
+            new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
       } catch (Exception e) {
         // Events keep the id; only the object's description is lost.
       }
@@ -260,12 +337,14 @@ public final class Recorder extends WeftSink {
     return id;
   }
 
-  /**
-   * The pool's id, defining it at first sight. The JDK's virtual-thread scheduler (a fork-join pool
-   * whose factory is the JDK's) is defined as a VIRTUAL_THREAD pool and remembered: its own tasks
-   * (one per run of a virtual thread) are not recorded; the mounts are.
-   */
   private int poolId(Object pool) {
+    return poolId(pool, false);
+  }
+
+  /**
+   * @param virtualScheduler the pool carries virtual threads (described as such)
+   */
+  private int poolId(Object pool, boolean virtualScheduler) {
     if (pool == null) {
       return 0;
     }
@@ -279,17 +358,14 @@ public final class Recorder extends WeftSink {
         parallelism = ((ForkJoinPool) pool).getParallelism();
         if (pool == ForkJoinPool.commonPool()) {
           name = "ForkJoinPool.commonPool";
-        } else if (((ForkJoinPool) pool)
-            .getFactory()
-            .getClass()
-            .getName()
-            .startsWith("java.lang.VirtualThread")) {
-          kind = ConstructKind.VIRTUAL_THREAD;
-          name = "virtual thread scheduler";
-          virtualScheduler = id;
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
+      }
+      if (virtualScheduler || isVirtualThreadScheduler(pool)) {
+        kind = ConstructKind.VIRTUAL_THREAD;
+        name = "virtual thread scheduler";
+        this.virtualScheduler = id;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -298,6 +374,16 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** The JDK's scheduler of virtual threads: a fork-join pool whose factory is the JDK's. */
+  private static boolean isVirtualThreadScheduler(Object pool) {
+    return pool instanceof ForkJoinPool
+        && ((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread");
   }
 
   /** A pool's id: its identity hash code, never 0. */
@@ -310,7 +396,8 @@ public final class Recorder extends WeftSink {
     return target instanceof Thread ? ((Thread) target).getId() : IdentityIds.of(target);
   }
 
-  // ---- regions ------------------------------------------------------------------------------------
+  // ---- regions
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void enter(int region) {
@@ -320,7 +407,7 @@ public final class Recorder extends WeftSink {
       try {
         w.enter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -333,7 +420,7 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -343,31 +430,23 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
   @Override
   public void userRegionEnter(String name, int site) {
     ThreadState s = states.get();
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        regions.regionAt(site, name == null ? "null" : name); // defined first: see definePoolFirst
-      } finally {
-        s.busy = false;
-      }
-    }
     StreamWriter w = acquire(s);
     if (w == null) {
-      s.pushRegion(0);
+      s.pushRegion(notRecorded(s));
       return;
     }
     try {
@@ -375,7 +454,7 @@ public final class Recorder extends WeftSink {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      s.busy = false;
+      s.writing.busy = false;
     }
   }
 
@@ -386,7 +465,10 @@ public final class Recorder extends WeftSink {
       return;
     }
     int region = s.popRegion();
-    if (region == 0) {
+    if (region <= 0) {
+      if (region == SKIPPED_VIRTUAL) {
+        virtualSkipped.increment();
+      }
       return;
     }
     StreamWriter w = acquire(s);
@@ -394,12 +476,18 @@ public final class Recorder extends WeftSink {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- measurement control ------------------------------------------------------------------------
+  /** What a user region's stack entry says when its enter was not recorded. */
+  private int notRecorded(ThreadState s) {
+    return s.virtual && on ? SKIPPED_VIRTUAL : 0;
+  }
+
+  // ---- measurement control
+  // ------------------------------------------------------------------------
 
   @Override
   public void measurementOn() {
@@ -413,7 +501,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOn(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -426,7 +514,7 @@ public final class Recorder extends WeftSink {
       try {
         w.measurementOff(System.nanoTime());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
     on = false;
@@ -437,12 +525,12 @@ public final class Recorder extends WeftSink {
     return on && !closed.get();
   }
 
-  // ---- fork/join and tasks ------------------------------------------------------------------------
+  // ---- fork/join and tasks
+  // ------------------------------------------------------------------------
 
   @Override
   public void fork(int region, Object pool, int parallelism) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -452,7 +540,7 @@ public final class Recorder extends WeftSink {
           forkedRegions.put(poolId, region);
         }
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -460,7 +548,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void join(int region, Object pool) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -470,7 +557,7 @@ public final class Recorder extends WeftSink {
           forkedRegions.remove(poolId, region);
         }
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -482,10 +569,9 @@ public final class Recorder extends WeftSink {
     }
     int scheduler = virtualScheduler;
     if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
-      return; // a virtual thread's run: the mount is recorded instead
+      return; // a virtual thread's run: its mount is what the trace shows
     }
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -494,7 +580,7 @@ public final class Recorder extends WeftSink {
           w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
         }
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -502,8 +588,8 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
-    if (s.carrier && s.mountedVirtual == null) {
-      return; // the scheduler running a virtual thread: the mount is recorded instead
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
     }
     if (aggregateForkJoin && task instanceof ForkJoinTask) {
       aggregatedBegin(s);
@@ -514,7 +600,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskBegin(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -522,8 +608,8 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
-    if (s.carrier && s.mountedVirtual == null) {
-      return; // the scheduler running a virtual thread: the mount is recorded instead
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
     }
     if (aggregateForkJoin && task instanceof ForkJoinTask) {
       aggregatedEnd(s);
@@ -534,7 +620,7 @@ public final class Recorder extends WeftSink {
       try {
         w.taskEnd(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -542,13 +628,12 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskSummary(int region, Object pool, long count, long durationNanos) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.taskSummary(System.nanoTime(), region, poolId(pool), count, durationNanos);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -567,7 +652,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitEnter(System.nanoTime(), region, targetId(target));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -586,7 +671,7 @@ public final class Recorder extends WeftSink {
       try {
         w.joinWaitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -610,10 +695,7 @@ public final class Recorder extends WeftSink {
 
   /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
   private void aggregatedEnd(ThreadState s) {
-    if (s.busy || s.aggDepth == 0) {
-      return;
-    }
-    if (--s.aggDepth > 0) {
+    if (s.busy || s.aggDepth == 0 || --s.aggDepth > 0) {
       return;
     }
     s.aggBlocked = false;
@@ -622,7 +704,7 @@ public final class Recorder extends WeftSink {
       try {
         summarise(s, w);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -689,7 +771,7 @@ public final class Recorder extends WeftSink {
         w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
         s.aggBlocked = true;
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -711,7 +793,7 @@ public final class Recorder extends WeftSink {
         s.aggStart = now; // busy again from here
       } finally {
         s.aggBlocked = false;
-        s.busy = false;
+        s.writing.busy = false;
       }
     } else {
       s.aggBlocked = false;
@@ -726,7 +808,7 @@ public final class Recorder extends WeftSink {
       try {
         w.helpEnter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -739,23 +821,23 @@ public final class Recorder extends WeftSink {
       try {
         w.helpExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- barriers -----------------------------------------------------------------------------------
+  // ---- barriers
+  // -----------------------------------------------------------------------------------
 
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
     ThreadState s = states.get();
-    defineObjectFirst(s, region, barrier);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -768,23 +850,23 @@ public final class Recorder extends WeftSink {
       try {
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- locks --------------------------------------------------------------------------------------
+  // ---- locks
+  // --------------------------------------------------------------------------------------
 
   @Override
   public void lockRequest(int region, Object lock) {
     ThreadState s = states.get();
-    defineObjectFirst(s, region, lock);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.lockRequest(System.nanoTime(), region, objectId(region, lock));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -797,7 +879,7 @@ public final class Recorder extends WeftSink {
       try {
         w.lockAcquired(System.nanoTime(), IdentityIds.of(lock), flags);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -810,12 +892,13 @@ public final class Recorder extends WeftSink {
       try {
         w.lockReleased(System.nanoTime(), IdentityIds.of(lock));
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- waits --------------------------------------------------------------------------------------
+  // ---- waits
+  // --------------------------------------------------------------------------------------
 
   @Override
   public void waitEnter(int region, int waitKind) {
@@ -825,7 +908,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitEnter(System.nanoTime(), region, waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -838,7 +921,7 @@ public final class Recorder extends WeftSink {
       try {
         w.waitExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -846,13 +929,12 @@ public final class Recorder extends WeftSink {
   @Override
   public void notify(int region, Object object, int waitKind) {
     ThreadState s = states.get();
-    defineObjectFirst(s, region, object);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.notify(System.nanoTime(), region, objectId(region, object), waitKind);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -865,7 +947,7 @@ public final class Recorder extends WeftSink {
       try {
         w.spinEnter(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -878,17 +960,18 @@ public final class Recorder extends WeftSink {
       try {
         w.spinExit(System.nanoTime(), region);
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- threads ------------------------------------------------------------------------------------
+  // ---- threads
+  // ------------------------------------------------------------------------------------
 
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
-    if (s.ignored && !s.virtual || child == null) {
+    if (s.ignored || child == null) {
       return;
     }
     announcedThreads.put(child.getId(), 0);
@@ -897,7 +980,7 @@ public final class Recorder extends WeftSink {
       try {
         w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -905,23 +988,17 @@ public final class Recorder extends WeftSink {
   @Override
   public void poolThreadCreate(int region, Thread child, Object pool) {
     ThreadState s = states.get();
-    if (s.ignored && !s.virtual || child == null || s.busy) {
+    if (s.ignored || child == null) {
       return;
     }
-    s.busy = true;
-    int poolId;
-    try {
-      poolId = poolId(pool);
-    } finally {
-      s.busy = false;
-    }
-    announcedThreads.put(child.getId(), poolId);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        int poolId = poolId(pool);
+        announcedThreads.put(child.getId(), poolId);
         w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -945,7 +1022,7 @@ public final class Recorder extends WeftSink {
         w.threadBegin(System.nanoTime());
         s.begun = true;
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
@@ -962,50 +1039,13 @@ public final class Recorder extends WeftSink {
         w.threadEnd(System.nanoTime());
         s.begun = false;
       } finally {
-        s.busy = false;
+        s.writing.busy = false;
       }
     }
   }
 
-  // ---- virtual threads ----------------------------------------------------------------------------
-
-  @Override
-  public void vthreadMount(Thread vthread) {
-    ThreadState s = states.get();
-    if (s.ignored || s.busy) {
-      return;
-    }
-    s.mountedVirtual = vthread;
-    mounted.put(vthread, s);
-    StreamWriter w = acquire(s);
-    if (w != null) {
-      try {
-        w.vthreadMount(System.nanoTime(), vthread.getId());
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
-  @Override
-  public void vthreadUnmount(Thread vthread) {
-    ThreadState s = states.get();
-    if (s.ignored || s.busy) {
-      return;
-    }
-    mounted.remove(vthread);
-    s.mountedVirtual = null;
-    StreamWriter w = acquire(s);
-    if (w != null) {
-      try {
-        w.vthreadUnmount(System.nanoTime(), vthread.getId());
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
-  // ---- life cycle ---------------------------------------------------------------------------------
+  // ---- life cycle
+  // ---------------------------------------------------------------------------------
 
   @Override
   public void failed(Throwable problem) {

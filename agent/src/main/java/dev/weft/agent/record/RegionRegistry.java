@@ -9,19 +9,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Region descriptors (POMP's context descriptors): every woven call site, {@code @Traced} method and
- * user region gets an int id and a {@link RegionDef}, written to the trace's definitions before the
- * woven class is defined, so before any event can carry the id.
+ * Region descriptors (POMP's context descriptors): every woven call site, {@code @Traced} method
+ * and user region gets an int id and a {@link RegionDef}, written to the trace's definitions before
+ * the woven class is defined, so before any event can carry the id.
  *
  * <p>A <em>site</em> is a call site whose region name is only known at run time ({@code
- * Weft.region(name)} with a computed name): each distinct name seen there becomes one region.
+ * Weft.region(name)} with a computed name): each distinct name seen there becomes one region, up to
+ * {@value #MAX_NAMES_PER_SITE} names per site.
  */
 public final class RegionRegistry {
+  /** Distinct run-time names one site may define; later names share one region. */
+  static final int MAX_NAMES_PER_SITE = 1000;
+
+  /** The region that names beyond {@link #MAX_NAMES_PER_SITE} share. */
+  static final String OVERFLOW_NAME = "(other names)";
+
   private final TraceWriter writer;
   private final AtomicInteger nextRegion = new AtomicInteger(1);
   private final AtomicInteger nextSite = new AtomicInteger(0);
   private final AtomicInteger definitionErrors = new AtomicInteger();
-  private final ConcurrentHashMap<String, Integer> regionsBySiteAndName = new ConcurrentHashMap<>();
   private final Object growLock = new Object();
   // Indexed by region id; replaced (never mutated in place) when it grows.
   private volatile ConstructKind[] kinds = new ConstructKind[1024];
@@ -34,8 +40,8 @@ public final class RegionRegistry {
     final String method;
     final String file;
     final int line;
-    // Last name seen here and its region: the common case (a name repeated) costs one compare.
-    volatile Object[] last = {null, 0};
+    // Regions by name; a hit allocates nothing (the String caches its hash, the Integer is kept).
+    final ConcurrentHashMap<String, Integer> regionsByName = new ConcurrentHashMap<>();
 
     Site(ConstructKind kind, String declaringClass, String method, String file, int line) {
       this.kind = kind;
@@ -46,7 +52,9 @@ public final class RegionRegistry {
     }
   }
 
-  /** @param writer the trace the definitions go to */
+  /**
+   * @param writer the trace the definitions go to
+   */
   public RegionRegistry(TraceWriter writer) {
     this.writer = writer;
   }
@@ -126,22 +134,20 @@ public final class RegionRegistry {
       return 0;
     }
     Site s = all[site];
-    Object[] last = s.last;
-    if (last[0] == name) {
-      return (Integer) last[1];
-    }
-    String key = site + "\u0000" + name;
-    Integer id = regionsBySiteAndName.get(key);
+    Integer id = s.regionsByName.get(name);
     if (id == null) {
       synchronized (s) {
-        id = regionsBySiteAndName.get(key);
+        id = s.regionsByName.get(name);
+        if (id == null && s.regionsByName.size() >= MAX_NAMES_PER_SITE) {
+          name = OVERFLOW_NAME; // a name with a counter in it must not grow the definitions forever
+          id = s.regionsByName.get(name);
+        }
         if (id == null) {
           id = register(s.kind, name, s.declaringClass, s.method, s.file, s.line, s.line);
-          regionsBySiteAndName.put(key, id);
+          s.regionsByName.put(name, id);
         }
       }
     }
-    s.last = new Object[] {name, id};
     return id;
   }
 

@@ -4,41 +4,57 @@ import dev.weft.trace.StreamWriter;
 import java.util.Arrays;
 
 /**
- * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy guard,
- * and the stack of open user regions. Touched only by its own thread, so nothing here is synchronized.
+ * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy
+ * guard, and the stack of open user regions. Touched only by its own thread (a carrier's also by
+ * the virtual thread it carries, never at the same time), so nothing here is synchronized.
  */
 final class ThreadState {
   /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
   private static final int MAX_DEPTH = 4096;
 
   final Thread thread;
-  /** Never records (agent threads, virtual threads): the state exists only to say so cheaply. */
+
+  /** Never records (agent threads): the state exists only to say so cheaply. */
   final boolean ignored;
-  /** A virtual thread: its events are skipped and counted. */
+
+  /** A virtual thread: it has no stream; its events go to its carrier's, between mount records. */
   final boolean virtual;
-  /** True while the recorder runs on this thread: whatever it calls is not traced. */
+
+  /** True while the recorder writes into {@link #stream}: whatever it calls is not traced. */
   boolean busy;
+
+  /** The state whose guard the current event holds: this one, or its carrier's. */
+  ThreadState writing = this;
+
   StreamWriter stream;
+
+  /** Of a carrier: the Java id of the virtual thread whose events follow in the stream, or 0. */
+  long mounted;
+
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
+
   /** The pool this thread works for, when announced at its creation (0: none or unknown). */
   int pool;
+
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
+
   /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
   final boolean carrier;
-  /** A carrier: the virtual thread it has mounted, or null. */
-  volatile Thread mountedVirtual;
-  /** A virtual thread: the state of the carrier it was last seen mounted on, or null. */
-  ThreadState carrierState;
+
   /** Aggregated fork-join tasks: tasks open on this thread (0: no busy interval open). */
   int aggDepth;
+
   /** Aggregated fork-join tasks: start of the busy interval not yet summarised. */
   long aggStart;
+
   /** Aggregated fork-join tasks: tasks begun in that interval. */
   long aggCount;
+
   /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
   boolean aggBlocked;
+
   /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
   int summaryPool = -1;
 
@@ -48,7 +64,7 @@ final class ThreadState {
 
   ThreadState(Thread thread, boolean ignored, boolean virtual) {
     this.thread = thread;
-    this.ignored = ignored || virtual;
+    this.ignored = ignored;
     this.virtual = virtual;
     this.carrier = thread.getClass().getName().equals("jdk.internal.misc.CarrierThread");
   }

@@ -25,7 +25,8 @@ import net.bytebuddy.pool.TypePool;
  * <p>Write advice as a class of static methods annotated {@code @Advice.OnMethodEnter(suppress =
  * Throwable.class)} / {@code @Advice.OnMethodExit(suppress = Throwable.class, onThrowable =
  * Throwable.class)} whose bodies make one call to {@code WeftBridge}. A parameter annotated {@link
- * RegionId} receives the region id passed to {@link #apply(WeaveTarget, Class, ElementMatcher, int)}.
+ * RegionId} receives the region id passed to {@link #apply(WeaveTarget, Class, ElementMatcher,
+ * int)}.
  *
  * <p><b>Important:</b> advice code is inlined into the target class, so it may reference only types
  * the target can see: for JDK classes, JDK types and the bridge.
@@ -44,13 +45,17 @@ public final class AdviceWeaving {
     return weave(target, Advice.to(advice, locatorOf(advice)), methods);
   }
 
-  /** As {@link #apply(WeaveTarget, Class, ElementMatcher)}, binding {@link RegionId} to {@code region}. */
+  /**
+   * As {@link #apply(WeaveTarget, Class, ElementMatcher)}, binding {@link RegionId} to {@code
+   * region}.
+   */
   public static byte[] apply(
       WeaveTarget target,
       Class<?> advice,
       ElementMatcher<? super MethodDescription> methods,
       int region) {
-    Advice a = Advice.withCustomMapping().bind(RegionId.class, region).to(advice, locatorOf(advice));
+    Advice a =
+        Advice.withCustomMapping().bind(RegionId.class, region).to(advice, locatorOf(advice));
     return weave(target, a, methods);
   }
 

@@ -4,13 +4,14 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Emits calls to the bridge from ASM visitors. Each bridge method is {@code static} on {@link #OWNER}
- * and never throws, so a call can be dropped anywhere an instruction may go without new handlers.
+ * Emits calls to the bridge from ASM visitors. Each bridge method is {@code static} on {@link
+ * #OWNER} and never throws, so a call can be dropped anywhere an instruction may go without new
+ * handlers.
  */
 public final class BridgeCalls {
   /**
-   * The bridge's internal name. In the shaded jar (which is what runs) this constant is relocated with
-   * the class, to {@code java/lang/WeftBridge}.
+   * The bridge's internal name. In the shaded jar (which is what runs) this constant is relocated
+   * with the class, to {@code java/lang/WeftBridge}.
    */
   public static final String OWNER = "dev/weft/agent/bridge/WeftBridge";
 

@@ -7,17 +7,19 @@ import org.objectweb.asm.Type;
 
 /**
  * Advice written with ASM: a method visitor that lets a subclass add code at the method's start
- * ({@link #onEnter()}), before every return ({@link #onReturn(int)}) and when an exception leaves the
- * method ({@link #onThrow()}, from a catch-all handler that rethrows). It adds no members and changes
- * no signature, so it is valid for retransformation; it needs no frame computation, so it loads no
- * classes. This is the cheap way to instrument JDK classes (Byte Buddy's is {@link AdviceWeaving}).
+ * ({@link #onEnter()}), before every return ({@link #onReturn(int)}) and when an exception leaves
+ * the method ({@link #onThrow()}, from a catch-all handler that rethrows). It adds no members and
+ * changes no signature, so it is valid for retransformation; it needs no frame computation, so it
+ * loads no classes. This is the cheap way to instrument JDK classes (Byte Buddy's is {@link
+ * AdviceWeaving}).
  *
- * <p>Code emitted by the hooks must leave the operand stack as it found it; bridge calls never throw.
- * In constructors the exception handler starts after {@code super(...)}/{@code this(...)}; {@link
- * #onEnter()} runs before it. In {@link #onThrow()} the parameters (and {@code this}) can be loaded;
- * the exception is on the stack and must stay there.
+ * <p>Code emitted by the hooks must leave the operand stack as it found it; bridge calls never
+ * throw. In constructors the exception handler starts after {@code super(...)}/{@code this(...)};
+ * {@link #onEnter()} runs before it. In {@link #onThrow()} the parameters (and {@code this}) can be
+ * loaded; the exception is on the stack and must stay there.
  *
- * <p>Subclasses are also {@link LineTrackingMethodVisitor}s, so call-site weaving and hooks combine.
+ * <p>Subclasses are also {@link LineTrackingMethodVisitor}s, so call-site weaving and hooks
+ * combine.
  */
 public abstract class HookedMethod extends LineTrackingMethodVisitor {
   private final boolean constructor;

@@ -17,18 +17,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.Opcodes;
 
 /**
  * The agent's one class-file transformer: routes JDK classes to the instrumentations that name them
  * and application classes through one ASM pass shared by all candidate instrumentations.
  *
- * <p>It never lets anything reach the host: a weaving error leaves the class unchanged and is counted
- * ({@link #errors()}, written to the trace attributes at the end). While it runs, the recorder is
- * suspended on the thread, so whatever weaving does is not traced.
+ * <p>It never lets anything reach the host: a weaving error leaves the class unchanged and is
+ * counted ({@link #errors()}, written to the trace attributes at the end). While it runs, the
+ * recorder is suspended on the thread, so whatever weaving does is not traced.
  */
 public final class WeftTransformer implements ClassFileTransformer {
-  /** Never woven: the agent itself (shaded libraries included), the JDK, generated lambda classes. */
+  /**
+   * Never woven: the agent itself (shaded libraries included), the JDK, generated lambda classes.
+   */
   private static final String[] ALWAYS_EXCLUDED = {
     "dev/weft/agent/", "java/", "javax/", "jdk/", "sun/", "com/sun/"
   };
@@ -109,7 +110,9 @@ public final class WeftTransformer implements ClassFileTransformer {
     return false;
   }
 
-  /** Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes. */
+  /**
+   * Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes.
+   */
   public void deactivate() {
     active = false;
   }
@@ -198,7 +201,8 @@ public final class WeftTransformer implements ClassFileTransformer {
     List<ConstructInstrumentation> candidates = null;
     for (int i = 0; i < applicationScoped.size(); i++) {
       ConstructInstrumentation c = applicationScoped.get(i);
-      if ((filtered || !c.honoursClassFilter()) && containsAny(classfile, applicationHints.get(i))) {
+      if ((filtered || !c.honoursClassFilter())
+          && containsAny(classfile, applicationHints.get(i))) {
         if (candidates == null) {
           candidates = new ArrayList<>(2);
         }

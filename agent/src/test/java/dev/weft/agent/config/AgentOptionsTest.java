@@ -38,7 +38,8 @@ class AgentOptionsTest {
 
   @Test
   void agentArgumentsBeatPropertiesWhichBeatEnvironment() throws OptionException {
-    Map<String, String> env = Map.of("WEFT_OUT", "from-env", "WEFT_MAXSIZE", "1m", "WEFT_START", "off");
+    Map<String, String> env =
+        Map.of("WEFT_OUT", "from-env", "WEFT_MAXSIZE", "1m", "WEFT_START", "off");
     Map<String, String> props = Map.of("weft.out", "from-prop", "weft.maxsize", "2m");
     AgentOptions o = AgentOptions.parse("out=from-args", props, env);
     assertEquals(Path.of("from-args"), o.out());
@@ -58,14 +59,16 @@ class AgentOptionsTest {
   @Test
   void constructListsSelectOrChange() throws OptionException {
     assertEquals(
-        EnumSet.of(Family.REGIONS, Family.FORKJOIN), parse("constructs=regions,forkjoin").families());
+        EnumSet.of(Family.REGIONS, Family.FORKJOIN),
+        parse("constructs=regions,forkjoin").families());
     assertEquals(EnumSet.of(Family.LOCKS), parse("constructs=none,+locks").families());
     assertEquals(EnumSet.allOf(Family.class), parse("constructs=all").families());
   }
 
   @Test
   void classFilterMatchesPackagesClassesAndNestedClasses() throws OptionException {
-    ClassFilter f = ClassFilter.of(List.of("com.acme.*", "org.shop.Cart"), List.of("com.acme.gen.*"));
+    ClassFilter f =
+        ClassFilter.of(List.of("com.acme.*", "org.shop.Cart"), List.of("com.acme.gen.*"));
     assertTrue(f.accepts("com/acme/Foo"));
     assertTrue(f.accepts("com/acme/sub/Bar$1"));
     assertTrue(f.accepts("org/shop/Cart"));

@@ -35,6 +35,21 @@ public final class ChildJvm {
     return out.stream();
   }
 
+  /** The feature release of a JDK (17, 25), from its {@code release} file. */
+  public static int featureVersion(Path jdk) {
+    try {
+      for (String line : Files.readAllLines(jdk.resolve("release"))) {
+        if (line.startsWith("JAVA_VERSION=")) {
+          String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+          return Integer.parseInt(v.split("[.]")[0]);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // fall through
+    }
+    throw new IllegalStateException("cannot tell the version of " + jdk);
+  }
+
   /** What a finished child printed. */
   public record Result(int exitCode, String stdout, String stderr) {
     public List<String> stderrLines() {
@@ -44,7 +59,8 @@ public final class ChildJvm {
 
   /** Class path of the test applications: the test classes and the api jar (plus extras). */
   public static String classPath(Path... extra) {
-    StringBuilder cp = new StringBuilder(Path.of("target", "test-classes").toAbsolutePath().toString());
+    StringBuilder cp =
+        new StringBuilder(Path.of("target", "test-classes").toAbsolutePath().toString());
     cp.append(File.pathSeparator).append(codeSource(Weft.class));
     for (Path p : extra) {
       cp.append(File.pathSeparator).append(p);
@@ -60,7 +76,10 @@ public final class ChildJvm {
     }
   }
 
-  /** The command line: {@code java [-javaagent:jar=OPTIONS] -cp CP MAIN ARGS}; null options = no agent. */
+  /**
+   * The command line: {@code java [-javaagent:jar=OPTIONS] -cp CP MAIN ARGS}; null options = no
+   * agent.
+   */
   public static List<String> command(
       Path jdk, String agentOptions, String classPath, String main, String... args) {
     assertTrue(Files.isRegularFile(AGENT_JAR), AGENT_JAR + " missing: run mvn package first");

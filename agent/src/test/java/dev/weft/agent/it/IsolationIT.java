@@ -49,7 +49,8 @@ class IsolationIT {
     assertEquals(0, traced.exitCode(), traced.stderr());
     assertEquals(plain.stdout(), traced.stdout());
     assertEquals("", traced.stderr());
-    assertTrue(traced.stdout().contains("byte buddy from " + byteBuddy.getFileName()), traced.stdout());
+    assertTrue(
+        traced.stdout().contains("byte buddy from " + byteBuddy.getFileName()), traced.stdout());
     assertTrue(traced.stdout().contains("asm from " + asm.getFileName()), traced.stdout());
     assertTrue(traced.stdout().contains("made by Byte Buddy"), traced.stdout());
     assertTrue(traced.stdout().contains("asm answer 42"), traced.stdout());

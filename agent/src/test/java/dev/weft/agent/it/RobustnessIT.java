@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.ChildJvm.Result;
 import dev.weft.agentit.apps.BusyApp;
+import dev.weft.agentit.apps.DeepRecursionApp;
 import dev.weft.agentit.apps.HelloApp;
 import dev.weft.agentit.apps.RegionsApp;
 import dev.weft.trace.EventKind;
@@ -66,6 +67,22 @@ class RobustnessIT {
     TraceFacts t = TraceFacts.read(trace);
     assertTrue(t.definitions.closedCleanly(), "the failure path closes the trace");
     assertEquals(3, t.all().size(), "the three events before the failing one");
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void stackOverflowInsideTheRecorderLosesOneEventNotTheRecording(Path jdk) {
+    Path trace = tmp.resolve("trace");
+    String app = DeepRecursionApp.class.getName();
+    Result traced = withAgent(jdk, "out=" + trace, app);
+    Result plain = plain(jdk, app);
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertEquals("overflows 20, deep: true\n", traced.stdout());
+    assertEquals("", traced.stderr());
+    TraceFacts t = TraceFacts.read(trace);
+    assertEquals(1, t.count(EventKind.ENTER, t.region("after-overflows").id()), "still recording");
+    assertTrue(t.count(EventKind.ENTER, t.region("DeepRecursionApp.down").id()) > 20_000);
   }
 
   @ParameterizedTest
@@ -134,10 +151,11 @@ class RobustnessIT {
     assertEquals(plain(jdk, app).stdout(), traced.stdout());
     List<String> lines = traced.stderrLines();
     assertEquals(1, lines.size(), traced.stderr());
-    String prefix = "weft: recording to weft-traces/" + app + "-";
-    assertTrue(lines.get(0).startsWith(prefix), lines.get(0));
+    String prefix =
+        "weft: recording to " + tmp.toRealPath().resolve("weft-traces") + "/" + app + "-";
+    assertTrue(lines.get(0).startsWith(prefix), lines.get(0) + " should start with " + prefix);
     assertTrue(lines.get(0).matches(".*-[0-9]+-[0-9]{8}-[0-9]{6}"), lines.get(0));
-    Path dir = tmp.resolve(lines.get(0).substring("weft: recording to ".length()));
+    Path dir = Path.of(lines.get(0).substring("weft: recording to ".length()));
     try (Trace t = Trace.open(dir)) {
       assertTrue(t.definitions().closedCleanly());
       assertEquals(app, t.definitions().process().mainClass());
@@ -172,7 +190,8 @@ class RobustnessIT {
     try (Trace t = Trace.open(trace)) {
       assertFalse(t.definitions().closedCleanly());
       assertTrue(
-          t.warnings().stream().anyMatch(w -> w.contains("not closed cleanly")), "the cut is reported");
+          t.warnings().stream().anyMatch(w -> w.contains("not closed cleanly")),
+          "the cut is reported");
       long enters = 0;
       var c = t.events();
       while (c.next()) {

@@ -69,7 +69,9 @@ public final class TraceFacts {
 
   /** How many events of {@code kind} carry region {@code region}. */
   public long count(EventKind kind, int region) {
-    return all().stream().filter(e -> e.kind() == kind && e.get(dev.weft.trace.Field.REGION) == region).count();
+    return all().stream()
+        .filter(e -> e.kind() == kind && e.get(dev.weft.trace.Field.REGION) == region)
+        .count();
   }
 
   public long count(EventKind kind) {

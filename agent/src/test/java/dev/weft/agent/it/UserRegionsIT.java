@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.ChildJvm.Result;
+import dev.weft.agentit.apps.ManyThreadsApp;
 import dev.weft.agentit.apps.RegionsApp;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.Event;
@@ -26,8 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** User regions, {@code @Traced} and on/off, recorded by the shaded agent in a child JVM. */
 @Tag("child-jvm")
 class UserRegionsIT {
-  private static final Path SOURCE =
-      Path.of("src/test/java/dev/weft/agentit/apps/RegionsApp.java");
+  private static final Path SOURCE = Path.of("src/test/java/dev/weft/agentit/apps/RegionsApp.java");
   private static final String APP = RegionsApp.class.getName();
 
   @TempDir Path tmp;
@@ -92,7 +92,8 @@ class UserRegionsIT {
     RegionDef square = t.region("RegionsApp.square");
     assertEquals(ConstructKind.TRACED_METHOD, square.kind());
     assertEquals(lineOf("return x * x;"), square.firstLine());
-    assertEquals(7, t.count(EventKind.ENTER, square.id()), "5 on main + 2 on the worker, 0 while off");
+    assertEquals(
+        7, t.count(EventKind.ENTER, square.id()), "5 on main + 2 on the worker, 0 while off");
     assertEquals(7, t.count(EventKind.EXIT, square.id()));
     RegionDef failing = t.region("failing");
     assertEquals(lineOf("if (x > 0) {"), failing.firstLine());
@@ -142,7 +143,8 @@ class UserRegionsIT {
     Path trace = tmp.resolve("trace");
     Result r =
         ChildJvm.run(
-            ChildJvm.command(jdk, "out=" + trace + ",constructs=-regions", ChildJvm.classPath(), APP),
+            ChildJvm.command(
+                jdk, "out=" + trace + ",constructs=-regions", ChildJvm.classPath(), APP),
             tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());
@@ -162,6 +164,45 @@ class UserRegionsIT {
                     || e.kind() == EventKind.MEASUREMENT_ON),
         "no region entered, measurement untouched");
     assertFalse(r.stdout().contains("recording while off: true"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void manyThreadsRecordConcurrentlyIntoTheirOwnStreams(Path jdk) {
+    Path trace = tmp.resolve("trace");
+    String app = ManyThreadsApp.class.getName();
+    String cp = ChildJvm.classPath();
+    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
+    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertEquals("", traced.stderr());
+
+    TraceFacts t = TraceFacts.read(trace);
+    assertEquals(List.of(), t.warnings);
+    assertTrue(t.definitions.closedCleanly());
+    int longLived = t.region("long-lived").id();
+    int shortLived = t.region("short-lived").id();
+    int leaf = t.region("ManyThreadsApp.leaf").id();
+    int longStreams = 0;
+    int shortStreams = 0;
+    for (ThreadDef d : t.definitions.threads()) {
+      assertEquals(StreamCursor.State.COMPLETE, t.states.get(d.stream()), d.name());
+      assertProperlyNested(t, d.stream());
+      List<Event> events = t.eventsByStream.get(d.stream());
+      if (d.name().startsWith("long-")) {
+        longStreams++;
+        assertEquals(80_000, events.size(), d.name() + ": 20000 x (region + leaf) x 2");
+        assertEquals(20_000, events.stream().filter(e -> e.field(0) == longLived).count() / 2);
+      } else if (d.name().startsWith("short-")) {
+        shortStreams++;
+        assertEquals(4, events.size(), d.name());
+        assertEquals(shortLived, events.get(0).field(0));
+        assertEquals(leaf, events.get(1).field(0));
+      }
+    }
+    assertEquals(8, longStreams);
+    assertEquals(300, shortStreams);
   }
 
   private static int streamNamed(TraceFacts t, String name) {

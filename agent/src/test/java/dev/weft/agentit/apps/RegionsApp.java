@@ -6,8 +6,8 @@ import dev.weft.api.Weft;
 
 /**
  * User regions of every shape: constant and computed names, nesting, {@code @Traced} methods that
- * return and throw, a traced constructor, on/off, a second thread that renames itself. Prints results
- * that do not depend on the agent, so runs with and without it must print the same.
+ * return and throw, a traced constructor, on/off, a second thread that renames itself. Prints
+ * results that do not depend on the agent, so runs with and without it must print the same.
  */
 public final class RegionsApp {
   private final int seed;

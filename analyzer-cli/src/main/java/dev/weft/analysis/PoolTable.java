@@ -1,0 +1,89 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.PoolDef;
+import java.util.Arrays;
+
+/**
+ * Per-pool replay state: open regions, live tasks, and a running total of the time the pool had
+ * work in flight, from which any worker's idle stretch learns its in-flight overlap in O(1).
+ */
+final class PoolTable {
+  private final Definitions defs;
+  private final LongIntMap slots = new LongIntMap(16);
+  int size;
+  int[] id = new int[4];
+  String[] name = new String[4];
+  int[] open = new int[4];
+  int[] live = new int[4];
+  boolean[] inFlight = new boolean[4];
+  long[] inFlightTotal = new long[4];
+  long[] lastChange = new long[4];
+  int[][] workers = new int[4][];
+  int[] workerCount = new int[4];
+
+  PoolTable(Definitions defs) {
+    this.defs = defs;
+  }
+
+  /** The slot of pool {@code poolId}, created on first use; -1 for pool 0 (none). */
+  int slot(int poolId) {
+    if (poolId == 0) {
+      return -1;
+    }
+    int s = slots.get(poolId);
+    if (s >= 0) {
+      return s;
+    }
+    if (size == id.length) {
+      int cap = size * 2;
+      id = Arrays.copyOf(id, cap);
+      name = Arrays.copyOf(name, cap);
+      open = Arrays.copyOf(open, cap);
+      live = Arrays.copyOf(live, cap);
+      inFlight = Arrays.copyOf(inFlight, cap);
+      inFlightTotal = Arrays.copyOf(inFlightTotal, cap);
+      lastChange = Arrays.copyOf(lastChange, cap);
+      workers = Arrays.copyOf(workers, cap);
+      workerCount = Arrays.copyOf(workerCount, cap);
+    }
+    s = size++;
+    id[s] = poolId;
+    PoolDef def = defs.pool(poolId);
+    name[s] = def != null ? def.name() : "pool " + poolId;
+    workers[s] = new int[4];
+    slots.put(poolId, s);
+    return s;
+  }
+
+  void addWorker(int p, int thread) {
+    if (workerCount[p] == workers[p].length) {
+      workers[p] = Arrays.copyOf(workers[p], workerCount[p] * 2);
+    }
+    workers[p][workerCount[p]++] = thread;
+  }
+
+  /**
+   * Total time pool {@code p} had work in flight up to {@code t} (t not before the last change).
+   */
+  long inFlightUpTo(int p, long t) {
+    return inFlight[p] ? inFlightTotal[p] + (t - lastChange[p]) : inFlightTotal[p];
+  }
+
+  /** Adjusts open regions and live tasks of {@code p} at {@code t}. */
+  void change(int p, long t, int openDelta, int liveDelta) {
+    if (p < 0) {
+      return;
+    }
+    open[p] = Math.max(0, open[p] + openDelta);
+    live[p] = Math.max(0, live[p] + liveDelta);
+    boolean now = open[p] > 0 || live[p] > 0;
+    if (now != inFlight[p]) {
+      if (inFlight[p]) {
+        inFlightTotal[p] += t - lastChange[p];
+      }
+      lastChange[p] = t;
+      inFlight[p] = now;
+    }
+  }
+}

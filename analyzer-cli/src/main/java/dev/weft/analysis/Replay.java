@@ -1,0 +1,1236 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.CallPathTree.ROOT;
+import static dev.weft.analysis.ThreadState.F_BARRIER;
+import static dev.weft.analysis.ThreadState.F_FORK;
+import static dev.weft.analysis.ThreadState.F_HELP;
+import static dev.weft.analysis.ThreadState.F_JOIN;
+import static dev.weft.analysis.ThreadState.F_LOCK;
+import static dev.weft.analysis.ThreadState.F_REGION;
+import static dev.weft.analysis.ThreadState.F_SPIN;
+import static dev.weft.analysis.ThreadState.F_TASK;
+import static dev.weft.analysis.ThreadState.F_WAIT;
+
+import dev.weft.trace.BarrierOutcome;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.Definitions;
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.ObjectDef;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.WaitKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.DoubleConsumer;
+
+/**
+ * The replay engine: one pass over the trace's events in time order, keeping per-thread state
+ * (frame stack), per-lock, per-barrier-generation, per-pool and per-region-instance state, and
+ * handing what it finds (waits, idle stretches, execution) to the properties. Memory is bounded by
+ * threads × stack depth plus live objects; nothing is allocated per event.
+ *
+ * <p>Events later than {@code limit} (the end of the window all threads cover, for a trace cut off)
+ * are not read.
+ */
+final class Replay {
+  private final Definitions defs;
+  private final long limit;
+  private final DoubleConsumer progress;
+  private final long progressFrom;
+  private final long progressTo;
+
+  final CallPathTree tree = new CallPathTree();
+  final SeverityCube cube = new SeverityCube();
+  final List<Property> properties;
+
+  private final Property[] idleHandlers;
+  private final Property[] joinHandlers;
+  private final Property[] barrierHandlers;
+  private final Property[] lockHandlers;
+  private final Property[] spinHandlers;
+  private final Property[] waitHandlers;
+  private final Property[] remainderHandlers;
+  private final Property[] taskHandlers;
+  private final Property[] regionHandlers;
+
+  // Occurrences handed to properties: flyweights, reused.
+  private final IdleTime idle = new IdleTime();
+  private final JoinWaitSegment joinSegment = new JoinWaitSegment();
+  private final BarrierArrival arrival = new BarrierArrival();
+  private final LockAcquisition acquisition = new LockAcquisition();
+  private final WaitSpan waitSpan = new WaitSpan();
+  private final ThreadTime remainder = new ThreadTime();
+  private final TaskStart taskStart = new TaskStart();
+
+  final ThreadState[] threads;
+  private final ThreadState[] byStream;
+  private final ThreadState[] beginOrder;
+  private int nextBeginIndex;
+  private long nextBegin;
+
+  final PoolTable pools;
+  private final InstanceTable instances;
+  private final TaskTable tasks = new TaskTable();
+  private final LockTable locks = new LockTable();
+  private final LongIntMap barrierObjects = new LongIntMap(16);
+  private final List<BarrierObject> barriers = new ArrayList<>();
+  final List<RegionBusy> regionStats = new ArrayList<>();
+  private final LongIntMap parallelStatByRegion = new LongIntMap(16);
+  private final LongIntMap barrierStatBySite = new LongIntMap(16);
+  private final LongIntMap regionKinds = new LongIntMap(64);
+  private final LongIntMap objectKinds = new LongIntMap(64);
+
+  // What the replay saw, for the trace facts and the notes.
+  long eventsRead;
+  long maxTime = Long.MIN_VALUE;
+  long minTime = Long.MAX_VALUE;
+  final Counters counters = new Counters();
+
+  /** Counts of things the replay could not attribute or had to correct. */
+  static final class Counters {
+    long eventsAfterThreadEnd;
+    long exitWithoutEnter;
+    long joinWithoutFork;
+    long taskBeginWithoutCreate;
+    long taskEndWithoutBegin;
+    long taskIdReused;
+    long joinWaitExitWithoutEnter;
+    long barrierExitWithoutArrival;
+    long partialGenerations;
+    long lockReleaseWithoutAcquire;
+    long lockAcquiredWhileHeld;
+    long waitExitWithoutEnter;
+    long spinExitWithoutEnter;
+    long helpExitWithoutEnter;
+    long openFramesAtEnd;
+    long tasksStillQueued;
+    long summaryTasks;
+    long measurementOff;
+    long virtualThreadRecords;
+  }
+
+  /** Live state of one barrier object: its generations that still have threads inside. */
+  private static final class BarrierObject {
+    final int stat;
+    final int parties;
+    int count;
+    long[] generation = new long[2];
+    int[] arrivals = new int[2];
+    int[] departures = new int[2];
+    long[] latest = new long[2];
+    boolean[] noted = new boolean[2];
+
+    BarrierObject(int stat, int parties) {
+      this.stat = stat;
+      this.parties = parties;
+    }
+
+    int find(long gen) {
+      for (int i = 0; i < count; i++) {
+        if (generation[i] == gen) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    int add(long gen) {
+      if (count == generation.length) {
+        int cap = count * 2;
+        generation = Arrays.copyOf(generation, cap);
+        arrivals = Arrays.copyOf(arrivals, cap);
+        departures = Arrays.copyOf(departures, cap);
+        latest = Arrays.copyOf(latest, cap);
+        noted = Arrays.copyOf(noted, cap);
+      }
+      int i = count++;
+      generation[i] = gen;
+      arrivals[i] = 0;
+      departures[i] = 0;
+      latest[i] = Long.MIN_VALUE;
+      noted[i] = false;
+      return i;
+    }
+
+    void remove(int i) {
+      int last = --count;
+      generation[i] = generation[last];
+      arrivals[i] = arrivals[last];
+      departures[i] = departures[last];
+      latest[i] = latest[last];
+      noted[i] = noted[last];
+    }
+  }
+
+  /**
+   * @param threadStates one per traced thread, indexed by their {@code index}
+   * @param maxStream the largest stream id
+   * @param limit events after this time are not replayed
+   * @param progress told the fraction done now and then, or null
+   * @param progressFrom trace time at which progress is 0
+   * @param progressTo trace time at which progress is 1 (or Long.MIN_VALUE when unknown)
+   */
+  Replay(
+      Definitions defs,
+      List<Property> properties,
+      ThreadState[] threadStates,
+      PoolTable pools,
+      int maxStream,
+      long limit,
+      DoubleConsumer progress,
+      long progressFrom,
+      long progressTo) {
+    this.defs = defs;
+    this.properties = properties;
+    this.limit = limit;
+    this.progress = progressTo > progressFrom ? progress : null;
+    this.progressFrom = progressFrom;
+    this.progressTo = progressTo;
+    PropertyRegistry.bind(properties, cube);
+    idleHandlers = handlers("onIdle", IdleTime.class);
+    joinHandlers = handlers("onJoinWait", JoinWaitSegment.class);
+    barrierHandlers = handlers("onBarrierWait", BarrierArrival.class);
+    lockHandlers = handlers("onLockAcquisition", LockAcquisition.class);
+    spinHandlers = handlers("onSpin", WaitSpan.class);
+    waitHandlers = handlers("onWait", WaitSpan.class);
+    remainderHandlers = handlers("onRemainder", ThreadTime.class);
+    taskHandlers = handlers("onTaskStart", TaskStart.class);
+    regionHandlers = handlers("onRegion", RegionBusy.class);
+
+    this.threads = threadStates;
+    this.pools = pools;
+    this.instances = new InstanceTable(threads.length);
+    this.byStream = new ThreadState[maxStream + 1];
+    for (ThreadState t : threads) {
+      byStream[t.stream] = t;
+    }
+    this.beginOrder = threads.clone();
+    Arrays.sort(beginOrder, Comparator.comparingLong(t -> t.begin));
+    this.nextBegin = beginOrder.length > 0 ? beginOrder[0].begin : Long.MAX_VALUE;
+    for (RegionDef r : defs.regions()) {
+      regionKinds.put(r.id(), r.kind().code());
+    }
+  }
+
+  /**
+   * The properties that receive a callback from the engine: those overriding it whose parent does
+   * not (a parent that handles a callback notifies its children itself).
+   */
+  private Property[] handlers(String method, Class<?> occurrence) {
+    List<Property> list = new ArrayList<>();
+    for (Property p : properties) {
+      if (overrides(p, method, occurrence)
+          && (p.parent() == null || !overrides(p.parent(), method, occurrence))) {
+        list.add(p);
+      }
+    }
+    return list.toArray(new Property[0]);
+  }
+
+  private static boolean overrides(Property p, String method, Class<?> occurrence) {
+    try {
+      return p.getClass().getMethod(method, occurrence).getDeclaringClass() != Property.class;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
+  // ---- the pass ---------------------------------------------------------------------------------
+
+  /** The thread of a stream, or null. */
+  ThreadState thread(int stream) {
+    return stream < byStream.length ? byStream[stream] : null;
+  }
+
+  /** Replays every event of {@code c} up to the limit. */
+  void run(EventCursor c) {
+    long n = 0;
+    while (c.next()) {
+      long t = c.time();
+      if (t > limit) {
+        break;
+      }
+      if (n++ == 0) {
+        minTime = t;
+      }
+      maxTime = t; // events come in time order
+      if (t >= nextBegin) {
+        beginThreadsUpTo(t);
+      }
+      ThreadState th = byStream[c.stream()];
+      th.lastEventTime = t;
+      th.lastWasThreadEnd = false;
+      if (th.ended) {
+        counters.eventsAfterThreadEnd++;
+        continue;
+      }
+      if (!th.started) {
+        beginThread(th, t);
+      }
+      charge(th, t);
+      // Region enter/exit dominate traces: kept here, everything else in its own method so that
+      // the JIT's inlining budget of this loop goes to the common path.
+      EventKind kind = c.kind();
+      if (kind == EventKind.ENTER) {
+        enter(th, t, (int) c.field(0));
+      } else if (kind == EventKind.EXIT) {
+        exit(th, t, (int) c.field(0));
+      } else {
+        other(th, t, kind, c);
+      }
+      if ((n & 0xFFFFF) == 0 && progress != null) {
+        progress.accept(Math.min(1.0, (double) (t - progressFrom) / (progressTo - progressFrom)));
+      }
+    }
+    eventsRead = n;
+  }
+
+  private void other(ThreadState th, long t, EventKind kind, EventCursor c) {
+    switch (kind) {
+      case FORK:
+        fork(th, t, (int) c.field(0), (int) c.field(1));
+        break;
+      case JOIN:
+        join(th, t, (int) c.field(0));
+        break;
+      case TASK_CREATE:
+        taskCreate(th, t, (int) c.field(0), c.field(1), (int) c.field(2));
+        break;
+      case TASK_BEGIN:
+        taskBegin(th, t, c.field(0));
+        break;
+      case TASK_END:
+        taskEnd(th, t, c.field(0));
+        break;
+      case JOIN_WAIT_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_JOIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case JOIN_WAIT_EXIT:
+        joinWaitExit(th, t, (int) c.field(0));
+        break;
+      case BARRIER_ENTER:
+        barrierEnter(th, t, (int) c.field(0), c.field(1), c.field(2));
+        break;
+      case BARRIER_EXIT:
+        barrierExit(th, t, c.field(1), c.field(2), (int) c.field(3));
+        break;
+      case LOCK_REQUEST:
+        lockRequest(th, t, (int) c.field(0), c.field(1));
+        break;
+      case LOCK_ACQUIRED:
+        lockAcquired(th, t, c.field(0), (int) c.field(1));
+        break;
+      case LOCK_RELEASED:
+        lockReleased(th, t, c.field(0));
+        break;
+      case WAIT_ENTER:
+        waitEnter(th, t, (int) c.field(0), (int) c.field(1));
+        break;
+      case WAIT_EXIT:
+        waitExit(th, t, (int) c.field(0));
+        break;
+      case SPIN_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_SPIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case SPIN_EXIT:
+        spinExit(th, t, (int) c.field(0));
+        break;
+      case HELP_ENTER:
+        {
+          int r = (int) c.field(0);
+          push(th, F_HELP, tree.child(th.currentNode(), r), r, t, r, -1);
+          break;
+        }
+      case HELP_EXIT:
+        helpExit(th, t, (int) c.field(0));
+        break;
+      case TASK_SUMMARY:
+        taskSummary(th, t, (int) c.field(0), c.field(2), c.field(3));
+        break;
+      case THREAD_END:
+        th.lastWasThreadEnd = true;
+        endThread(th, t);
+        break;
+      case DROPPED:
+        th.droppedEvents += c.field(0);
+        break;
+      case MEASUREMENT_OFF:
+        counters.measurementOff++;
+        break;
+      case VTHREAD_MOUNT:
+      case VTHREAD_UNMOUNT:
+        counters.virtualThreadRecords++;
+        break;
+      default:
+        // THREAD_BEGIN, THREAD_CREATE, MEASUREMENT_ON, NOTIFY: nothing to replay.
+        break;
+    }
+  }
+
+  /** Ends the replay at {@code end}: every thread still alive is charged up to it. */
+  void finish(long end) {
+    beginThreadsUpTo(end);
+    for (ThreadState th : threads) {
+      if (!th.started || th.ended) {
+        continue;
+      }
+      charge(th, end);
+      counters.openFramesAtEnd += th.depth;
+      while (th.depth > 0) {
+        closeTop(th, end);
+      }
+      if (th.worker()) {
+        endIdle(th, end, -1);
+      }
+      flushIdle(th);
+      flushExec(th);
+      th.end = end;
+    }
+    tasks.forEachLive(
+        s -> {
+          if (!tasks.begun[s]) {
+            counters.tasksStillQueued++;
+            if (tasks.creator[s] >= 0) {
+              startTask(s, end, true);
+            }
+          }
+        });
+    for (RegionBusy r : regionStats) {
+      for (Property p : regionHandlers) {
+        p.onRegion(r);
+      }
+    }
+  }
+
+  private void beginThreadsUpTo(long t) {
+    while (nextBeginIndex < beginOrder.length && beginOrder[nextBeginIndex].begin <= t) {
+      ThreadState th = beginOrder[nextBeginIndex++];
+      if (!th.started) {
+        beginThread(th, th.begin);
+      }
+    }
+    nextBegin =
+        nextBeginIndex < beginOrder.length ? beginOrder[nextBeginIndex].begin : Long.MAX_VALUE;
+  }
+
+  private void beginThread(ThreadState th, long t) {
+    th.started = true;
+    th.begin = t;
+    th.lastT = t;
+    if (th.worker()) {
+      startIdle(th, t);
+    }
+  }
+
+  private void endThread(ThreadState th, long t) {
+    while (th.depth > 0) {
+      closeTop(th, t);
+    }
+    if (th.worker()) {
+      endIdle(th, t, -1);
+    }
+    flushIdle(th);
+    flushExec(th);
+    th.ended = true;
+    th.end = t;
+  }
+
+  // ---- time accounting --------------------------------------------------------------------------
+
+  /** Charges the thread's time since its previous event to its innermost frame. */
+  private void charge(ThreadState th, long t) {
+    long d = t - th.lastT;
+    if (d <= 0) {
+      return;
+    }
+    th.lastT = t;
+    int top = th.depth - 1;
+    if (top < 0) {
+      if (!th.worker()) {
+        exec(th, ROOT, -1, d);
+      }
+      // A worker's idle stretch is measured from its start when it ends.
+      return;
+    }
+    switch (th.kind[top]) {
+      case F_JOIN:
+        {
+          th.accum[top] += d;
+          int inst = th.inst[top];
+          if (inst >= 0
+              && instances.master[inst] == th.index
+              && instances.liveTasks[inst] == 0
+              && instances.lastTaskEnd[inst] != Long.MIN_VALUE) {
+            long from = Math.max(t - d, instances.lastTaskEnd[inst]);
+            if (t > from) {
+              th.aux[top] += t - from;
+            }
+          }
+          break;
+        }
+      case F_BARRIER:
+      case F_LOCK:
+      case F_WAIT:
+      case F_SPIN:
+        th.accum[top] += d;
+        break;
+      default:
+        exec(th, th.node[top], th.stat[top], d);
+        break;
+    }
+  }
+
+  private void exec(ThreadState th, int node, int stat, long d) {
+    int s = node & (ThreadState.EXEC_SLOTS - 1);
+    if (th.execNode[s] != node || th.execStat[s] != stat) {
+      flushExec(th, s);
+      th.execNode[s] = node;
+      th.execStat[s] = stat;
+    }
+    th.execAmount[s] += d;
+    th.execTotal += d;
+  }
+
+  /** Hands all gathered execution time of a thread to the properties. */
+  private void flushExec(ThreadState th) {
+    for (int s = 0; s < ThreadState.EXEC_SLOTS; s++) {
+      flushExec(th, s);
+    }
+  }
+
+  private void flushExec(ThreadState th, int s) {
+    long a = th.execAmount[s];
+    if (a <= 0) {
+      return;
+    }
+    th.execAmount[s] = 0;
+    remainder.reset(cube, th.index, th.execNode[s], th.lastT - a, th.lastT, a);
+    for (Property p : remainderHandlers) {
+      p.onRemainder(remainder);
+    }
+    if (th.execStat[s] >= 0) {
+      RegionBusy r = regionStats.get(th.execStat[s]);
+      r.busy[th.index] += a;
+      r.member[th.index] = true;
+    }
+  }
+
+  /** Gives what no property claimed of a finished wait to execution at the wait's call path. */
+  private void rest(ThreadState th, ThreadTime w, int stat) {
+    long u = w.unclaimed();
+    if (u > 0) {
+      exec(th, w.node(), stat, u);
+    }
+  }
+
+  private void startIdle(ThreadState th, long t) {
+    th.idleStart = t;
+    th.idleInFlightAtStart = pools.inFlightUpTo(th.pool, t);
+  }
+
+  /**
+   * Ends a worker's idle stretch at {@code e}. When it ends with the worker's first task of region
+   * instance {@code inst}, the part after that instance's fork is handed over at once (it belongs
+   * to the region's call path); the rest waits in the thread's pending idle time until a task
+   * summary or the thread's end.
+   */
+  private void endIdle(ThreadState th, long e, int inst) {
+    long s = th.idleStart;
+    long total = e - s;
+    if (total <= 0) {
+      return;
+    }
+    long inFlight = pools.inFlightUpTo(th.pool, e) - th.idleInFlightAtStart;
+    long afterFork = 0;
+    if (inst >= 0 && !instances.started(inst, th.index)) {
+      afterFork = Math.min(total, e - Math.max(s, instances.fork[inst]));
+      if (afterFork > 0) {
+        inFlight = Math.max(inFlight, afterFork);
+        dispatchIdle(th, afterFork, afterFork, afterFork, instances.node[inst], e - afterFork, e);
+      } else {
+        afterFork = 0;
+      }
+    }
+    th.pendingIdle += total - afterFork;
+    th.pendingIdleInFlight += Math.min(inFlight, total) - afterFork;
+    th.idleStart = e;
+    th.idleInFlightAtStart = pools.inFlightUpTo(th.pool, e);
+  }
+
+  private void flushIdle(ThreadState th) {
+    long total = th.pendingIdle;
+    if (total > 0) {
+      long inFlight = Math.max(0, Math.min(th.pendingIdleInFlight, total));
+      dispatchIdle(th, total, inFlight, 0, -1, th.idleStart - total, th.idleStart);
+    }
+    th.pendingIdle = 0;
+    th.pendingIdleInFlight = 0;
+  }
+
+  private void dispatchIdle(
+      ThreadState th, long total, long inFlight, long afterFork, int forkNode, long s, long e) {
+    idle.reset(cube, th.index, ROOT, s, e, total);
+    idle.inFlight = inFlight;
+    idle.afterFork = afterFork;
+    idle.forkNode = forkNode;
+    for (Property p : idleHandlers) {
+      p.onIdle(idle);
+    }
+    rest(th, idle, -1);
+  }
+
+  // ---- frames -----------------------------------------------------------------------------------
+
+  /** Pushes a frame that inherits the enclosing region instance; returns its index. */
+  private int push(
+      ThreadState th, byte kind, int node, int region, long t, long obj, int endsIdleOf) {
+    return pushIn(
+        th, kind, node, region, th.currentInstance(), th.currentStat(), t, obj, endsIdleOf);
+  }
+
+  private int pushIn(
+      ThreadState th,
+      byte kind,
+      int node,
+      int region,
+      int inst,
+      int stat,
+      long t,
+      long obj,
+      int endsIdleOf) {
+    if (th.depth == 0 && th.worker()) {
+      endIdle(th, t, endsIdleOf);
+    }
+    return th.push(kind, node, region, inst, stat, t, obj);
+  }
+
+  private void pop(ThreadState th, long t) {
+    th.depth--;
+    if (th.depth == 0 && th.worker()) {
+      startIdle(th, t);
+    }
+  }
+
+  /** Closes frames above {@code i} as if they ended at {@code t} (their end events are missing). */
+  private void closeAbove(ThreadState th, int i, long t) {
+    while (th.depth - 1 > i) {
+      closeTop(th, t);
+    }
+  }
+
+  private void closeTop(ThreadState th, long t) {
+    int top = th.depth - 1;
+    switch (th.kind[top]) {
+      case F_BARRIER:
+        finishBarrier(th, top, t, 0, false);
+        break;
+      case F_LOCK:
+        finishLock(th, top, t, 0, false);
+        break;
+      case F_JOIN:
+        finishJoin(th, top, t);
+        break;
+      case F_WAIT:
+        finishWait(th, top, t);
+        break;
+      case F_SPIN:
+        finishSpin(th, top, t);
+        break;
+      case F_TASK:
+        finishTask(th, top, t);
+        break;
+      case F_FORK:
+        finishFork(th, top, t);
+        break;
+      default:
+        break;
+    }
+    pop(th, t);
+  }
+
+  /**
+   * Finds the innermost frame of {@code kind} for {@code key} (falling back to any of that kind).
+   */
+  private static int match(ThreadState th, byte kind, long key) {
+    int top = th.depth - 1;
+    if (top >= 0 && th.kind[top] == kind && th.obj[top] == key) {
+      return top;
+    }
+    int i = th.find(kind, key);
+    return i >= 0 ? i : th.find(kind);
+  }
+
+  // ---- regions ----------------------------------------------------------------------------------
+
+  private void enter(ThreadState th, long t, int r) {
+    push(th, F_REGION, tree.child(th.currentNode(), r), r, t, r, -1);
+  }
+
+  private void exit(ThreadState th, long t, int r) {
+    int top = th.depth - 1;
+    if (top >= 0 && th.kind[top] == F_REGION && th.obj[top] == r) {
+      pop(th, t);
+      return;
+    }
+    int i = th.find(F_REGION, r);
+    if (i < 0) {
+      counters.exitWithoutEnter++;
+      return;
+    }
+    closeAbove(th, i, t);
+    pop(th, t);
+  }
+
+  private void helpExit(ThreadState th, long t, int r) {
+    int i = match(th, F_HELP, r);
+    if (i < 0) {
+      counters.helpExitWithoutEnter++;
+      return;
+    }
+    closeAbove(th, i, t);
+    pop(th, t);
+  }
+
+  // ---- fork/join and tasks ----------------------------------------------------------------------
+
+  private void fork(ThreadState th, long t, int r, int poolId) {
+    int poolSlot = pools.slot(poolId);
+    int node = tree.child(th.currentNode(), r);
+    int stat = parallelStat(r, node);
+    regionStats.get(stat).instances++;
+    int inst = instances.open(stat, node, th.index, poolSlot, t);
+    pools.change(poolSlot, t, 1, 0);
+    pushIn(th, F_FORK, node, r, inst, stat, t, r, -1);
+  }
+
+  private void join(ThreadState th, long t, int r) {
+    int i = th.find(F_FORK, r);
+    if (i < 0) {
+      counters.joinWithoutFork++;
+      return;
+    }
+    closeAbove(th, i, t);
+    finishFork(th, i, t);
+    pop(th, t);
+  }
+
+  private void finishFork(ThreadState th, int i, long t) {
+    int inst = th.inst[i];
+    instances.open[inst] = false;
+    int p = instances.pool[inst];
+    pools.change(p, t, -1, 0);
+    RegionBusy stat = regionStats.get(instances.stat[inst]);
+    stat.member[th.index] = true;
+    if (p >= 0) {
+      long forkTime = instances.fork[inst];
+      for (int k = 0; k < pools.workerCount[p]; k++) {
+        ThreadState w = threads[pools.workers[p][k]];
+        if (w.started && w.begin <= t && (!w.ended || w.end >= forkTime)) {
+          stat.member[w.index] = true;
+        }
+      }
+    }
+    instances.release(inst);
+  }
+
+  private int parallelStat(int region, int node) {
+    int s = parallelStatByRegion.get(region);
+    if (s < 0) {
+      s = regionStats.size();
+      regionStats.add(new RegionBusy(false, region, node, threads.length));
+      parallelStatByRegion.put(region, s);
+    }
+    return s;
+  }
+
+  private void taskCreate(ThreadState th, long t, int r, long task, int poolId) {
+    int poolSlot = pools.slot(poolId);
+    int node = tree.child(th.currentNode(), r);
+    int inst = th.currentInstance();
+    int old = tasks.get(task);
+    if (old >= 0) {
+      counters.taskIdReused++;
+      endTaskRecord(old, t);
+    }
+    tasks.add(task, node, poolSlot, th.index, inst, t);
+    if (inst >= 0) {
+      instances.liveTasks[inst]++;
+      instances.retain(inst);
+    }
+    pools.change(poolSlot, t, 0, 1);
+  }
+
+  private void taskBegin(ThreadState th, long t, long task) {
+    int s = tasks.get(task);
+    int inst;
+    int node;
+    if (s < 0) {
+      // Created before the trace started (or by an untraced thread): its origin is unknown.
+      counters.taskBeginWithoutCreate++;
+      node = tree.child(th.currentNode(), CallPathTree.UNKNOWN_TASK);
+      s = tasks.add(task, node, th.pool, -1, -1, t);
+      tasks.begun[s] = true;
+      pools.change(th.pool, t, 0, 1);
+      inst = -1;
+    } else {
+      node = tasks.node[s];
+      inst = tasks.inst[s];
+      if (!tasks.begun[s]) {
+        tasks.begun[s] = true;
+        startTask(s, t, false);
+      }
+    }
+    int stat = inst >= 0 ? instances.stat[inst] : -1;
+    int i = pushIn(th, F_TASK, node, -1, inst, stat, t, task, inst);
+    th.aux[i] = s;
+    if (inst >= 0) {
+      instances.markStarted(inst, th.index);
+    }
+  }
+
+  private void startTask(int s, long t, boolean stillQueued) {
+    TaskStart ts = taskStart;
+    ts.creator = tasks.creator[s];
+    ts.node = tasks.node[s];
+    ts.pool = tasks.pool[s];
+    ts.poolName = ts.pool >= 0 ? pools.name[ts.pool] : "(no pool)";
+    ts.created = tasks.created[s];
+    ts.begun = t;
+    ts.stillQueued = stillQueued;
+    if (ts.creator < 0) {
+      return;
+    }
+    for (Property p : taskHandlers) {
+      p.onTaskStart(ts);
+    }
+  }
+
+  private void taskEnd(ThreadState th, long t, long task) {
+    int i = th.find(F_TASK, task);
+    if (i < 0) {
+      counters.taskEndWithoutBegin++;
+      int s = tasks.get(task);
+      if (s >= 0) {
+        endTaskRecord(s, t);
+      }
+      return;
+    }
+    closeAbove(th, i, t);
+    finishTask(th, i, t);
+    pop(th, t);
+  }
+
+  private void finishTask(ThreadState th, int i, long t) {
+    int s = (int) th.aux[i];
+    if (tasks.live(s, th.obj[i])) {
+      endTaskRecord(s, t);
+    }
+  }
+
+  private void endTaskRecord(int s, long t) {
+    pools.change(tasks.pool[s], t, 0, -1);
+    int inst = tasks.inst[s];
+    if (inst >= 0) {
+      instances.liveTasks[inst]--;
+      if (t > instances.lastTaskEnd[inst]) {
+        instances.lastTaskEnd[inst] = t;
+      }
+      instances.release(inst);
+    }
+    tasks.remove(s);
+  }
+
+  private void taskSummary(ThreadState th, long t, int r, long count, long duration) {
+    counters.summaryTasks += count;
+    if (!th.worker() || th.depth > 0) {
+      return; // the summarised tasks ran inside recorded activity: already execution
+    }
+    endIdle(th, t, -1);
+    long busy = Math.min(duration, th.pendingIdle);
+    long fromInFlight = Math.min(busy, th.pendingIdleInFlight);
+    th.pendingIdle -= busy;
+    th.pendingIdleInFlight -= fromInFlight;
+    flushIdle(th);
+    if (busy > 0) {
+      exec(th, tree.child(ROOT, r), -1, busy);
+    }
+  }
+
+  private void joinWaitExit(ThreadState th, long t, int r) {
+    int i = match(th, F_JOIN, r);
+    if (i < 0) {
+      counters.joinWaitExitWithoutEnter++;
+      return;
+    }
+    closeAbove(th, i, t);
+    finishJoin(th, i, t);
+    pop(th, t);
+  }
+
+  private void finishJoin(ThreadState th, int i, long t) {
+    JoinWaitSegment j = joinSegment;
+    j.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    int inst = th.inst[i];
+    j.master = inst >= 0 && instances.master[inst] == th.index;
+    j.afterLastTask = Math.min(th.aux[i], th.accum[i]);
+    for (Property p : joinHandlers) {
+      p.onJoinWait(j);
+    }
+    rest(th, j, th.stat[i]);
+  }
+
+  // ---- barriers ---------------------------------------------------------------------------------
+
+  private void barrierEnter(ThreadState th, long t, int r, long obj, long gen) {
+    int node = tree.child(th.currentNode(), r);
+    int b = barrierObjects.get(obj);
+    if (b < 0) {
+      b = barriers.size();
+      ObjectDef def = defs.object(obj);
+      int parties =
+          def != null && def.kind() == ConstructKind.CYCLIC_BARRIER
+              ? Math.max(0, def.parties())
+              : 0;
+      barriers.add(new BarrierObject(barrierStat(r, node), parties));
+      barrierObjects.put(obj, b);
+    }
+    BarrierObject bo = barriers.get(b);
+    int g = bo.find(gen);
+    RegionBusy stat = regionStats.get(bo.stat);
+    if (g < 0) {
+      g = bo.add(gen);
+      stat.instances++;
+    }
+    bo.arrivals[g]++;
+    if (t > bo.latest[g]) {
+      bo.latest[g] = t;
+    }
+    // Busy time since the previous departure (or thread start): execution in between.
+    stat.busy[th.index] += th.execTotal - stat.snapshot[th.index];
+    stat.snapshot[th.index] = th.execTotal;
+    stat.member[th.index] = true;
+    int i = push(th, F_BARRIER, node, r, t, obj, -1);
+    th.aux[i] = gen;
+  }
+
+  private int barrierStat(int site, int node) {
+    int s = barrierStatBySite.get(site);
+    if (s < 0) {
+      s = regionStats.size();
+      RegionBusy r = new RegionBusy(true, site, node, threads.length);
+      r.snapshot = new long[threads.length];
+      regionStats.add(r);
+      barrierStatBySite.put(site, s);
+    }
+    return s;
+  }
+
+  private void barrierExit(ThreadState th, long t, long obj, long gen, int outcome) {
+    int i = th.find(F_BARRIER, obj);
+    if (i < 0) {
+      int b = barrierObjects.get(obj);
+      int g = b >= 0 ? barriers.get(b).find(gen) : -1;
+      if ((outcome & BarrierOutcome.LAST) != 0) {
+        // A releasing arrival recorded as a departure only (e.g. the count-down that opens a
+        // latch).
+        if (g >= 0 && t > barriers.get(b).latest[g]) {
+          barriers.get(b).latest[g] = t;
+        }
+      } else {
+        counters.barrierExitWithoutArrival++;
+      }
+      return;
+    }
+    closeAbove(th, i, t);
+    finishBarrier(th, i, t, outcome, true);
+    pop(th, t);
+  }
+
+  private void finishBarrier(ThreadState th, int i, long t, int outcome, boolean departed) {
+    long obj = th.obj[i];
+    long gen = th.aux[i];
+    BarrierObject bo = barriers.get(barrierObjects.get(obj));
+    int g = bo.find(gen);
+    BarrierArrival a = arrival;
+    a.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    a.object = obj;
+    a.generation = gen;
+    a.latestArrival = g >= 0 ? bo.latest[g] : th.start[i];
+    a.outcome = outcome;
+    a.departed = departed;
+    for (Property p : barrierHandlers) {
+      p.onBarrierWait(a);
+    }
+    rest(th, a, th.stat[i]);
+    if (g >= 0) {
+      if (departed && bo.parties > 0 && bo.arrivals[g] < bo.parties && !bo.noted[g]) {
+        bo.noted[g] = true;
+        counters.partialGenerations++;
+      }
+      if (++bo.departures[g] >= bo.arrivals[g]) {
+        bo.remove(g);
+      }
+    }
+    regionStats.get(bo.stat).snapshot[th.index] = th.execTotal;
+  }
+
+  // ---- locks ------------------------------------------------------------------------------------
+
+  private void lockRequest(ThreadState th, long t, int r, long obj) {
+    int l = locks.getOrAdd(obj);
+    locks.waiters[l]++;
+    int holder = locks.holder[l];
+    boolean exclusiveByOther = holder >= 0 && holder != th.index;
+    int ownShared = 0;
+    for (int k = 0; k < th.heldCount; k++) {
+      if (th.held[k] == obj && th.heldShared[k]) {
+        ownShared++;
+      }
+    }
+    boolean byOther = exclusiveByOther || locks.shared[l] - ownShared > 0;
+    int i = push(th, F_LOCK, tree.child(th.currentNode(), r), r, t, obj, -1);
+    th.aux[i] = (exclusiveByOther ? 1 : 0) | (byOther ? 2 : 0);
+  }
+
+  private void lockAcquired(ThreadState th, long t, long obj, int flags) {
+    int i = th.find(F_LOCK, obj);
+    if (i >= 0) {
+      closeAbove(th, i, t);
+      finishLock(th, i, t, flags, true);
+      pop(th, t);
+    }
+    takeLock(th, obj, flags);
+  }
+
+  private void finishLock(ThreadState th, int i, long t, int flags, boolean acquired) {
+    long obj = th.obj[i];
+    int l = locks.get(obj);
+    LockAcquisition a = acquisition;
+    a.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    a.object = obj;
+    a.flags = flags;
+    a.acquired = acquired;
+    a.heldExclusivelyByOther = (th.aux[i] & 1) != 0;
+    a.heldByOther = (th.aux[i] & 2) != 0;
+    if (l >= 0) {
+      a.lastRelease = locks.lastRelease[l];
+      a.lastReleaser = locks.lastReleaser[l];
+      a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
+      a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
+    } else {
+      a.lastRelease = LockTable.NEVER;
+      a.lastReleaser = -1;
+      a.lastExclusiveRelease = LockTable.NEVER;
+      a.lastExclusiveReleaser = -1;
+    }
+    ConstructKind kind = lockKind(obj, th.region[i]);
+    a.kind = kind;
+    a.monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+    a.waitingForHolder = 0;
+    a.handoff = 0;
+    for (Property p : lockHandlers) {
+      p.onLockAcquisition(a);
+    }
+    rest(th, a, th.stat[i]);
+    if (l >= 0) {
+      locks.waiters[l]--;
+      locks.releaseIfIdle(l);
+    }
+  }
+
+  /** The lock's kind: from its object definition, else from the request's call site. */
+  private ConstructKind lockKind(long obj, int region) {
+    int k = objectKinds.get(obj);
+    if (k < 0) {
+      ObjectDef def = defs.object(obj);
+      k = def != null ? def.kind().code() : ConstructKind.UNKNOWN.code();
+      objectKinds.put(obj, k);
+    }
+    if (k == ConstructKind.UNKNOWN.code()) {
+      int rk = regionKinds.get(region);
+      if (rk >= 0) {
+        k = rk;
+      }
+    }
+    return ConstructKind.ofCode(k);
+  }
+
+  private void takeLock(ThreadState th, long obj, int flags) {
+    if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) != 0) {
+      return;
+    }
+    int l = locks.getOrAdd(obj);
+    if ((flags & LockFlags.SHARED) != 0) {
+      locks.shared[l]++;
+      th.hold(obj, true);
+    } else if ((flags & LockFlags.AFTER_WAIT) != 0
+        && th.waitReleasePending
+        && th.waitReleasedLock == obj) {
+      retake(th, l);
+    } else if ((flags & LockFlags.AFTER_WAIT) != 0
+        && th.waitRetaken
+        && th.waitRetakenLock == obj
+        && locks.holder[l] == th.index) {
+      th.waitRetaken = false; // already re-taken at the wait's end
+    } else if (locks.holder[l] == th.index) {
+      locks.depth[l]++;
+    } else {
+      int previous = locks.holder[l];
+      if (previous >= 0) {
+        // Another thread is recorded as holding it: its release is missing.
+        counters.lockAcquiredWhileHeld++;
+        threads[previous].unhold(obj, false);
+      }
+      locks.holder[l] = th.index;
+      // A re-entrant first sight means the thread held it before the trace started.
+      locks.depth[l] = (flags & LockFlags.REENTRANT) != 0 ? 2 : 1;
+      th.hold(obj, false);
+    }
+  }
+
+  private void retake(ThreadState th, int l) {
+    int previous = locks.holder[l];
+    if (previous >= 0 && previous != th.index) {
+      counters.lockAcquiredWhileHeld++;
+      threads[previous].unhold(locks.id[l], false);
+    }
+    if (previous != th.index) {
+      th.hold(locks.id[l], false);
+    }
+    locks.holder[l] = th.index;
+    locks.depth[l] = Math.max(1, th.waitReleasedDepth);
+    th.waitReleasePending = false;
+  }
+
+  private void lockReleased(ThreadState th, long t, long obj) {
+    int l = locks.get(obj);
+    if (l < 0) {
+      // No state: nobody waits for it. It was held since before the trace (or is a semaphore).
+      if (!isSemaphore(obj)) {
+        counters.lockReleaseWithoutAcquire++;
+      }
+      return;
+    }
+    if (locks.holder[l] == th.index) {
+      if (--locks.depth[l] <= 0) {
+        locks.holder[l] = -1;
+        locks.depth[l] = 0;
+        locks.lastExclusiveRelease[l] = t;
+        locks.lastExclusiveReleaser[l] = th.index;
+        locks.lastRelease[l] = t;
+        locks.lastReleaser[l] = th.index;
+        th.unhold(obj, false);
+      }
+    } else if (th.unhold(obj, true)) {
+      locks.shared[l]--;
+      locks.lastRelease[l] = t;
+      locks.lastReleaser[l] = th.index;
+    } else {
+      // Held since before the trace started, or a semaphore permit released by another thread.
+      boolean semaphore = isSemaphore(obj);
+      if (semaphore) {
+        if (locks.shared[l] > 0) {
+          locks.shared[l]--;
+        }
+      } else {
+        counters.lockReleaseWithoutAcquire++;
+        locks.lastExclusiveRelease[l] = t;
+        locks.lastExclusiveReleaser[l] = th.index;
+      }
+      locks.lastRelease[l] = t;
+      locks.lastReleaser[l] = th.index;
+    }
+    locks.releaseIfIdle(l);
+  }
+
+  private boolean isSemaphore(long obj) {
+    return lockKind(obj, Integer.MIN_VALUE) == ConstructKind.SEMAPHORE;
+  }
+
+  // ---- waits ------------------------------------------------------------------------------------
+
+  private void waitEnter(ThreadState th, long t, int r, int kind) {
+    int i = push(th, F_WAIT, tree.child(th.currentNode(), r), r, t, r, -1);
+    th.aux[i] = kind;
+    if (kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT) {
+      // The wait gives up the monitor (or lock) it waits on: the innermost one held exclusively.
+      int h = th.innermostExclusive();
+      if (h >= 0) {
+        long lock = th.held[h];
+        int l = locks.get(lock);
+        if (l >= 0 && locks.holder[l] == th.index) {
+          th.waitReleasedLock = lock;
+          th.waitReleasedDepth = locks.depth[l];
+          th.waitReleasePending = true;
+          th.waitRetaken = false;
+          locks.holder[l] = -1;
+          locks.depth[l] = 0;
+          locks.lastRelease[l] = t;
+          locks.lastReleaser[l] = th.index;
+          locks.lastExclusiveRelease[l] = t;
+          locks.lastExclusiveReleaser[l] = th.index;
+          th.unhold(lock, false);
+          locks.releaseIfIdle(l);
+        }
+      }
+    }
+  }
+
+  private void waitExit(ThreadState th, long t, int r) {
+    int i = match(th, F_WAIT, r);
+    if (i < 0) {
+      counters.waitExitWithoutEnter++;
+      return;
+    }
+    closeAbove(th, i, t);
+    finishWait(th, i, t);
+    pop(th, t);
+  }
+
+  private void finishWait(ThreadState th, int i, long t) {
+    WaitSpan w = waitSpan;
+    w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    w.waitKind = (int) th.aux[i];
+    for (Property p : waitHandlers) {
+      p.onWait(w);
+    }
+    rest(th, w, th.stat[i]);
+    if (th.waitReleasePending) {
+      // Object.wait returns holding the monitor again.
+      long lock = th.waitReleasedLock;
+      retake(th, locks.getOrAdd(lock));
+      th.waitRetaken = true;
+      th.waitRetakenLock = lock;
+    }
+  }
+
+  private void spinExit(ThreadState th, long t, int r) {
+    int i = match(th, F_SPIN, r);
+    if (i < 0) {
+      counters.spinExitWithoutEnter++;
+      return;
+    }
+    closeAbove(th, i, t);
+    finishSpin(th, i, t);
+    pop(th, t);
+  }
+
+  private void finishSpin(ThreadState th, int i, long t) {
+    WaitSpan w = waitSpan;
+    w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    w.waitKind = 0;
+    for (Property p : spinHandlers) {
+      p.onSpin(w);
+    }
+    rest(th, w, th.stat[i]);
+  }
+}

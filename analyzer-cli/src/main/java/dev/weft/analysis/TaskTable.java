@@ -1,0 +1,72 @@
+package dev.weft.analysis;
+
+import java.util.Arrays;
+
+/** Live tasks (created or begun, not yet ended), by task id. */
+final class TaskTable {
+  private final LongIntMap slots = new LongIntMap(64);
+  private int size;
+  private int free = -1;
+  int[] nextFree = new int[16];
+  long[] id = new long[16];
+  int[] node = new int[16];
+  int[] pool = new int[16];
+  int[] creator = new int[16];
+  int[] inst = new int[16];
+  long[] created = new long[16];
+  boolean[] begun = new boolean[16];
+
+  int get(long task) {
+    return slots.get(task);
+  }
+
+  /** True when slot {@code i} holds live task {@code task}. */
+  boolean live(int i, long task) {
+    return i >= 0 && i < size && id[i] == task && slots.get(task) == i;
+  }
+
+  int live() {
+    return slots.size();
+  }
+
+  int add(long task, int n, int poolSlot, int creatorThread, int instance, long t) {
+    int i;
+    if (free >= 0) {
+      i = free;
+      free = nextFree[i];
+    } else {
+      if (size == id.length) {
+        int cap = size * 2;
+        nextFree = Arrays.copyOf(nextFree, cap);
+        id = Arrays.copyOf(id, cap);
+        node = Arrays.copyOf(node, cap);
+        pool = Arrays.copyOf(pool, cap);
+        creator = Arrays.copyOf(creator, cap);
+        inst = Arrays.copyOf(inst, cap);
+        created = Arrays.copyOf(created, cap);
+        begun = Arrays.copyOf(begun, cap);
+      }
+      i = size++;
+    }
+    id[i] = task;
+    node[i] = n;
+    pool[i] = poolSlot;
+    creator[i] = creatorThread;
+    inst[i] = instance;
+    created[i] = t;
+    begun[i] = false;
+    slots.put(task, i);
+    return i;
+  }
+
+  void remove(int i) {
+    slots.remove(id[i]);
+    nextFree[i] = free;
+    free = i;
+  }
+
+  /** Calls {@code action} with every live task slot. */
+  void forEachLive(java.util.function.IntConsumer action) {
+    slots.forEach((k, v) -> action.accept(v));
+  }
+}

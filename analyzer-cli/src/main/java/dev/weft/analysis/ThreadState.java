@@ -1,0 +1,198 @@
+package dev.weft.analysis;
+
+import java.util.Arrays;
+
+/**
+ * One thread's replay state: its frame stack (regions, tasks and waits, innermost last), the
+ * execution time not yet handed to properties, its idle stretch and the locks it holds. Memory is
+ * proportional to the stack depth.
+ */
+final class ThreadState {
+  static final byte F_REGION = 1;
+  static final byte F_FORK = 2;
+  static final byte F_TASK = 3;
+  static final byte F_HELP = 4;
+  static final byte F_JOIN = 5;
+  static final byte F_BARRIER = 6;
+  static final byte F_LOCK = 7;
+  static final byte F_WAIT = 8;
+  static final byte F_SPIN = 9;
+
+  final int index;
+  final int stream;
+  final String name;
+
+  /** Pool slot of a pool worker, -1 for other threads. */
+  final int pool;
+
+  /** Lifetime start (definition time) and end (THREAD_END or window end). */
+  long begin;
+
+  long end;
+  boolean started;
+  boolean ended;
+
+  /** Time up to which this thread's time has been charged. */
+  long lastT;
+
+  // Frame stack, struct of arrays.
+  int depth;
+  byte[] kind = new byte[16];
+  int[] node = new int[16];
+  int[] region = new int[16];
+  int[] inst = new int[16];
+  int[] stat = new int[16];
+  long[] start = new long[16];
+  long[] accum = new long[16];
+  long[] aux = new long[16];
+  long[] obj = new long[16];
+
+  /** Slots of the execution cache (a power of two). */
+  static final int EXEC_SLOTS = 32;
+
+  // Execution time gathered per (call path, region stat) before it is handed to properties: a
+  // small direct-mapped cache, so the per-event path is an array update, not a hash lookup.
+  final int[] execNode = filled(EXEC_SLOTS, -1);
+  final int[] execStat = new int[EXEC_SLOTS];
+  final long[] execAmount = new long[EXEC_SLOTS];
+
+  /** All execution time of this thread so far (barrier-region busy time is its difference). */
+  long execTotal;
+
+  // Idle stretch of a pool worker, and idle time not yet handed to properties.
+  long idleStart;
+  long idleInFlightAtStart;
+  long pendingIdle;
+  long pendingIdleInFlight;
+
+  // Locks held, innermost last.
+  long[] held = new long[8];
+  boolean[] heldShared = new boolean[8];
+  int heldCount;
+
+  // The monitor (or lock) given up by Object.wait / Condition.await, re-taken at the wait's end.
+  long waitReleasedLock;
+  int waitReleasedDepth;
+  boolean waitReleasePending;
+  long waitRetakenLock;
+  boolean waitRetaken;
+
+  // Facts for window and notes.
+  long lastEventTime = Long.MIN_VALUE;
+  boolean lastWasThreadEnd;
+  long droppedEvents;
+
+  ThreadState(int index, int stream, String name, int pool, long begin) {
+    this.index = index;
+    this.stream = stream;
+    this.name = name;
+    this.pool = pool;
+    this.begin = begin;
+  }
+
+  private static int[] filled(int n, int v) {
+    int[] a = new int[n];
+    Arrays.fill(a, v);
+    return a;
+  }
+
+  boolean worker() {
+    return pool >= 0;
+  }
+
+  int top() {
+    return depth - 1;
+  }
+
+  /** Pushes a frame; returns its index. */
+  int push(byte k, int n, int r, int instance, int regionStat, long t, long object) {
+    if (depth == kind.length) {
+      int cap = depth * 2;
+      kind = Arrays.copyOf(kind, cap);
+      node = Arrays.copyOf(node, cap);
+      region = Arrays.copyOf(region, cap);
+      inst = Arrays.copyOf(inst, cap);
+      stat = Arrays.copyOf(stat, cap);
+      start = Arrays.copyOf(start, cap);
+      accum = Arrays.copyOf(accum, cap);
+      aux = Arrays.copyOf(aux, cap);
+      obj = Arrays.copyOf(obj, cap);
+    }
+    int i = depth++;
+    kind[i] = k;
+    node[i] = n;
+    region[i] = r;
+    inst[i] = instance;
+    stat[i] = regionStat;
+    start[i] = t;
+    accum[i] = 0;
+    aux[i] = 0;
+    obj[i] = object;
+    return i;
+  }
+
+  /** The innermost frame of kind {@code k} whose object is {@code object}, or -1. */
+  int find(byte k, long object) {
+    for (int i = depth - 1; i >= 0; i--) {
+      if (kind[i] == k && obj[i] == object) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The innermost frame of kind {@code k}, or -1. */
+  int find(byte k) {
+    for (int i = depth - 1; i >= 0; i--) {
+      if (kind[i] == k) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  int currentNode() {
+    return depth == 0 ? CallPathTree.ROOT : node[depth - 1];
+  }
+
+  int currentInstance() {
+    return depth == 0 ? -1 : inst[depth - 1];
+  }
+
+  int currentStat() {
+    return depth == 0 ? -1 : stat[depth - 1];
+  }
+
+  void hold(long lock, boolean shared) {
+    if (heldCount == held.length) {
+      held = Arrays.copyOf(held, heldCount * 2);
+      heldShared = Arrays.copyOf(heldShared, heldCount * 2);
+    }
+    held[heldCount] = lock;
+    heldShared[heldCount] = shared;
+    heldCount++;
+  }
+
+  /** Removes the innermost hold of {@code lock} in the given mode; false if there is none. */
+  boolean unhold(long lock, boolean shared) {
+    for (int i = heldCount - 1; i >= 0; i--) {
+      if (held[i] == lock && heldShared[i] == shared) {
+        System.arraycopy(held, i + 1, held, i, heldCount - i - 1);
+        System.arraycopy(heldShared, i + 1, heldShared, i, heldCount - i - 1);
+        heldCount--;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The innermost lock held exclusively, or -1 (index into {@link #held}). */
+  int innermostExclusive() {
+    for (int i = heldCount - 1; i >= 0; i--) {
+      if (!heldShared[i]) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

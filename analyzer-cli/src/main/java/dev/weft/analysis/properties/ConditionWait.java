@@ -1,0 +1,65 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.WaitSpan;
+import dev.weft.trace.WaitKind;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Waiting for a notification: Object.wait, Condition.await, LockSupport.park. */
+@PropertyInfo(
+    id = "condition_wait",
+    parent = "time",
+    name = "Condition wait",
+    info = "Time threads waited to be notified (Object.wait, Condition.await, park)",
+    description =
+        """
+        WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await or park (and wait kinds this \
+        version does not know): the thread waits for another thread to signal it, for example a \
+        consumer waiting for a producer. Sleep and yield are not waits (programs sleep on \
+        purpose): they count as [[execution]]. The monitor re-acquisition when the wait returns is \
+        part of this wait; only a separately recorded LOCK_REQUEST for it counts as \
+        [[lock_contention]]. Causes: ns per wait kind.\
+        """,
+    diagnosis =
+        """
+        A thread waits for work or a state change: producers are slower than consumers, or \
+        signals come late. Balance producers and consumers, or hand work over in bigger \
+        batches.\
+        """)
+public final class ConditionWait extends Property {
+  private final long[] byKind = new long[8];
+  private final Map<String, Long> other = new TreeMap<>();
+
+  @Override
+  public void onWait(WaitSpan wait) {
+    int kind = wait.waitKind();
+    if (kind == WaitKind.SLEEP || kind == WaitKind.YIELD) {
+      return;
+    }
+    long n = wait.claim(this, wait.total());
+    if (kind >= 0 && kind < byKind.length) {
+      byKind[kind] += n;
+    } else {
+      other.merge(WaitKind.name(kind) + "_ns", n, Long::sum);
+    }
+  }
+
+  @Override
+  public Map<String, Long> causes() {
+    Map<String, Long> m = new TreeMap<>(other);
+    for (int k : new int[] {WaitKind.OBJECT_WAIT, WaitKind.CONDITION_AWAIT, WaitKind.PARK}) {
+      m.put(WaitKind.name(k) + "_ns", byKind[k]);
+    }
+    for (int k = 0; k < byKind.length; k++) {
+      if (byKind[k] != 0
+          && k != WaitKind.OBJECT_WAIT
+          && k != WaitKind.CONDITION_AWAIT
+          && k != WaitKind.PARK) {
+        m.put(WaitKind.name(k) + "_ns", byKind[k]);
+      }
+    }
+    return m;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.TaskStart;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Task latency: submission to start. */
+@PropertyInfo(
+    id = "pool_queue_wait",
+    parent = "",
+    name = "Pool queue wait",
+    info = "Time tasks waited in a pool's queue (submission to start); a latency, not thread time",
+    description =
+        """
+        For every task: its TASK_CREATE (on the submitting thread) to its first TASK_BEGIN (on \
+        whichever thread ran it). A task still queued when the window ends counts up to the end. \
+        Attributed to the creation call path (the submit call site under the submitter's path) and \
+        the submitting thread; the causes object gives the total per pool name. This is a latency, \
+        not CPU allocation time: several tasks can wait at once, so it is a separate root and its \
+        percentage may exceed 100.\
+        """,
+    diagnosis =
+        """
+        Tasks wait for a free worker. If [[limited_parallelism]] or [[idle_threads]] is high at \
+        the same time, tasks are handed out badly (e.g. one queue, blocked workers); otherwise \
+        the pool is simply too small for the load, or tasks are submitted in bursts.\
+        """)
+public final class PoolQueueWait extends Property {
+  private long[] byPool = new long[4];
+  private String[] names = new String[4];
+  private long noPool;
+
+  @Override
+  public void onTaskStart(TaskStart start) {
+    long latency = start.latency();
+    add(start.node(), start.creator(), latency);
+    int p = start.pool();
+    if (p < 0) {
+      noPool += latency;
+      return;
+    }
+    if (p >= byPool.length) {
+      byPool = Arrays.copyOf(byPool, Math.max(p + 1, byPool.length * 2));
+      names = Arrays.copyOf(names, byPool.length);
+    }
+    byPool[p] += latency;
+    names[p] = start.poolName();
+  }
+
+  @Override
+  public Map<String, Long> causes() {
+    Map<String, Long> m = new TreeMap<>();
+    for (int p = 0; p < byPool.length; p++) {
+      if (names[p] != null) {
+        m.merge(names[p], byPool[p], Long::sum);
+      }
+    }
+    if (noPool > 0) {
+      m.put("(no pool)", noPool);
+    }
+    return m;
+  }
+}

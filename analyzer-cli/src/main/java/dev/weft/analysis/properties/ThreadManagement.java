@@ -1,0 +1,56 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.IdleTime;
+import dev.weft.analysis.JoinWaitSegment;
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Fork start-up and join wind-down of parallel regions. */
+@PropertyInfo(
+    id = "thread_management",
+    parent = "time",
+    name = "Thread management",
+    info = "Time spent starting a parallel region's team (fork) and ending it (join)",
+    description =
+        """
+        Fork: for every pool worker and every instance of a parallel region, the time from the \
+        master's FORK to the worker's first TASK_BEGIN of that instance, as far as the worker was \
+        idle then; it is carved out of the worker's idle time and attributed to the region's call \
+        path. Join: the time from the last TASK_END of a region instance (no task of it left) to \
+        the end of the master's join wait, carved out of the master's [[join_wait]] and attributed \
+        to the join's call path. Causes: fork_ns and join_ns.\
+        """,
+    diagnosis =
+        """
+        High fork time means workers are slow to wake up or tasks are handed out late; high join \
+        time means the master learns late that the work is done. Both grow with the number of \
+        small parallel regions: make regions coarser or reuse a running team.\
+        """)
+public final class ThreadManagement extends Property {
+  private long fork;
+  private long join;
+
+  @Override
+  public void onIdle(IdleTime idle) {
+    if (idle.afterFork() > 0) {
+      fork += idle.claim(this, idle.forkNode(), idle.afterFork());
+    }
+  }
+
+  @Override
+  public void onJoinWait(JoinWaitSegment segment) {
+    if (segment.master()) {
+      join += segment.claim(this, segment.afterLastTask());
+    }
+  }
+
+  @Override
+  public Map<String, Long> causes() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("fork_ns", fork);
+    m.put("join_ns", join);
+    return m;
+  }
+}

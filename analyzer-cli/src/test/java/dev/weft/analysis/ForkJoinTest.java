@@ -1,0 +1,131 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.Check.atPath;
+import static dev.weft.analysis.Check.cause;
+import static dev.weft.analysis.Check.onThread;
+import static dev.weft.analysis.Check.severity;
+import static dev.weft.analysis.TraceFixture.label;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.StreamWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Join wait, thread management, task call paths and pool queue wait on fork-join traces. */
+class ForkJoinTest {
+  @TempDir Path tmp;
+
+  private static final int POOL = 1;
+
+  /**
+   * Master m forks a region on a pool with one worker w: creates t1 (110) and t2 (120), joins at
+   * 130; inside the join it runs t2 itself (150..250) and helps (260..280); w runs t1 (140..390);
+   * the join ends at 400, JOIN at 410.
+   */
+  private AnalysisResult joinWithHelping() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int solve = f.region("solve", ConstructKind.USER_REGION, 10);
+    int par = f.region("IntStream.forEach", ConstructKind.PARALLEL_STREAM, 50);
+    int submit = f.region("ForkJoinTask.fork", ConstructKind.FORK_JOIN_TASK, 51);
+    int joinSite = f.region("ForkJoinTask.join", ConstructKind.FORK_JOIN_TASK, 52);
+    int help = f.region("ForkJoinPool.helpQuiesce", ConstructKind.FORK_JOIN_POOL, 53);
+    int body = f.region("Main.chunk", ConstructKind.TRACED_METHOD, 60);
+    f.pool(POOL, "fj-pool", 1);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w = f.worker("fj-1", POOL, 0);
+    m.enter(50, solve);
+    m.fork(100, par, POOL, 2);
+    m.taskCreate(110, submit, 1, POOL);
+    m.taskCreate(120, submit, 2, POOL);
+    m.joinWaitEnter(130, joinSite, 1);
+    w.taskBegin(140, 1);
+    w.enter(145, body);
+    m.taskBegin(150, 2);
+    m.taskEnd(250, 2);
+    m.helpEnter(260, help);
+    m.helpExit(280, help);
+    w.exit(385, body);
+    w.taskEnd(390, 1);
+    m.joinWaitExit(400, joinSite);
+    m.join(410, par, POOL);
+    m.exit(500, solve);
+    m.threadEnd(1000);
+    w.threadEnd(1000);
+    return Analyzer.analyze(f.close(1000));
+  }
+
+  @Test
+  void joinWaitExcludesTasksRunAndHelpingInsideTheJoin() {
+    AnalysisResult r = joinWithHelping();
+    // join 130..400 = 270, minus task 100 and help 20 = 150; of it 390..400 is join management
+    assertEquals(140, onThread(r, "join_wait", "main"));
+    assertEquals(
+        140,
+        atPath(
+            r,
+            "join_wait",
+            label("solve", 10),
+            label("IntStream.forEach", 50),
+            label("ForkJoinTask.join", 52)));
+    assertEquals(10, cause(r, "thread_management", "join_ns"));
+    assertEquals(10, onThread(r, "thread_management", "main"));
+  }
+
+  @Test
+  void forkStartUpIsCarvedOutOfTheWorkersIdleTime() {
+    AnalysisResult r = joinWithHelping();
+    // w idle 0..140: pool busy from the fork at 100; 100..140 is start-up of the region
+    assertEquals(40, cause(r, "thread_management", "fork_ns"));
+    assertEquals(40, onThread(r, "thread_management", "fj-1"));
+    assertEquals(
+        40, atPath(r, "thread_management", label("solve", 10), label("IntStream.forEach", 50)));
+    // w idle 390..1000: in flight until the JOIN at 410
+    assertEquals(20, onThread(r, "limited_parallelism", "fj-1"));
+    assertEquals(100 + 590, Check.property(r, "idle_threads").thread("fj-1"));
+    assertEquals(710, severity(r, "idle_threads"));
+    Check.partition(r, Map.of("main", 1000L, "fj-1", 1000L));
+  }
+
+  @Test
+  void tasksAreAttributedUnderTheCallSiteThatCreatedThem() {
+    AnalysisResult r = joinWithHelping();
+    String solve = label("solve", 10);
+    String par = label("IntStream.forEach", 50);
+    String submit = label("ForkJoinTask.fork", 51);
+    // t1 ran on the worker (5 + 5 outside Main.chunk), t2 (100) on the master inside its join:
+    // both under main's solve > forEach > fork site, where they were created
+    assertEquals(110, atPath(r, "execution", solve, par, submit));
+    assertEquals(240, atPath(r, "execution", solve, par, submit, label("Main.chunk", 60)));
+    assertEquals(250, onThread(r, "execution", "fj-1"));
+    // helping is the master's execution at the help call site under the join
+    assertEquals(
+        20,
+        atPath(
+            r,
+            "execution",
+            solve,
+            par,
+            label("ForkJoinTask.join", 52),
+            label("ForkJoinPool.helpQuiesce", 53)));
+  }
+
+  @Test
+  void poolQueueWaitIsSubmissionToStartAtTheCreationSite() {
+    AnalysisResult r = joinWithHelping();
+    // t1 110 -> 140, t2 120 -> 150
+    assertEquals(60, severity(r, "pool_queue_wait"));
+    assertEquals(60, onThread(r, "pool_queue_wait", "main"));
+    assertEquals(
+        60,
+        atPath(
+            r,
+            "pool_queue_wait",
+            label("solve", 10),
+            label("IntStream.forEach", 50),
+            label("ForkJoinTask.fork", 51)));
+    assertEquals(Map.of("fj-pool", 60L), Check.property(r, "pool_queue_wait").causes());
+  }
+}

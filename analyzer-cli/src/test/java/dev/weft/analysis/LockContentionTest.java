@@ -1,0 +1,170 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.Check.atPath;
+import static dev.weft.analysis.Check.cause;
+import static dev.weft.analysis.Check.onThread;
+import static dev.weft.analysis.Check.severity;
+import static dev.weft.analysis.TraceFixture.label;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.StreamWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LockContentionTest {
+  @TempDir Path tmp;
+
+  private static final long MONITOR = 11;
+  private static final long LOCK = 12;
+  private static final long RW = 13;
+
+  @Test
+  void handoffChainCountsOnlyAcquisitionsThatWaitedForAnotherHolder() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 31);
+    int read = f.region("ReadLock.lock", ConstructKind.READ_WRITE_LOCK, 32);
+    int write = f.region("WriteLock.lock", ConstructKind.READ_WRITE_LOCK, 33);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    f.object(LOCK, ConstructKind.REENTRANT_LOCK, 0);
+    f.object(RW, ConstructKind.READ_WRITE_LOCK, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    StreamWriter c = f.thread("c", 0);
+    StreamWriter d = f.thread("d", 0);
+
+    // Monitor hand-off chain a -> b -> c; d finds it free.
+    a.lockRequest(100, sync, MONITOR);
+    a.lockAcquired(100, MONITOR, 0);
+    b.lockRequest(150, sync, MONITOR); // held by a: waits 150 for a, 20 hand-off
+    c.lockRequest(200, sync, MONITOR); // waits for b's release at 400: 200, then 10 hand-off
+    a.lockReleased(300, MONITOR);
+    b.lockAcquired(320, MONITOR, 0);
+    b.lockReleased(400, MONITOR);
+    c.lockAcquired(410, MONITOR, 0);
+    c.lockReleased(500, MONITOR);
+    d.lockRequest(600, sync, MONITOR); // free: nothing
+    d.lockAcquired(605, MONITOR, 0);
+    d.lockReleased(606, MONITOR);
+
+    // Re-entrant acquisition by the holder: nothing.
+    a.lockRequest(700, sync, MONITOR);
+    a.lockAcquired(700, MONITOR, 0);
+    a.lockRequest(710, sync, MONITOR);
+    a.lockAcquired(715, MONITOR, LockFlags.REENTRANT);
+    a.lockReleased(720, MONITOR);
+    a.lockReleased(730, MONITOR);
+
+    // A failed tryLock while another thread holds the lock: nothing.
+    a.lockRequest(800, lock, LOCK);
+    a.lockAcquired(800, LOCK, 0);
+    b.lockRequest(810, lock, LOCK);
+    b.lockAcquired(850, LOCK, LockFlags.FAILED);
+    a.lockReleased(900, LOCK);
+
+    // Read/write: readers share; a writer waits for both readers; a later reader waits for it.
+    a.lockRequest(1000, read, RW);
+    a.lockAcquired(1000, RW, LockFlags.SHARED);
+    b.lockRequest(1010, read, RW); // only a reader holds it: no wait
+    b.lockAcquired(1012, RW, LockFlags.SHARED);
+    c.lockRequest(1020, write, RW); // waits for b's release at 1120, hand-off 30
+    a.lockReleased(1100, RW);
+    b.lockReleased(1120, RW);
+    d.lockRequest(1130, read, RW); // the writer goes first: waits for its release at 1180
+    c.lockAcquired(1150, RW, 0);
+    c.lockReleased(1180, RW);
+    d.lockAcquired(1200, RW, LockFlags.SHARED);
+    d.lockReleased(1210, RW);
+
+    for (StreamWriter s : new StreamWriter[] {a, b, c, d}) {
+      s.threadEnd(2000);
+    }
+    AnalysisResult r = Analyzer.analyze(f.close(2000));
+
+    assertEquals(170, onThread(r, "monitor_contention", "b"));
+    assertEquals(210, onThread(r, "monitor_contention", "c"));
+    assertEquals(0, onThread(r, "monitor_contention", "a"));
+    assertEquals(0, onThread(r, "monitor_contention", "d"));
+    assertEquals(380, severity(r, "monitor_contention"));
+    assertEquals(350, cause(r, "monitor_contention", "waiting_for_holder_ns"));
+    assertEquals(30, cause(r, "monitor_contention", "handoff_latency_ns"));
+
+    assertEquals(130, onThread(r, "lock_api_contention", "c"));
+    assertEquals(70, onThread(r, "lock_api_contention", "d"));
+    assertEquals(0, onThread(r, "lock_api_contention", "b")); // failed tryLock and shared read
+    assertEquals(200, severity(r, "lock_api_contention"));
+    assertEquals(150, cause(r, "lock_api_contention", "waiting_for_holder_ns"));
+    assertEquals(50, cause(r, "lock_api_contention", "handoff_latency_ns"));
+
+    assertEquals(580, severity(r, "lock_contention"));
+    assertEquals(0, Check.property(r, "lock_contention").exclusiveNs());
+    assertEquals(500, cause(r, "lock_contention", "waiting_for_holder_ns"));
+    assertEquals(80, cause(r, "lock_contention", "handoff_latency_ns"));
+    assertEquals(380, atPath(r, "monitor_contention", label("synchronized", 30)));
+    assertEquals(130, atPath(r, "lock_api_contention", label("WriteLock.lock", 33)));
+    assertEquals(70, atPath(r, "lock_api_contention", label("ReadLock.lock", 32)));
+    Check.partition(r, Map.of("a", 2000L, "b", 2000L, "c", 2000L, "d", 2000L));
+  }
+
+  @Test
+  void objectWaitGivesUpTheMonitorAndIsAConditionWait() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 35);
+    int sleep = f.region("Thread.sleep", ConstructKind.SLEEP, 36);
+    int spin = f.region("Thread.onSpinWait", ConstructKind.SPIN, 37);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("consumer", 0);
+    StreamWriter b = f.thread("producer", 0);
+    a.lockRequest(100, sync, MONITOR);
+    a.lockAcquired(100, MONITOR, 0);
+    b.lockRequest(150, sync, MONITOR); // a holds it until its wait gives it up at 200
+    a.waitEnter(200, wait, dev.weft.trace.WaitKind.OBJECT_WAIT);
+    b.lockAcquired(210, MONITOR, 0);
+    b.lockReleased(300, MONITOR);
+    a.waitExit(320, wait);
+    a.lockAcquired(320, MONITOR, LockFlags.AFTER_WAIT);
+    a.lockReleased(330, MONITOR);
+    b.lockRequest(340, sync, MONITOR); // free again: the monitor was re-taken and released
+    b.lockAcquired(341, MONITOR, 0);
+    b.lockReleased(342, MONITOR);
+    b.waitEnter(400, sleep, dev.weft.trace.WaitKind.SLEEP);
+    b.waitExit(500, sleep);
+    b.spinEnter(600, spin);
+    b.spinExit(640, spin);
+    a.threadEnd(1000);
+    b.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(60, onThread(r, "monitor_contention", "producer"));
+    assertEquals(50, cause(r, "monitor_contention", "waiting_for_holder_ns"));
+    assertEquals(120, onThread(r, "condition_wait", "consumer"));
+    assertEquals(120, cause(r, "condition_wait", "object_wait_ns"));
+    assertEquals(0, onThread(r, "condition_wait", "producer")); // sleeping is execution
+    assertEquals(40, onThread(r, "spin_wait", "producer"));
+    assertEquals(100, atPath(r, "execution", label("Thread.sleep", 36)));
+    Check.partition(r, Map.of("consumer", 1000L, "producer", 1000L));
+  }
+
+  @Test
+  void semaphorePermitWaitsForAnotherThreadsRelease() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int acquire = f.region("Semaphore.acquire", ConstructKind.SEMAPHORE, 50);
+    f.object(20, ConstructKind.SEMAPHORE, 1);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    a.lockRequest(10, acquire, 20);
+    a.lockAcquired(10, 20, LockFlags.SHARED);
+    b.lockRequest(20, acquire, 20); // no permit left until a releases at 80
+    a.lockReleased(80, 20);
+    b.lockAcquired(85, 20, LockFlags.SHARED);
+    b.lockReleased(90, 20);
+    AnalysisResult r = Analyzer.analyze(f.close(100));
+    assertEquals(65, onThread(r, "lock_api_contention", "b"));
+    assertEquals(60, cause(r, "lock_api_contention", "waiting_for_holder_ns"));
+    assertEquals(0, onThread(r, "lock_api_contention", "a"));
+  }
+}

@@ -1,0 +1,97 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.ObjectDef;
+import dev.weft.trace.PoolDef;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * Writes hand-built traces with explicit timestamps for the analyzer's tests. Regions are in {@code
+ * Main.java}, at the line given; their labels are {@code "name @ Main.java:line"}.
+ */
+final class TraceFixture {
+  final Path dir;
+  final TraceWriter writer;
+  private int nextRegion = 1;
+  private long nextJavaId = 1;
+
+  private TraceFixture(Path dir) throws IOException {
+    this.dir = dir;
+    this.writer = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192));
+    writer.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+  }
+
+  static TraceFixture create(Path dir) {
+    try {
+      return new TraceFixture(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Defines a region; returns its id. */
+  int region(String name, ConstructKind kind, int line) {
+    int id = nextRegion++;
+    try {
+      writer.defineRegion(new RegionDef(id, kind, name, "app.Main", "run", "Main.java", line, 0));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return id;
+  }
+
+  static String label(String name, int line) {
+    return name + " @ Main.java:" + line;
+  }
+
+  void pool(int id, String name, int parallelism) {
+    try {
+      writer.definePool(new PoolDef(id, ConstructKind.FORK_JOIN_POOL, name, parallelism));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void object(long id, ConstructKind kind, int parties) {
+    try {
+      writer.defineObject(new ObjectDef(id, kind, kind.id(), parties));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A thread that is no pool's worker, defined (alive) from {@code start}. */
+  StreamWriter thread(String name, long start) {
+    return worker(name, 0, start);
+  }
+
+  /** A worker of pool {@code pool}, defined from {@code start}. */
+  StreamWriter worker(String name, int pool, long start) {
+    try {
+      return writer.openStream(nextJavaId++, name, 0, pool, start);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Closes the trace cleanly at {@code end} and returns its directory. */
+  Path close(long end) {
+    try {
+      writer.close(end);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return dir;
+  }
+
+  /** Leaves the trace as a killed process would: no END record. */
+  Path abandon() {
+    return dir;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.weft.testapps;
+
+import java.util.List;
+
+/**
+ * Arrival and departure times of a fixed team at a barrier, per generation, from which the
+ * barrier's truth is computed: wait = departure − arrival, of which wait for the last = latest
+ * arrival of the generation − own arrival, and release latency = the rest.
+ *
+ * <p>Each thread writes only its own slots; {@link #report} reads them after the team has been
+ * joined, so no synchronisation is needed beyond that join.
+ */
+public final class BarrierLog {
+  private final List<String> threads;
+  private final long[][] arrivals;
+  private final long[][] departures;
+
+  /** A log for {@code threads} (by team index) passing {@code generations} generations each. */
+  public BarrierLog(List<String> threads, int generations) {
+    this.threads = List.copyOf(threads);
+    this.arrivals = new long[generations][threads.size()];
+    this.departures = new long[generations][threads.size()];
+  }
+
+  /** Records team member {@code index}'s arrival at generation {@code generation}. */
+  public void arrive(int index, int generation, long nanoTime) {
+    arrivals[generation][index] = nanoTime;
+  }
+
+  /** Records team member {@code index}'s departure from generation {@code generation}. */
+  public void depart(int index, int generation, long nanoTime) {
+    departures[generation][index] = nanoTime;
+  }
+
+  /**
+   * Adds the waits to {@code truth} per thread under the three given kinds.
+   *
+   * @param waitKind departure − arrival
+   * @param forLastKind latest arrival − own arrival
+   * @param releaseKind departure − latest arrival, or null not to report it
+   */
+  public void report(Truth truth, String waitKind, String forLastKind, String releaseKind) {
+    long[] wait = new long[threads.size()];
+    long[] forLast = new long[threads.size()];
+    for (int g = 0; g < arrivals.length; g++) {
+      long latest = Long.MIN_VALUE;
+      for (long a : arrivals[g]) {
+        latest = Math.max(latest, a);
+      }
+      for (int t = 0; t < threads.size(); t++) {
+        long w = departures[g][t] - arrivals[g][t];
+        wait[t] += w;
+        // The latest arrival can only precede everyone's departure; clamp measurement jitter.
+        forLast[t] += Math.min(w, latest - arrivals[g][t]);
+      }
+    }
+    for (int t = 0; t < threads.size(); t++) {
+      truth.add(waitKind, threads.get(t), wait[t]);
+      truth.add(forLastKind, threads.get(t), forLast[t]);
+      if (releaseKind != null) {
+        truth.add(releaseKind, threads.get(t), wait[t] - forLast[t]);
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.weft.testapps.scenarios;
+
+import dev.weft.testapps.BarrierLog;
+import dev.weft.testapps.OptionSpec;
+import dev.weft.testapps.Scenario;
+import dev.weft.testapps.ScenarioContext;
+import dev.weft.testapps.Team;
+import dev.weft.testapps.Truth;
+import dev.weft.testapps.TruthKinds;
+import dev.weft.testapps.Work;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Phaser;
+
+/**
+ * {@code --threads} threads meet at a barrier {@code --iterations} times; before each meeting
+ * thread {@code i} works {@code (i+1)·--work-ms}, so thread {@code i} waits about {@code (T−1−i)·d}
+ * per iteration for the last one.
+ *
+ * <p>{@code --barrier cyclic} uses one {@link CyclicBarrier}, {@code phaser} one {@link Phaser}
+ * ({@code arriveAndAwaitAdvance}); {@code latch} uses the count-down-then-await pattern: a {@link
+ * CountDownLatch} cannot be reset, so there is one latch per iteration (all made up front by main),
+ * and each thread calls {@code countDown()} (its arrival) then {@code await()}.
+ */
+public final class BarrierImbalance implements Scenario {
+  /** The region whose per-thread work the load-balance truth describes. */
+  public static final String REGION = "iteration";
+
+  @Override
+  public String name() {
+    return "barrier-imbalance";
+  }
+
+  @Override
+  public String summary() {
+    return "threads with staggered work meeting at a barrier (cyclic, phaser or latch)";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    return List.of(
+        OptionSpec.integer("threads", 4, 1, 64, "threads"),
+        OptionSpec.integer("work-ms", 5, 0, 60_000, "d: thread i works (i+1)*d per iteration"),
+        OptionSpec.integer("iterations", 5, 1, 100_000, "barrier generations"),
+        OptionSpec.choice(
+            "barrier", "cyclic", List.of("cyclic", "phaser", "latch"), "barrier construct"));
+  }
+
+  @Override
+  public Object run(ScenarioContext context) throws Exception {
+    int threads = context.options().intValue("threads");
+    long workMs = context.options().longValue("work-ms");
+    int iterations = context.options().intValue("iterations");
+    String kind = context.options().choice("barrier");
+    Truth truth = context.truth();
+    Work work = context.work();
+
+    CyclicBarrier cyclic = new CyclicBarrier(threads);
+    Phaser phaser = new Phaser(threads);
+    CountDownLatch[] latches = new CountDownLatch[iterations];
+    for (int r = 0; r < iterations; r++) {
+      latches[r] = new CountDownLatch(threads);
+    }
+    List<String> names = Team.names("worker", threads);
+    BarrierLog log = new BarrierLog(names, iterations);
+    long[] checksums = new long[threads];
+    Team.run(
+        names,
+        i -> {
+          for (int r = 0; r < iterations; r++) {
+            long t0 = System.nanoTime();
+            checksums[i] += work.run((i + 1) * workMs, (long) r * threads + i);
+            long arrival = System.nanoTime();
+            truth.add(TruthKinds.BUSY_NS, arrival - t0);
+            truth.addRegionBusy(REGION, arrival - t0);
+            switch (kind) {
+              case "cyclic":
+                cyclic.await();
+                break;
+              case "phaser":
+                phaser.arriveAndAwaitAdvance();
+                break;
+              default:
+                latches[r].countDown();
+                latches[r].await();
+                break;
+            }
+            long departure = System.nanoTime();
+            log.arrive(i, r, arrival);
+            log.depart(i, r, departure);
+          }
+        },
+        truth);
+    log.report(
+        truth,
+        TruthKinds.BARRIER_WAIT_NS,
+        TruthKinds.BARRIER_WAIT_FOR_LAST_NS,
+        TruthKinds.BARRIER_RELEASE_LATENCY_NS);
+    long checksum = 0;
+    for (long c : checksums) {
+      checksum += c;
+    }
+    return Work.jsonSafe(checksum);
+  }
+}
