@@ -3,10 +3,12 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.weave.LineTrackingMethodVisitor;
 import java.util.ArrayList;
 import java.util.List;
+import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.TypePath;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
@@ -174,6 +176,14 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
   public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
     // Deferred: the entries of woven calls must come first in the exception table.
     methodHandlers.add(new Object[] {start, end, handler, type});
+  }
+
+  @Override
+  public AnnotationVisitor visitTryCatchAnnotation(
+      int typeRef, TypePath typePath, String descriptor, boolean visible) {
+    // A type annotation on a catch clause refers to the block visited last, whose place in the
+    // table moves: dropped (it has no effect on execution) rather than misplaced.
+    return null;
   }
 
   @Override
