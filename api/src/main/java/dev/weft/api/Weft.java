@@ -3,8 +3,9 @@ package dev.weft.api;
 /**
  * User regions and measurement control (POMP's {@code inst begin/end} and {@code on/off}).
  *
- * <p>Without the Weft agent every method here does nothing and costs next to nothing. With the agent,
- * the agent weaves these methods (and their call sites) so that regions and on/off are recorded.
+ * <p>Without the Weft agent every method here does nothing and costs next to nothing. With the
+ * agent, the agent weaves these methods (and their call sites) so that regions and on/off are
+ * recorded.
  *
  * <pre>{@code
  * try (Region r = Weft.region("assemble")) {
@@ -25,7 +26,10 @@ public final class Weft {
     return Region.NONE;
   }
 
-  /** Resumes recording on all threads after {@link #off()} (recording starts on unless configured off). */
+  /**
+   * Resumes recording on all threads after {@link #off()} (recording starts on unless configured
+   * off).
+   */
   public static void on() {}
 
   /** Pauses recording on all threads; events in between are not recorded, and the trace says so. */

@@ -1,0 +1,358 @@
+package dev.weft.agent;
+
+import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.record.Messages;
+import dev.weft.agent.record.Recorder;
+import dev.weft.agent.record.RegionRegistry;
+import dev.weft.agent.weave.Constructs;
+import dev.weft.agent.weave.WeftTransformer;
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ProcessDef;
+import dev.weft.trace.TraceWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * The running agent: one trace, one recorder, one transformer. Started by {@link WeftAgent} after
+ * the bridge is installed; stopped by the shutdown hook at JVM exit or by {@link #detach()}.
+ */
+final class AgentRuntime {
+  /** Classes retransformed per call; a failing batch is retried class by class. */
+  private static final int RETRANSFORM_BATCH = 64;
+
+  private static AgentRuntime current; // guarded by AgentRuntime.class
+
+  private final Instrumentation inst;
+  private final Recorder recorder;
+  private final WeftTransformer transformer;
+  private final Path dir;
+  private Thread shutdownHook;
+
+  private AgentRuntime(
+      Instrumentation inst, Recorder recorder, WeftTransformer transformer, Path dir) {
+    this.inst = inst;
+    this.recorder = recorder;
+    this.transformer = transformer;
+    this.dir = dir;
+  }
+
+  static synchronized boolean isActive() {
+    return current != null;
+  }
+
+  static synchronized void start(AgentOptions options, Instrumentation inst, boolean attached) {
+    if (current != null) {
+      return;
+    }
+    Path dir = (options.out() != null ? options.out() : defaultDirectory()).toAbsolutePath();
+    TraceWriter writer;
+    try {
+      writer = openTrace(dir, options, attached);
+    } catch (IOException | RuntimeException e) {
+      Messages.problemOnce(
+          "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
+      return;
+    }
+    RegionRegistry regions = new RegionRegistry(writer);
+    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter(), inst);
+    recorder.ignore(writer.backgroundThread());
+    WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
+    AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
+    try {
+      WeftBridge.install(recorder);
+      inst.addTransformer(transformer, true);
+      rt.retransformLoaded(attached);
+      rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
+      recorder.ignore(rt.shutdownHook);
+      Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
+    } catch (RuntimeException | Error e) {
+      // Undo what was done, so that the program runs on exactly as without the agent.
+      recorder.stopEvents();
+      transformer.deactivate();
+      inst.removeTransformer(transformer);
+      rt.restoreOriginals();
+      recorder.close(Map.of("agent.stopped_by", "start failed: " + e));
+      throw e;
+    }
+    current = rt;
+    if (options.out() == null) {
+      Messages.info("recording to " + dir);
+    }
+  }
+
+  /** Creates the trace directory and writes the clock and process definitions. */
+  private static TraceWriter openTrace(Path dir, AgentOptions options, boolean attached)
+      throws IOException {
+    int first = (int) Math.min(64 * 1024, options.buffer());
+    TraceWriter writer =
+        TraceWriter.create(
+            dir,
+            TraceWriter.Options.defaults()
+                .withWindows(first, (int) options.buffer())
+                .withMaxBytes(options.maxSize())
+                .withThreadFactory(new AgentThreads("weft-window-preparer"))
+                .withProblemListener(new ProblemListener(dir)));
+    try {
+      long nanoBase = System.nanoTime();
+      writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
+      writer.defineProcess(
+          new ProcessDef(
+              pid(),
+              hostName(),
+              System.getProperty("java.version", ""),
+              System.getProperty("java.vm.name", ""),
+              Runtime.getRuntime().availableProcessors(),
+              System.getProperty("sun.java.command", ""),
+              mainClass(),
+              options.description()));
+      if (attached) {
+        writer.defineAttribute("agent.attached", "true");
+      }
+      return writer;
+    } catch (IOException | RuntimeException e) {
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // Reporting the first problem is enough.
+      }
+      throw e;
+    }
+  }
+
+  /** See {@link WeftAgent#detach()}. */
+  static synchronized Path detach() {
+    AgentRuntime rt = current;
+    if (rt == null) {
+      return null;
+    }
+    current = null;
+    try {
+      Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down; the hook finds current == null and leaves the trace to us.
+    }
+    rt.recorder.stopEvents();
+    rt.transformer.deactivate();
+    int restored = rt.restoreOriginals();
+    rt.inst.removeTransformer(rt.transformer);
+    Map<String, String> attributes = rt.attributes();
+    attributes.put("agent.detached", "true");
+    attributes.put("agent.restored_classes", Integer.toString(restored));
+    rt.recorder.close(attributes);
+    return rt.dir;
+  }
+
+  /** Closes the trace at JVM exit; classes stay as they are. */
+  private void stop() {
+    transformer.deactivate();
+    recorder.close(attributes());
+  }
+
+  private Map<String, String> attributes() {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    if (transformer.errors() > 0) {
+      attributes.put("agent.weave_errors", Long.toString(transformer.errors()));
+      attributes.put("agent.first_weave_error", String.valueOf(transformer.firstError()));
+    }
+    return attributes;
+  }
+
+  /**
+   * Retransforms the JDK classes some instrumentation changes that are already loaded and, when
+   * attached to a running JVM, the application classes that contain something to weave.
+   */
+  private void retransformLoaded(boolean attached) {
+    boolean jdk = !transformer.jdkClassNames().isEmpty();
+    boolean app = attached && transformer.hasApplicationScope();
+    if (!jdk && !app) {
+      return;
+    }
+    List<Class<?>> todo = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (!inst.isModifiableClass(c)) {
+        continue;
+      }
+      String internal = c.getName().replace('.', '/');
+      if (jdk && transformer.jdkClassNames().contains(internal)) {
+        todo.add(c);
+      } else if (app && transformer.isApplicationCandidate(c) && hasSomethingToWeave(c, internal)) {
+        todo.add(c);
+      }
+    }
+    retransform(todo);
+  }
+
+  /** Reads a loaded class's file through its loader and asks the transformer's cheap filter. */
+  private boolean hasSomethingToWeave(Class<?> c, String internal) {
+    ClassLoader loader = c.getClassLoader();
+    try (InputStream in = loader.getResourceAsStream(internal + ".class")) {
+      return in != null && transformer.mayWeave(internal, in.readAllBytes());
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Retransforms the woven classes (the transformer is inactive: they get their original code). */
+  private int restoreOriginals() {
+    List<Class<?>> todo = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (transformer.wovenClassNames().contains(c.getName().replace('.', '/'))
+          && inst.isModifiableClass(c)) {
+        todo.add(c);
+      }
+    }
+    retransform(todo);
+    return todo.size();
+  }
+
+  private void retransform(List<Class<?>> classes) {
+    boolean guard = recorder.suspendCurrentThread();
+    try {
+      for (int i = 0; i < classes.size(); i += RETRANSFORM_BATCH) {
+        List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + RETRANSFORM_BATCH));
+        try {
+          inst.retransformClasses(batch.toArray(new Class<?>[0]));
+        } catch (Throwable batchFailed) {
+          for (Class<?> c : batch) {
+            try {
+              inst.retransformClasses(c);
+            } catch (Throwable ignored) {
+              // That class stays as it is; the others go on.
+            }
+          }
+        }
+      }
+    } finally {
+      recorder.resume(guard);
+    }
+  }
+
+  /** {@code ./weft-traces/<main class>-<pid>-<yyyyMMdd-HHmmss>}. */
+  private static Path defaultDirectory() {
+    LocalDateTime t = LocalDateTime.now();
+    StringBuilder b = new StringBuilder();
+    for (char c : mainClass().toCharArray()) {
+      boolean plain = c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-');
+      b.append(plain ? c : '_');
+    }
+    b.append('-').append(pid()).append('-');
+    pad(b, t.getYear(), 4);
+    pad(b, t.getMonthValue(), 2);
+    pad(b, t.getDayOfMonth(), 2);
+    b.append('-');
+    pad(b, t.getHour(), 2);
+    pad(b, t.getMinute(), 2);
+    pad(b, t.getSecond(), 2);
+    return Path.of("weft-traces", b.toString());
+  }
+
+  private static void pad(StringBuilder b, int value, int width) {
+    String s = Integer.toString(value);
+    for (int i = s.length(); i < width; i++) {
+      b.append('0');
+    }
+    b.append(s);
+  }
+
+  /** The main class (or jar file name without .jar) from the launcher's command; "java" if none. */
+  private static String mainClass() {
+    String cmd = System.getProperty("sun.java.command", "").trim();
+    int space = 0;
+    while (space < cmd.length() && !Character.isWhitespace(cmd.charAt(space))) {
+      space++;
+    }
+    String first = cmd.isEmpty() ? "java" : cmd.substring(0, space);
+    if (first.endsWith(".jar")) {
+      first = Path.of(first).getFileName().toString();
+      first = first.substring(0, first.length() - 4);
+    }
+    return first.isEmpty() ? "java" : first;
+  }
+
+  /**
+   * The process id. On Linux from {@code /proc/self}, because {@code ProcessHandle} starts the
+   * JDK's process-reaper machinery (a thread pool), which costs start-up time and loads executor
+   * classes.
+   */
+  private static long pid() {
+    try {
+      return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+    } catch (IOException | RuntimeException e) {
+      return ProcessHandle.current().pid();
+    }
+  }
+
+  /** The host name without a name service lookup (which can stall startup for seconds). */
+  private static String hostName() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) {
+      return env.trim();
+    }
+    try {
+      return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** Creates the agent's own daemon threads; the recorder ignores them. */
+  private static final class AgentThreads implements ThreadFactory {
+    private final String name;
+
+    AgentThreads(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    }
+  }
+
+  /** Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped. */
+  private static final class ProblemListener implements Consumer<String> {
+    private final Path dir;
+
+    ProblemListener(Path dir) {
+      this.dir = dir;
+    }
+
+    @Override
+    public void accept(String problem) {
+      Messages.problemOnce(problem + "; the program runs on, drops are counted in " + dir);
+    }
+  }
+
+  /** Closes the trace at JVM exit. */
+  private static final class ShutdownHook implements Runnable {
+    private final AgentRuntime rt;
+
+    ShutdownHook(AgentRuntime rt) {
+      this.rt = rt;
+    }
+
+    @Override
+    public void run() {
+      synchronized (AgentRuntime.class) {
+        if (current != rt) {
+          return; // detached already
+        }
+        current = null;
+      }
+      rt.stop();
+    }
+  }
+}

@@ -1,0 +1,556 @@
+package dev.weft.agent.bridge;
+
+/**
+ * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style,
+ * no generic {@code event(type)} switch), each taking the int region id of the woven site and the
+ * object(s) concerned. Every method forwards to the installed {@link WeftSink} and is a no-op while
+ * none is installed.
+ *
+ * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the
+ * agent defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice
+ * inlined into JDK classes and call sites woven into any application class can link to them. The
+ * class references JDK types only.
+ *
+ * <p>No exception ever leaves a bridge method: a sink that throws is uninstalled at once (recording
+ * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and
+ * a call; the exception handler costs nothing until it runs.
+ */
+public final class WeftBridge {
+  private static volatile WeftSink sink;
+
+  private WeftBridge() {}
+
+  /** Starts forwarding events to {@code s} (null stops). */
+  public static void install(WeftSink s) {
+    sink = s;
+  }
+
+  /** The installed sink, or null. */
+  public static WeftSink installed() {
+    return sink;
+  }
+
+  /** True when a sink is installed and recording ({@code Weft.isRecording()}). */
+  public static boolean isRecording() {
+    WeftSink s = sink;
+    if (s == null) {
+      return false;
+    }
+    try {
+      return s.isRecording();
+    } catch (Throwable t) {
+      try {
+        fault(s, t);
+      } catch (Throwable outOfStack) {
+        // Nothing may reach the host program.
+      }
+      return false;
+    }
+  }
+
+  /** See {@link WeftSink#enter}. */
+  public static void enter(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.enter(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#exit}. */
+  public static void exit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.exit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#userRegionEnter}. */
+  public static void userRegionEnter(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.userRegionEnter(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#userRegionEnter}. */
+  public static void userRegionEnter(String name, int site) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.userRegionEnter(name, site);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#userRegionExit}. */
+  public static void userRegionExit() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.userRegionExit();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#measurementOn}. */
+  public static void measurementOn() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.measurementOn();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#measurementOff}. */
+  public static void measurementOff() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.measurementOff();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#fork}. */
+  public static void fork(int region, Object pool, int parallelism) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.fork(region, pool, parallelism);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#join}. */
+  public static void join(int region, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.join(region, pool);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskCreate}. */
+  public static void taskCreate(int region, Object task, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskCreate(region, task, pool);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskBegin}. */
+  public static void taskBegin(Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskBegin(task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskEnd}. */
+  public static void taskEnd(Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskEnd(task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskSummary}. */
+  public static void taskSummary(int region, Object pool, long count, long durationNanos) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskSummary(region, pool, count, durationNanos);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#joinWaitEnter}. */
+  public static void joinWaitEnter(int region, Object target) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinWaitEnter(region, target);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#joinWaitExit}. */
+  public static void joinWaitExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinWaitExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#helpEnter}. */
+  public static void helpEnter(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.helpEnter(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#helpExit}. */
+  public static void helpExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.helpExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#barrierEnter}. */
+  public static void barrierEnter(int region, Object barrier, long generation) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.barrierEnter(region, barrier, generation);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#barrierExit}. */
+  public static void barrierExit(int region, Object barrier, long generation, int outcome) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.barrierExit(region, barrier, generation, outcome);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#lockRequest}. */
+  public static void lockRequest(int region, Object lock) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.lockRequest(region, lock);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#lockAcquired}. */
+  public static void lockAcquired(Object lock, int flags) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.lockAcquired(lock, flags);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#lockReleased}. */
+  public static void lockReleased(Object lock) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.lockReleased(lock);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#waitEnter}. */
+  public static void waitEnter(int region, int waitKind) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.waitEnter(region, waitKind);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#waitExit}. */
+  public static void waitExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.waitExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#notify}. */
+  public static void notify(int region, Object object, int waitKind) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.notify(region, object, waitKind);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#spinEnter}. */
+  public static void spinEnter(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.spinEnter(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#spinExit}. */
+  public static void spinExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.spinExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#threadCreate}. */
+  public static void threadCreate(int region, Thread child) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.threadCreate(region, child);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#threadBegin}. */
+  public static void threadBegin() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.threadBegin();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#threadEnd}. */
+  public static void threadEnd() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.threadEnd();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /**
+   * Uninstalls the failed sink (if still installed) and tells it, once. A {@link
+   * StackOverflowError} is the host's deep recursion reaching into the recorder, not a fault of it:
+   * that event is lost, recording goes on. Callers guard the call itself, which may run out of
+   * stack too.
+   */
+  private static void fault(WeftSink s, Throwable t) {
+    if (!(t instanceof StackOverflowError)) {
+      uninstallAndTell(s, t);
+    }
+  }
+
+  private static void uninstallAndTell(WeftSink s, Throwable t) {
+    synchronized (WeftBridge.class) {
+      if (sink != s) {
+        return; // already uninstalled: someone else reported
+      }
+      sink = null;
+    }
+    try {
+      s.failed(t);
+    } catch (Throwable ignored) {
+      // Nothing may reach the host program.
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.weft.agent.bridge;
+
+/**
+ * Receiver of the events that {@link WeftBridge} forwards: one method per event kind, mirroring the
+ * trace writer's {@code StreamWriter}. The agent's recorder is the only implementation.
+ *
+ * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang}, and the
+ * agent defines the class in {@code java.base} so that code woven into JDK classes can see it. It
+ * must therefore reference nothing but JDK types.
+ *
+ * <p>Objects are passed as they are (a lock, a task, a pool); turning them into ids is the
+ * recorder's business. Region ids come from the agent's region registry.
+ */
+public abstract class WeftSink {
+
+  /** For subclasses. */
+  protected WeftSink() {}
+
+  // ---- regions (POMP enter/exit)
+  // -----------------------------------------------------------------
+
+  /** A woven construct or {@code @Traced} method is entered. */
+  public abstract void enter(int region);
+
+  /** A region entered by {@link #enter} is left (normally or by an exception). */
+  public abstract void exit(int region);
+
+  /** {@code Weft.region(name)} with a name known at weave time: enters and remembers the region. */
+  public abstract void userRegionEnter(int region);
+
+  /** {@code Weft.region(name)} with a name computed at run time, at call site {@code site}. */
+  public abstract void userRegionEnter(String name, int site);
+
+  /** {@code Region.close()}: exits the innermost region entered with {@code userRegionEnter}. */
+  public abstract void userRegionExit();
+
+  // ---- measurement control
+  // -----------------------------------------------------------------------
+
+  /** {@code Weft.on()}: resumes recording (MEASUREMENT_ON). */
+  public abstract void measurementOn();
+
+  /** {@code Weft.off()}: pauses recording (MEASUREMENT_OFF); nothing else is recorded until on. */
+  public abstract void measurementOff();
+
+  /** True while events are being recorded. */
+  public abstract boolean isRecording();
+
+  // ---- fork/join and tasks
+  // -----------------------------------------------------------------------
+
+  /** The calling thread forks parallel work on {@code pool} (a pool object, or null if unknown). */
+  public abstract void fork(int region, Object pool, int parallelism);
+
+  /** The fork at {@code region} is joined: the forked work is complete. */
+  public abstract void join(int region, Object pool);
+
+  /** A task is created or submitted (the submit site). */
+  public abstract void taskCreate(int region, Object task, Object pool);
+
+  /** The calling thread starts executing {@code task}. */
+  public abstract void taskBegin(Object task);
+
+  /** The calling thread finished executing {@code task}. */
+  public abstract void taskEnd(Object task);
+
+  /**
+   * Aggregated tasks: {@code count} tasks of {@code region} ran for {@code durationNanos} in total.
+   */
+  public abstract void taskSummary(int region, Object pool, long count, long durationNanos);
+
+  /**
+   * The thread starts waiting for forked or submitted work ({@code target}: task, thread, or null).
+   */
+  public abstract void joinWaitEnter(int region, Object target);
+
+  /** The join wait at {@code region} ends. */
+  public abstract void joinWaitExit(int region);
+
+  /** Inside a join wait, the thread starts running other tasks (fork-join helping). */
+  public abstract void helpEnter(int region);
+
+  /** The helping started by {@link #helpEnter} ends. */
+  public abstract void helpExit(int region);
+
+  // ---- barriers
+  // ----------------------------------------------------------------------------------
+
+  /** Arrival at a barrier, latch or phaser in its {@code generation} (phase). */
+  public abstract void barrierEnter(int region, Object barrier, long generation);
+
+  /** Departure from a barrier; {@code outcome} is a set of {@code BarrierOutcome} bits. */
+  public abstract void barrierExit(int region, Object barrier, long generation, int outcome);
+
+  // ---- locks
+  // -------------------------------------------------------------------------------------
+
+  /** The thread asks for {@code lock} (a monitor's object, a Lock, a Semaphore...). */
+  public abstract void lockRequest(int region, Object lock);
+
+  /** The request ended; {@code flags} are {@code LockFlags} bits (e.g. FAILED for a failed try). */
+  public abstract void lockAcquired(Object lock, int flags);
+
+  /** The thread released {@code lock}. */
+  public abstract void lockReleased(Object lock);
+
+  // ---- waits
+  // -------------------------------------------------------------------------------------
+
+  /** The thread starts a wait of {@code waitKind} ({@code WaitKind} codes). */
+  public abstract void waitEnter(int region, int waitKind);
+
+  /** The wait at {@code region} ends. */
+  public abstract void waitExit(int region);
+
+  /**
+   * The thread notifies waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}).
+   */
+  public abstract void notify(int region, Object object, int waitKind);
+
+  /** The thread starts spinning ({@code Thread.onSpinWait} loops, busy waits). */
+  public abstract void spinEnter(int region);
+
+  /** The spin at {@code region} ends. */
+  public abstract void spinExit(int region);
+
+  // ---- threads
+  // -----------------------------------------------------------------------------------
+
+  /** The calling thread starts {@code child}. */
+  public abstract void threadCreate(int region, Thread child);
+
+  /** The calling thread begins running (first thing in its {@code run}). */
+  public abstract void threadBegin();
+
+  /** The calling thread ends. */
+  public abstract void threadEnd();
+
+  // ---- failure
+  // -----------------------------------------------------------------------------------
+
+  /**
+   * Called once when an event method threw: the bridge has already stopped forwarding events. Must
+   * not throw.
+   */
+  public abstract void failed(Throwable problem);
+}

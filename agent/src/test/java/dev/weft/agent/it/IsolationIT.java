@@ -1,0 +1,64 @@
+package dev.weft.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.it.ChildJvm.Result;
+import dev.weft.agentit.apps.OldLibrariesApp;
+import dev.weft.trace.EventKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The agent's Byte Buddy and ASM are relocated: an application that ships its own, older copies
+ * keeps using them, with the same results, while the agent weaves and records.
+ */
+@Tag("child-jvm")
+class IsolationIT {
+  @TempDir Path tmp;
+
+  static List<Path> jdks() {
+    return ChildJvm.jdks().toList();
+  }
+
+  private static Path lib(String prefix) throws IOException {
+    try (Stream<Path> s = Files.list(ChildJvm.IT_LIBS)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void applicationKeepsItsOwnByteBuddyAndAsm(Path jdk) throws IOException {
+    Path byteBuddy = lib("byte-buddy-");
+    Path asm = lib("asm-");
+    String cp = ChildJvm.classPath(byteBuddy, asm);
+    String app = OldLibrariesApp.class.getName();
+    Path trace = tmp.resolve("trace");
+    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
+    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
+
+    assertEquals(0, plain.exitCode(), plain.stderr());
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertEquals("", traced.stderr());
+    assertTrue(
+        traced.stdout().contains("byte buddy from " + byteBuddy.getFileName()), traced.stdout());
+    assertTrue(traced.stdout().contains("asm from " + asm.getFileName()), traced.stdout());
+    assertTrue(traced.stdout().contains("made by Byte Buddy"), traced.stdout());
+    assertTrue(traced.stdout().contains("asm answer 42"), traced.stdout());
+
+    TraceFacts t = TraceFacts.read(trace);
+    int bb = t.region("OldLibrariesApp.generateWithByteBuddy").id();
+    int a = t.region("OldLibrariesApp.generateWithAsm").id();
+    assertEquals(1, t.count(EventKind.ENTER, bb));
+    assertEquals(1, t.count(EventKind.EXIT, a));
+  }
+}

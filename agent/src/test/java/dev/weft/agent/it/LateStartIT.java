@@ -1,0 +1,122 @@
+package dev.weft.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.tools.attach.VirtualMachine;
+import dev.weft.agent.it.ChildJvm.Result;
+import dev.weft.agentit.apps.AttachApp;
+import dev.weft.agentit.apps.VirtualThreadsApp;
+import dev.weft.trace.EventKind;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Attaching to a running JVM (agentmain, the same start path as premain), and virtual threads
+ * recorded on their carriers' streams.
+ */
+@Tag("child-jvm")
+class LateStartIT {
+  @TempDir Path tmp;
+
+  static List<Path> jdks() {
+    return ChildJvm.jdks().toList();
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void attachWeavesLoadedClassesAndRecords(Path jdk) throws Exception {
+    Path trace = tmp.resolve("trace");
+    List<String> cmd = ChildJvm.command(jdk, null, ChildJvm.classPath(), AttachApp.class.getName());
+    if (ChildJvm.featureVersion(jdk) >= 21) {
+      // Without it JDK 21+ prints a warning about the dynamically loaded agent (JEP 451).
+      cmd.add(1, "-XX:+EnableDynamicAgentLoading");
+    }
+    Process p = new ProcessBuilder(cmd).directory(tmp.toFile()).start();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ChildJvm.drain(p.getErrorStream(), err);
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    assertEquals("ready false", out.readLine());
+
+    VirtualMachine vm = VirtualMachine.attach(Long.toString(p.pid()));
+    try {
+      vm.loadAgent(ChildJvm.AGENT_JAR.toString(), "out=" + trace);
+    } finally {
+      vm.detach();
+    }
+    try (OutputStream in = p.getOutputStream()) {
+      in.write("go\n".getBytes(StandardCharsets.UTF_8));
+    }
+    assertEquals("recording true sum 36", out.readLine());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue());
+    assertEquals("", err.toString(StandardCharsets.UTF_8));
+
+    TraceFacts t = TraceFacts.read(trace);
+    assertTrue(t.definitions.closedCleanly());
+    assertEquals("true", t.definitions.attributes().get("agent.attached"));
+    assertEquals(4, t.count(EventKind.ENTER, t.region("attach-round").id()));
+    assertEquals(4, t.count(EventKind.EXIT, t.region("AttachApp.work").id()));
+  }
+
+  @Test
+  void virtualThreadsAreRecordedOnTheirCarriersStreams() {
+    Path jdk = ChildJvm.jdks().reduce((a, b) -> b).orElseThrow();
+    Path trace = tmp.resolve("trace");
+    Result r =
+        ChildJvm.run(
+            ChildJvm.command(
+                jdk, "out=" + trace, ChildJvm.classPath(), VirtualThreadsApp.class.getName()),
+            tmp);
+    assertEquals(0, r.exitCode(), r.stderr());
+    assertEquals("", r.stderr());
+    if (r.stdout().contains("no virtual threads")) {
+      return; // only JDK 17 is installed here: nothing to check
+    }
+    assertEquals("finished true\n", r.stdout());
+    TraceFacts t = TraceFacts.read(trace);
+    int virtualRegion = t.region("virtual-region").id();
+    long skipped =
+        Long.parseLong(
+            t.definitions.attributes().getOrDefault("agent.virtual_thread_events_skipped", "0"));
+    assertEquals(2000, 2 * t.count(EventKind.ENTER, virtualRegion) + skipped);
+    assertEquals(t.count(EventKind.ENTER, virtualRegion), t.count(EventKind.EXIT, virtualRegion));
+    // Skipped only while a virtual thread that holds its carrier's stream is unmounted inside the
+    // recorder (blocked on a monitor, JDK 24+), e.g. while the carrier's stream is being opened.
+    assertTrue(t.count(EventKind.ENTER, virtualRegion) >= 500, "most are recorded");
+    assertTrue(
+        t.definitions.threads().size() <= 1 + Runtime.getRuntime().availableProcessors() + 2,
+        "main and a few carriers, never a stream per virtual thread: " + t.definitions.threads());
+    // Every virtual-region event on a carrier's stream follows a mount of some virtual thread.
+    for (var e : t.eventsByStream.entrySet()) {
+      long mounted = 0;
+      for (var ev : e.getValue()) {
+        if (ev.kind() == EventKind.VTHREAD_MOUNT) {
+          mounted = ev.field(0);
+        } else if (ev.kind() == EventKind.VTHREAD_UNMOUNT) {
+          mounted = 0;
+        } else if (ev.kind() == EventKind.ENTER && ev.field(0) == virtualRegion) {
+          assertTrue(mounted != 0, "virtual thread event outside a mount");
+        }
+      }
+    }
+    assertTrue(t.count(EventKind.VTHREAD_MOUNT) >= 1);
+    boolean carrierPool =
+        t.definitions.pools().stream()
+            .anyMatch(p -> p.kind() == dev.weft.trace.ConstructKind.VIRTUAL_THREAD);
+    assertTrue(
+        carrierPool, "carriers belong to the virtual thread scheduler: " + t.definitions.pools());
+  }
+}

@@ -1,0 +1,101 @@
+package dev.weft.agent.it;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.Event;
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamCursor;
+import dev.weft.trace.Trace;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A whole (small) trace read into memory for assertions. */
+final class TraceFacts {
+  final Definitions definitions;
+  final Map<Integer, List<Event>> eventsByStream = new LinkedHashMap<>();
+  final Map<Integer, StreamCursor.State> states = new LinkedHashMap<>();
+  final List<String> warnings;
+
+  private TraceFacts(Trace trace) {
+    this.definitions = trace.definitions();
+    for (int id : trace.streamIds()) {
+      List<Event> events = new ArrayList<>();
+      StreamCursor c = trace.stream(id);
+      while (c.next()) {
+        events.add(c.snapshot());
+      }
+      eventsByStream.put(id, events);
+      states.put(id, c.state());
+    }
+    this.warnings = List.copyOf(trace.warnings());
+  }
+
+  static TraceFacts read(Path dir) {
+    try (Trace t = Trace.open(dir)) {
+      return new TraceFacts(t);
+    }
+  }
+
+  /** All events of all streams (stream order, then time order). */
+  List<Event> all() {
+    List<Event> out = new ArrayList<>();
+    eventsByStream.values().forEach(out::addAll);
+    return out;
+  }
+
+  /** The regions with this name. */
+  List<RegionDef> regionsNamed(String name) {
+    List<RegionDef> out = new ArrayList<>();
+    for (RegionDef r : definitions.regions()) {
+      if (r.name().equals(name)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The one region with this name. */
+  RegionDef region(String name) {
+    List<RegionDef> r = regionsNamed(name);
+    if (r.size() != 1) {
+      throw new AssertionError("expected one region named " + name + ", found " + r);
+    }
+    return r.get(0);
+  }
+
+  /** How many events of {@code kind} carry region {@code region}. */
+  long count(EventKind kind, int region) {
+    return all().stream()
+        .filter(e -> e.kind() == kind && e.get(dev.weft.trace.Field.REGION) == region)
+        .count();
+  }
+
+  long count(EventKind kind) {
+    return all().stream().filter(e -> e.kind() == kind).count();
+  }
+
+  /** Region names of a stream's ENTER/EXIT events, e.g. "+outer", "-outer". */
+  List<String> enterExitNames(int stream) {
+    List<String> out = new ArrayList<>();
+    for (Event e : eventsByStream.get(stream)) {
+      if (e.kind() == EventKind.ENTER || e.kind() == EventKind.EXIT) {
+        RegionDef r = definitions.region((int) e.field(0));
+        out.add((e.kind() == EventKind.ENTER ? "+" : "-") + (r == null ? "?" : r.name()));
+      }
+    }
+    return out;
+  }
+
+  /** Reads all remaining events of a cursor, for counting. */
+  static long countAll(EventCursor c) {
+    long n = 0;
+    while (c.next()) {
+      n++;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,118 @@
+package dev.weft.agent.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.trace.Event;
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.Trace;
+import dev.weft.trace.TraceWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The recorder in-process, behind the (unshaded) bridge. */
+class RecorderTest {
+  @TempDir Path tmp;
+
+  @AfterEach
+  void uninstall() {
+    WeftBridge.install(null);
+  }
+
+  private List<Event> events(Path dir) {
+    List<Event> out = new ArrayList<>();
+    try (Trace t = Trace.open(dir)) {
+      EventCursor c = t.events();
+      while (c.next()) {
+        out.add(c.snapshot());
+      }
+    }
+    return out;
+  }
+
+  /** A pool whose overridden getter does something traced, as user code may. */
+  private static final class TracedGetterPool extends ThreadPoolExecutor {
+    TracedGetterPool() {
+      super(2, 2, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    }
+
+    @Override
+    public int getCorePoolSize() {
+      WeftBridge.enter(99); // as if this method were @Traced
+      return super.getCorePoolSize();
+    }
+  }
+
+  @Test
+  void whatTheRecorderCausesIsNotRecorded() throws Exception {
+    Path dir = tmp.resolve("t");
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null);
+    WeftBridge.install(r);
+    TracedGetterPool pool = new TracedGetterPool();
+    WeftBridge.fork(1, pool, 2); // the recorder describes the pool: it calls getCorePoolSize()
+    WeftBridge.join(1, pool);
+    r.close(Map.of());
+    pool.shutdown();
+    List<String> seen = new ArrayList<>();
+    for (Event e : events(dir)) {
+      seen.add(e.kind().id());
+    }
+    assertEquals(
+        List.of("fork", "join"), seen, "the getter's event, raised inside, is not recorded");
+    try (Trace t = Trace.open(dir)) {
+      assertEquals(2, t.definitions().pools().iterator().next().parallelism());
+    }
+  }
+
+  @Test
+  void userRegionsStayBalancedAcrossOnAndOff() throws Exception {
+    Path dir = tmp.resolve("t");
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null);
+    WeftBridge.install(r);
+    WeftBridge.userRegionExit(); // nothing open: nothing happens
+    WeftBridge.userRegionEnter(1);
+    WeftBridge.measurementOff();
+    WeftBridge.userRegionEnter(2); // not recorded, and so its exit is not either
+    WeftBridge.measurementOn();
+    WeftBridge.userRegionExit(); // exits 2: nothing recorded
+    WeftBridge.userRegionExit(); // exits 1
+    r.close(Map.of());
+    List<String> seen = new ArrayList<>();
+    for (Event e : events(dir)) {
+      seen.add(e.kind().id() + (e.kind().fieldCount() > 0 ? " " + e.field(0) : ""));
+    }
+    assertEquals(List.of("enter 1", "measurement_off", "measurement_on", "exit 1"), seen);
+    assertFalse(r.isRecording());
+  }
+
+  @Test
+  void aFailingRecorderIsUninstalledAndClosesTheTrace() throws Exception {
+    Path dir = tmp.resolve("t");
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 3, null);
+    WeftBridge.install(r);
+    for (int i = 0; i < 5; i++) {
+      WeftBridge.enter(1); // the third throws inside the recorder; the bridge swallows it
+    }
+    assertNull(WeftBridge.installed());
+    assertTrue(r.isClosed());
+    try (Trace t = Trace.open(dir)) {
+      assertTrue(t.definitions().closedCleanly());
+      assertTrue(t.definitions().attributes().get("agent.stopped_by").contains("test.fail=3"));
+    }
+    assertEquals(2, events(dir).size());
+  }
+}
