@@ -272,7 +272,7 @@ public final class TraceWriter implements Closeable {
     closed = true;
     preparer.stop();
     for (StreamWriter s : streams) {
-      s.publishDropped();
+      s.closeFile();
       if (s.dropped() > 0) {
         ByteBuffer b = record();
         Varint.put(b, s.id());
@@ -343,6 +343,9 @@ public final class TraceWriter implements Closeable {
   }
 
   void problem(String message) {
+    if (closed) {
+      return; // a window racing with close: nothing is wrong
+    }
     if (problemReported.compareAndSet(false, true)) {
       firstProblem = message;
       try {
