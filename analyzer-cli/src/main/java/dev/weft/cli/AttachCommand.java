@@ -198,7 +198,7 @@ final class AttachCommand implements Callable<Integer> {
         }
         if (System.nanoTime() - lastCheck > TimeUnit.SECONDS.toNanos(1)) {
           lastCheck = System.nanoTime();
-          if (closed(dir)) {
+          if (detachedElsewhere(dir)) {
             err.println(
                 "weft: the recording was stopped after "
                     + Durations.format(System.nanoTime() - begin)
@@ -255,10 +255,14 @@ final class AttachCommand implements Callable<Integer> {
     }
   }
 
-  /** Whether the trace has been closed (by a detach from elsewhere). */
-  private static boolean closed(Path dir) {
+  /**
+   * Whether the trace was closed by a detach from elsewhere ({@code weft detach}). A trace the
+   * agent closed because the JVM is exiting is not: the loop then sees the exit.
+   */
+  private static boolean detachedElsewhere(Path dir) {
     try (Trace t = Trace.open(dir)) {
-      return t.definitions().closedCleanly();
+      return t.definitions().closedCleanly()
+          && "true".equals(t.definitions().attributes().get("agent.detached"));
     } catch (RuntimeException e) {
       return false;
     }

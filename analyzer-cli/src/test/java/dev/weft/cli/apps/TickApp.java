@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A long-running program for the attach tests. Says {@code ready}, then every few milliseconds
- * enters the user region {@code tick} and calls the {@code @Traced} method {@link #step}, until a
- * line arrives on stdin (or, with an argument, that many milliseconds have passed). Then it prints
- * {@code ticks N sum S correct} when S is the sum it must be, so a test sees that it computed
- * correctly whatever was attached and detached meanwhile.
+ * calls {@link #tick}, which enters the user region {@code tick} and calls the {@code @Traced}
+ * method {@link #step}, until a line arrives on stdin (or, with an argument, that many milliseconds
+ * have passed). Then it prints {@code ticks N sum S correct} when S is the sum it must be, so a
+ * test sees that it computed correctly whatever was attached and detached meanwhile.
  */
 public final class TickApp {
   private static volatile boolean stop;
@@ -22,6 +22,16 @@ public final class TickApp {
   @Traced
   static long step(long i) {
     return 3 * i;
+  }
+
+  /**
+   * One tick in its own method: a method that is running when the agent attaches keeps its old code
+   * until it is called again, so a region in the main loop itself would never be recorded.
+   */
+  static long tick(long i) {
+    try (Region r = Weft.region("tick")) {
+      return step(i);
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -46,12 +56,11 @@ public final class TickApp {
     long n = 0;
     long sum = 0;
     while (!stop && System.nanoTime() - begin < limitNanos) {
-      try (Region r = Weft.region("tick")) {
-        sum += step(n);
-      }
+      sum += tick(n);
       n++;
       Thread.sleep(2);
     }
-    System.out.println("ticks " + n + " sum " + sum + (sum == 3 * n * (n - 1) / 2 ? " correct" : " WRONG"));
+    System.out.println(
+        "ticks " + n + " sum " + sum + (sum == 3 * n * (n - 1) / 2 ? " correct" : " WRONG"));
   }
 }
