@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  *
  * <p>The process is checked before attaching: the attach API announces itself to the target with
  * {@code SIGQUIT}, which terminates a process that is not a JVM, so weft only attaches to a process
- * that is listed as a JVM or has {@code libjvm} mapped.
+ * that has {@code libjvm} mapped or is listed as a JVM.
  *
  * <p>The agent is controlled with argument strings of {@code WeftAgent.agentmain} (OPTIONS.md,
  * "Controlling an attached agent"): each answers with one line written to a reply file.
@@ -68,15 +68,12 @@ final class TargetJvm implements AutoCloseable {
               + owner.get()
               + " weft ...)");
     }
-    String command = commandLine(process);
-    if (!listedAsJvm(pid)) {
-      if (command.contains("-XX:+DisableAttachMechanism")) {
-        throw attachDisabled(pid);
-      }
-      if (!mapsLibjvm(pid)) {
-        throw new BadInputException(
-            "process " + pid + name(process) + " is not a Java virtual machine");
-      }
+    if (!isJvm(pid)) {
+      throw new BadInputException(
+          "process " + pid + name(process) + " is not a Java virtual machine");
+    }
+    if (commandLine(process).contains("-XX:+DisableAttachMechanism")) {
+      throw attachDisabled(pid);
     }
     VirtualMachine vm;
     try {
@@ -111,7 +108,19 @@ final class TargetJvm implements AutoCloseable {
             + " without that option, or start it with 'weft run'");
   }
 
-  private static boolean listedAsJvm(long pid) {
+  /**
+   * Whether the process is a JVM: it has the JVM's library mapped (Linux; cheap), or else the JDK
+   * lists it (reading every JVM's performance data file, ≈ 0.3 s).
+   */
+  private static boolean isJvm(long pid) {
+    Path maps = Path.of("/proc", Long.toString(pid), "maps");
+    if (Files.isReadable(maps)) {
+      try (Stream<String> lines = Files.lines(maps)) {
+        return lines.anyMatch(l -> l.endsWith("/libjvm.so"));
+      } catch (IOException | RuntimeException e) {
+        // fall back on the list
+      }
+    }
     String id = Long.toString(pid);
     for (VirtualMachineDescriptor d : VirtualMachine.list()) {
       if (d.id().equals(id)) {
@@ -119,15 +128,6 @@ final class TargetJvm implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  /** Whether the process has the JVM's library mapped (a JVM started with -XX:-UsePerfData). */
-  private static boolean mapsLibjvm(long pid) {
-    try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "maps"))) {
-      return lines.anyMatch(l -> l.endsWith("/libjvm.so") || l.endsWith("/libjvm.dylib"));
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
   }
 
   /** The process's command line with its arguments, or "" when it cannot be read. */
