@@ -121,21 +121,6 @@ final class RecordingSink extends WeftSink {
   public void threadEnd() {}
 
   @Override
-  public void joinBlockedEnter(int region, Object task) {}
-
-  @Override
-  public void joinBlockedExit(int region) {}
-
-  @Override
-  public void poolThreadCreate(int region, Thread child, Object pool) {}
-
-  @Override
-  public void vthreadMount(Thread vthread) {}
-
-  @Override
-  public void vthreadUnmount(Thread vthread) {}
-
-  @Override
   public void failed(Throwable problem) {
     calls.add("failed " + problem);
   }
