@@ -35,6 +35,7 @@ STARTUP_RUNS = 31 if FULL else 11
 ANALYZER_SIZES = [10_000_000, 100_000_000] if FULL else [10_000_000]
 
 WORK = tempfile.mkdtemp(prefix="weft-bench.")
+CLOCK = []  # System.nanoTime() cost in this run (figure 1), to express other costs in its units
 rows = []  # (figure, what, measured, goal, verdict)
 notes = []  # free text per figure for BENCHMARKS.md
 
@@ -116,6 +117,7 @@ def figure_hot_path():
     none = jmh("HotPathBenchmark", None, "hot-none")
     weft = jmh("HotPathBenchmark", "", "hot-weft")
     clock = none["nanoTime"]
+    CLOCK.extend(clock)
     row(1, "System.nanoTime() (floor), ns", spread(clock))
     for m, label in (("region", "Weft.region enter+exit"), ("traced", "@Traced enter+exit")):
         d, lo, hi = added(weft[m], none[m], per=2)
