@@ -307,9 +307,13 @@ def scenarios():
 def figure_bytes():
     tot_events = tot_bytes = tot_file = 0
     empty = []
-    for s in scenarios():
+    # Each scenario with its defaults (small traces, where fixed costs show), and one long run.
+    runs = [[s] for s in scenarios()]
+    runs.append(["regions", "--threads", "2", "--outer", "200000", "--inner", "4"])
+    for args in runs:
+        s = " ".join(args)
         out_dir = fresh("bytes-trace")
-        subprocess.run([JAVA, f"-javaagent:{AGENT}=out={out_dir}", "-jar", APPS, s],
+        subprocess.run([JAVA, f"-javaagent:{AGENT}=out={out_dir}", "-jar", APPS, *args],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         summ = json.loads(subprocess.run([JAVA, "-jar", CLI, "summary", out_dir, "--format",
                                           "json"], check=True, capture_output=True,
@@ -333,12 +337,15 @@ def figure_bytes():
         row(6, "bytes/event", "not measured: no scenario recorded events", "≤ 6")
         return
     enc = tot_bytes / tot_events
-    row(6, "all scenarios: encoded bytes/event; file bytes/event",
+    row(6, "all runs together: encoded bytes/event; file bytes/event",
         f"{enc:.2f}; {tot_file / tot_events:.1f}", "≤ 6", met(enc <= 6))
     notes.append((6, "Each test-app scenario with its default options under the agent. Encoded "
                      "= event bytes in the streams (`weft summary --format json`); file bytes = "
                      "every file in the trace directory (definitions, unused tails of the mapped "
-                     "windows) divided by events: small runs are dominated by fixed costs."))
+                     "windows) divided by events: small runs are dominated by fixed costs. The "
+                     "verdict is on all runs' encoded bytes over all their events, which the long "
+                     "`regions` run dominates; scenarios whose constructs this agent does not "
+                     "weave record few or no events."))
 
 
 # ---------------------------------------------------------------- figure 7: analyzer
@@ -462,6 +469,9 @@ def main():
         f"- {cores} cores: {model}",
         f"- load average (1, 5, 15 min) at start: {load0}; at end: {load1}",
         f"- JDK used: {java_version(JAVA)}",
+        f"- agent: {os.path.relpath(AGENT, ROOT)}; lock weaving: "
+        f"{'yes' if agent_has('ReentrantLocks') else 'no'}, fork-join weaving: "
+        f"{'yes' if agent_has('ForkJoinTasks') else 'no'}",
         f"- JDK 25 present (not used by this run): "
         f"{java_version(jdk25) if os.path.exists(jdk25) else 'no'}",
         "",
