@@ -94,7 +94,10 @@ def jmh(regex, agent_opts, tag):
         jvm += f" -javaagent:{AGENT}={opts}"
     cmd = [JAVA, "-jar", BENCH, regex, *JMH, "-rf", "json", "-rff", result, "-jvmArgsAppend", jvm]
     log(f"JMH {regex} [{tag}]")
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(result):
+        tail = " / ".join((p.stdout + p.stderr).strip().splitlines()[-3:])
+        raise RuntimeError(f"JMH {regex} [{tag}] exited {p.returncode}: {tail}")
     with open(result) as f:
         data = json.load(f)
     shutil.rmtree(cwd, ignore_errors=True)
