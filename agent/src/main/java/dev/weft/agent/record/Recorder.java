@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -39,15 +40,15 @@ import java.util.concurrent.atomic.LongAdder;
  * are counted in the trace attribute {@code agent.virtual_thread_events_skipped}.
  */
 public final class Recorder extends WeftSink {
+  /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
+  private static final int SKIPPED_VIRTUAL = -1;
+
   /**
    * Spin calls closer together than this (from the end of one to the start of the next), or with
    * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
    * short; more is work of its own.
    */
   static final long SPIN_GAP_NANOS = 100_000;
-
-  /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
-  private static final int SKIPPED_VIRTUAL = -1;
 
   private final TraceWriter writer;
   private final RegionRegistry regions;
@@ -59,6 +60,24 @@ public final class Recorder extends WeftSink {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
+  /**
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   */
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  /**
+   * States of fork-join workers by thread id: pools may erase their workers' thread locals between
+   * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+  /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
+  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
+  private final boolean aggregateForkJoin;
+  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
+  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
+  private volatile int unforkedRegion;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -67,19 +86,49 @@ public final class Recorder extends WeftSink {
           if (isVirtual(t)) {
             return new ThreadState(t, false, true);
           }
-          if (carriers == null) {
-            return new ThreadState(t, ignoredThreads.containsKey(t), false);
+          if (t instanceof ForkJoinWorkerThread) {
+            return workerState(t);
           }
-          // A platform thread may have carried virtual threads already: one state, one stream.
-          ThreadState s = carriers.get();
-          if (s == null) {
-            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
-            carriers.set(s);
-          }
-          return s;
+          return platformState(t);
         }
       };
   private volatile boolean on;
+
+  /** A fork-join worker's one state, found again after its thread locals were erased. */
+  private ThreadState workerState(Thread t) {
+    ThreadState s = workerStates.get(t.getId());
+    if (s == null || s.thread != t) {
+      s = platformState(t);
+      workerStates.put(t.getId(), s);
+    } else if (carriers != null && carriers.get() != s) {
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
+  private ThreadState platformState(Thread t) {
+    if (carriers == null) {
+      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+    }
+    // A platform thread may have carried virtual threads already: one state, one stream.
+    ThreadState s = carriers.get();
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** As the full constructor, with every task recorded ({@code tasks=all}). */
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
+    this(writer, regions, startOn, failAfter, inst, false);
+  }
 
   /**
    * @param writer the open trace
@@ -87,18 +136,21 @@ public final class Recorder extends WeftSink {
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
    * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
+   * @param aggregateForkJoin summarise fork-join tasks ({@code tasks=aggregate})
    */
   public Recorder(
       TraceWriter writer,
       RegionRegistry regions,
       boolean startOn,
       long failAfter,
-      Instrumentation inst) {
+      Instrumentation inst,
+      boolean aggregateForkJoin) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.aggregateForkJoin = aggregateForkJoin;
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -158,12 +210,11 @@ public final class Recorder extends WeftSink {
         w.vthreadUnmount(System.nanoTime(), s.mounted);
         s.mounted = 0;
       }
-      if (s.spinRegion != 0) {
-        // Any other event ends the thread's spin, at the end of its last spin call.
-        w.spinExit(s.spinLastEnd, s.spinRegion);
-        s.spinRegion = 0;
-      }
+      endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the thread's busy time so far comes before the event about to be written
+      }
       return w; // the caller writes one event and clears the guard
     } catch (RuntimeException | Error e) {
       s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
@@ -191,7 +242,15 @@ public final class Recorder extends WeftSink {
         virtualSkipped.increment();
         return null;
       }
-      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      if (carrier instanceof ForkJoinWorkerThread) {
+        c = workerStates.get(carrier.getId());
+      }
+      if (c == null || c.thread != carrier) {
+        c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+        if (carrier instanceof ForkJoinWorkerThread) {
+          workerStates.put(carrier.getId(), c);
+        }
+      }
       carriers.set(c);
     }
     if (c.busy || c.ignored) {
@@ -221,12 +280,24 @@ public final class Recorder extends WeftSink {
         w.vthreadMount(now, id);
         c.mounted = id;
       }
+      endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the busy time so far comes before the event about to be written
+      }
       s.writing = c;
       return w;
     } catch (RuntimeException | Error e) {
       c.busy = false;
       throw e;
+    }
+  }
+
+  /** Any other event ends the thread's spin, at the end of its last spin call. */
+  private static void endSpin(ThreadState s, StreamWriter w) {
+    if (s.spinRegion != 0) {
+      w.spinExit(s.spinLastEnd, s.spinRegion);
+      s.spinRegion = 0;
     }
   }
 
@@ -236,11 +307,38 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /**
+   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
+   * between taking its carrier's stream and writing the event; so its definitions are made first.
+   */
+  private void definePoolFirst(ThreadState s, Object pool) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        poolId(pool);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /** See {@link #definePoolFirst}. */
+  private void defineObjectFirst(ThreadState s, int region, Object o) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        objectId(region, o);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
   private StreamWriter open(ThreadState s) {
     Thread t = s.thread;
     try {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
-      int pool = 0;
+      int pool = s.pool;
       if (t instanceof ForkJoinWorkerThread) {
         boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
         pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
@@ -301,14 +399,13 @@ public final class Recorder extends WeftSink {
   }
 
   /**
-   * @param virtualScheduler the pool carries virtual threads (described as such)
+   * @param carriesVirtual the pool carries virtual threads (described as such)
    */
-  private int poolId(Object pool, boolean virtualScheduler) {
+  private int poolId(Object pool, boolean carriesVirtual) {
     if (pool == null) {
       return 0;
     }
-    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
-    id = id == 0 ? 1 : id;
+    int id = idOf(pool);
     if (poolsSeen.firstSight(id)) {
       ConstructKind kind = ConstructKind.EXECUTOR;
       int parallelism = 0;
@@ -322,9 +419,10 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (virtualScheduler) {
+      if (carriesVirtual) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
+        virtualScheduler = id;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -333,6 +431,22 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** The JDK's scheduler of virtual threads: a fork-join pool whose factory is the JDK's. */
+  private static boolean isVirtualThreadScheduler(Object pool) {
+    return pool instanceof ForkJoinPool
+        && ((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread");
+  }
+
+  /** A pool's id: its identity hash code, never 0. */
+  private static int idOf(Object pool) {
+    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
+    return id == 0 ? 1 : id;
   }
 
   private static long targetId(Object target) {
@@ -477,7 +591,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.fork(System.nanoTime(), region, poolId(pool), parallelism);
+        int poolId = poolId(pool);
+        w.fork(System.nanoTime(), region, poolId, parallelism);
+        if (aggregateForkJoin && poolId != 0) {
+          forkedRegions.put(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -490,7 +608,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.join(System.nanoTime(), region, poolId(pool));
+        int poolId = poolId(pool);
+        w.join(System.nanoTime(), region, poolId);
+        if (aggregateForkJoin) {
+          forkedRegions.remove(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -499,11 +621,21 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void taskCreate(int region, Object task, Object pool) {
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      return; // summarised where it runs
+    }
+    int scheduler = virtualScheduler;
+    if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
+      return; // a virtual thread's run: its mount is what the trace shows
+    }
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
+        int poolId = poolId(pool);
+        if (poolId == 0 || poolId != virtualScheduler) {
+          w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -513,6 +645,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedBegin(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -526,6 +665,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedEnd(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -551,7 +697,13 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitEnter(int region, Object target) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return; // a worker's application code runs inside summarised tasks (cheaper than the next)
+    }
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -564,7 +716,13 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitExit(int region) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return;
+    }
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -572,6 +730,130 @@ public final class Recorder extends WeftSink {
       } finally {
         s.writing.busy = false;
       }
+    }
+  }
+
+  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+
+  /**
+   * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
+   * interval; nested ones (run while joining, or inline) are counted in it.
+   */
+  private void aggregatedBegin(ThreadState s) {
+    if (s.busy) {
+      return;
+    }
+    if (s.aggDepth++ == 0) {
+      s.aggStart = System.nanoTime();
+      s.aggCount = 0;
+    }
+    s.aggCount++;
+  }
+
+  /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
+  private void aggregatedEnd(ThreadState s) {
+    if (s.busy || s.aggDepth == 0 || --s.aggDepth > 0) {
+      return;
+    }
+    s.aggBlocked = false;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        summarise(s, w);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * Writes TASK_SUMMARY for the thread's busy time since the interval started (the guard is held):
+   * the tasks begun meanwhile and the time they ran, in the parallel region open on the thread's
+   * pool. The next interval starts now.
+   */
+  private void summarise(ThreadState s, StreamWriter w) {
+    long now = System.nanoTime();
+    long busy = now - s.aggStart;
+    long count = s.aggCount;
+    s.aggStart = now;
+    s.aggCount = 0;
+    if (busy <= 0 && count == 0) {
+      return;
+    }
+    if (s.summaryPool < 0) {
+      s.summaryPool =
+          s.thread instanceof ForkJoinWorkerThread
+              ? poolId(((ForkJoinWorkerThread) s.thread).getPool())
+              : 0;
+    }
+    Integer region = s.summaryPool == 0 ? null : forkedRegions.get(s.summaryPool);
+    w.taskSummary(now, region == null ? unforkedRegion() : region, s.summaryPool, count, busy);
+  }
+
+  /** The region of summaries of tasks that run outside any recorded parallel region. */
+  private int unforkedRegion() {
+    int r = unforkedRegion;
+    if (r == 0) {
+      synchronized (forkedRegions) {
+        r = unforkedRegion;
+        if (r == 0) {
+          r =
+              regions.register(
+                  ConstructKind.FORK_JOIN_TASK,
+                  "fork-join tasks",
+                  "java.util.concurrent.ForkJoinTask",
+                  "exec",
+                  "",
+                  0,
+                  0);
+          unforkedRegion = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void joinBlockedEnter(int region, Object task) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (s.aggDepth == 0 || s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s); // writes the summary up to now
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        s.aggBlocked = true;
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void joinBlockedExit(int region) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (!s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        long now = System.nanoTime();
+        w.joinWaitExit(now, region);
+        s.aggStart = now; // busy again from here
+      } finally {
+        s.aggBlocked = false;
+        s.writing.busy = false;
+      }
+    } else {
+      s.aggBlocked = false;
     }
   }
 
@@ -641,13 +923,14 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- locks --------------------------------------------------------------------------------------
+  // ---- locks
+  // --------------------------------------------------------------------------------------
   //
   // A lock's id is the id of the object that stands for it (SyncObjects: a ReentrantLock's
   // synchronizer, a stamped lock for its views; a monitor's object whatever its class). Each thread
   // remembers what it holds, even while measurement is off, to mark re-entrant acquisitions and to
-  // find the id of a held lock by reference: hashing an object whose monitor is held can inflate the
-  // monitor, so a monitor is hashed only at its first request, before it is entered.
+  // find the id of a held lock by reference: hashing an object whose monitor is held can inflate
+  // the monitor, so a monitor is hashed only at its first request, before it is entered.
 
   /** The traits of the lock's class, from the thread's one-class cache. */
   private static int traits(ThreadState s, Object lock) {
@@ -848,9 +1131,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
-    if (s.virtual) {
-      return; // not recorded: a virtual thread's spin could end on another carrier's stream
-    }
     long now = System.nanoTime();
     if (s.spinRegion != 0 && !s.busy && on) {
       if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
@@ -887,7 +1167,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    if (s.spinRegion != 0 && !s.busy && !s.virtual) {
+    if (s.spinRegion != 0 && !s.busy) {
       long now = System.nanoTime();
       s.spinLastEnd = now;
       if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
@@ -926,10 +1206,32 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
+    if (s.ignored || child == null) {
+      return;
+    }
+    announcedThreads.put(child.getId(), 0);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
+        w.threadCreate(System.nanoTime(), region, child.getId());
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {
+    ThreadState s = states.get();
+    if (s.ignored || child == null) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        int poolId = poolId(pool);
+        announcedThreads.put(child.getId(), poolId);
+        w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
         s.writing.busy = false;
       }
@@ -939,10 +1241,21 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadBegin() {
     ThreadState s = states.get();
+    if (s.begun || s.busy) {
+      return;
+    }
+    Integer pool = announcedThreads.remove(s.thread.getId());
+    if (pool == null && !s.virtual) {
+      return; // a thread whose start was not seen (JDK internals): recorded from its first event
+    }
+    if (pool != null && s.stream == null) {
+      s.pool = pool;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadBegin(System.nanoTime());
+        s.begun = true;
       } finally {
         s.writing.busy = false;
       }
@@ -952,10 +1265,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     ThreadState s = states.get();
+    if (!s.begun) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadEnd(System.nanoTime());
+        s.begun = false;
       } finally {
         s.writing.busy = false;
       }

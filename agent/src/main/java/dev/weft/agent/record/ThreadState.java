@@ -38,6 +38,30 @@ final class ThreadState {
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
 
+  /** The pool this thread works for, when announced at its creation (0: none or unknown). */
+  int pool;
+
+  /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
+  boolean begun;
+
+  /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
+  final boolean carrier;
+
+  /** Aggregated fork-join tasks: tasks open on this thread (0: no busy interval open). */
+  int aggDepth;
+
+  /** Aggregated fork-join tasks: start of the busy interval not yet summarised. */
+  long aggStart;
+
+  /** Aggregated fork-join tasks: tasks begun in that interval. */
+  long aggCount;
+
+  /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
+  boolean aggBlocked;
+
+  /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
+  int summaryPool = -1;
+
   private int[] regions = new int[16];
   private int depth;
   private int overflow;
@@ -81,6 +105,7 @@ final class ThreadState {
     this.thread = thread;
     this.ignored = ignored;
     this.virtual = virtual;
+    this.carrier = thread.getClass().getName().equals("jdk.internal.misc.CarrierThread");
   }
 
   /** The id of a lock this thread holds through {@code lock} (the same reference), or 0. */

@@ -25,7 +25,15 @@ class AgentOptionsTest {
     assertEquals(4L << 20, o.buffer());
     assertEquals(0, o.maxSize());
     assertTrue(o.startOn());
+    assertFalse(o.aggregateTasks());
     assertTrue(o.filter().accepts("com/acme/Foo"));
+  }
+
+  @Test
+  void tasksAreRecordedOneByOneOrAggregated() throws OptionException {
+    assertFalse(parse("tasks=all").aggregateTasks());
+    assertTrue(parse("tasks=aggregate").aggregateTasks());
+    assertTrue(AgentOptions.parse("", Map.of("weft.tasks", "aggregate"), Map.of()).aggregateTasks());
   }
 
   @Test
@@ -78,6 +86,19 @@ class AgentOptionsTest {
   }
 
   @Test
+  void durationsTakeUnits() throws OptionException {
+    assertEquals(0, parse(null).durationMillis());
+    assertEquals(0, parse("duration=0").durationMillis());
+    assertEquals(500, parse("duration=500ms").durationMillis());
+    assertEquals(30_000, parse("duration=30s").durationMillis());
+    assertEquals(120_000, parse("duration=2m").durationMillis());
+    assertEquals(3_600_000, parse("duration=1H").durationMillis());
+    assertMessage("duration=30", "not a duration");
+    assertMessage("duration=-1s", "not a duration");
+    assertMessage("duration=soon", "not a duration");
+  }
+
+  @Test
   void badInputIsOneLineNamingTheProblem() {
     assertMessage("bogus=1", "unknown option 'bogus'");
     assertMessage("out=a,out=b", "option 'out' given twice");
@@ -89,6 +110,7 @@ class AgentOptionsTest {
     assertMessage("maxsize=-1", "not a size");
     assertMessage("maxsize=big", "not a size");
     assertMessage("start=maybe", "must be on or off");
+    assertMessage("tasks=some", "must be all or aggregate");
     assertMessage("include=com..acme", "not a class pattern");
     assertMessage("test.fail=0", "positive number");
     assertMessage("out=", "needs a directory");
