@@ -419,7 +419,7 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (carriesVirtual) {
+      if (carriesVirtual || isVirtualThreadScheduler(pool)) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
         virtualScheduler = id;
