@@ -3,6 +3,7 @@ package dev.weft.agent.record;
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.bridge.WeftSink;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
@@ -41,6 +42,13 @@ import java.util.concurrent.atomic.LongAdder;
 public final class Recorder extends WeftSink {
   /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
   private static final int SKIPPED_VIRTUAL = -1;
+
+  /**
+   * Spin calls closer together than this (from the end of one to the start of the next), or with
+   * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
+   * short; more is work of its own.
+   */
+  static final long SPIN_GAP_NANOS = 100_000;
 
   private final TraceWriter writer;
   private final RegionRegistry regions;
@@ -202,6 +210,7 @@ public final class Recorder extends WeftSink {
         w.vthreadUnmount(System.nanoTime(), s.mounted);
         s.mounted = 0;
       }
+      endSpin(s, w);
       injectFailure();
       if (s.aggDepth > 0 && !s.aggBlocked) {
         summarise(s, w); // the thread's busy time so far comes before the event about to be written
@@ -271,7 +280,11 @@ public final class Recorder extends WeftSink {
         w.vthreadMount(now, id);
         c.mounted = id;
       }
+      endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the busy time so far comes before the event about to be written
+      }
       s.writing = c;
       return w;
     } catch (RuntimeException | Error e) {
@@ -280,9 +293,44 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /** Any other event ends the thread's spin, at the end of its last spin call. */
+  private static void endSpin(ThreadState s, StreamWriter w) {
+    if (s.spinRegion != 0) {
+      w.spinExit(s.spinLastEnd, s.spinRegion);
+      s.spinRegion = 0;
+    }
+  }
+
   private void injectFailure() {
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
       throw new IllegalStateException("failure injected by test.fail=" + failAfter);
+    }
+  }
+
+  /**
+   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
+   * between taking its carrier's stream and writing the event; so its definitions are made first.
+   */
+  private void definePoolFirst(ThreadState s, Object pool) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        poolId(pool);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /** See {@link #definePoolFirst}. */
+  private void defineObjectFirst(ThreadState s, int region, Object o) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        objectId(region, o);
+      } finally {
+        s.busy = false;
+      }
     }
   }
 
@@ -317,7 +365,11 @@ public final class Recorder extends WeftSink {
   // ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
-    long id = IdentityIds.of(o);
+    return defined(region, IdentityIds.of(o), o);
+  }
+
+  /** Defines object {@code o} under {@code id} on first sight; returns the id. */
+  private long defined(int region, long id, Object o) {
     if (id != 0 && objectsSeen.firstSight(id)) {
       int parties = 0;
       if (o instanceof CyclicBarrier) {
@@ -327,9 +379,14 @@ public final class Recorder extends WeftSink {
       } else if (o instanceof CountDownLatch) {
         parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
       }
+      ConstructKind kind = SyncObjects.kindOf(o);
       try {
         writer.defineObject(
-            new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
+            new ObjectDef(
+                id,
+                kind != null ? kind : regions.kind(region),
+                SyncObjects.className(o),
+                parties));
       } catch (Exception e) {
         // Events keep the id; only the object's description is lost.
       }
@@ -342,9 +399,9 @@ public final class Recorder extends WeftSink {
   }
 
   /**
-   * @param virtualScheduler the pool carries virtual threads (described as such)
+   * @param carriesVirtual the pool carries virtual threads (described as such)
    */
-  private int poolId(Object pool, boolean virtualScheduler) {
+  private int poolId(Object pool, boolean carriesVirtual) {
     if (pool == null) {
       return 0;
     }
@@ -362,10 +419,10 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (virtualScheduler || isVirtualThreadScheduler(pool)) {
+      if (carriesVirtual) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
-        this.virtualScheduler = id;
+        virtualScheduler = id;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -835,7 +892,14 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
+        if (barrier instanceof CyclicBarrier) {
+          // Woven code cannot see the generation: count it here, and keep it for the departure.
+          generation = SyncObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
+        long id = objectId(region, barrier); // first sight: before the timestamp
+        w.barrierEnter(System.nanoTime(), region, id, generation);
       } finally {
         s.writing.busy = false;
       }
@@ -848,6 +912,10 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        if (barrier instanceof CyclicBarrier && barrier == s.barrierObject) {
+          generation = s.barrierGeneration;
+        }
+        s.barrierObject = null;
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
         s.writing.busy = false;
@@ -857,14 +925,61 @@ public final class Recorder extends WeftSink {
 
   // ---- locks
   // --------------------------------------------------------------------------------------
+  //
+  // A lock's id is the id of the object that stands for it (SyncObjects: a ReentrantLock's
+  // synchronizer, a stamped lock for its views; a monitor's object whatever its class). Each thread
+  // remembers what it holds, even while measurement is off, to mark re-entrant acquisitions and to
+  // find the id of a held lock by reference: hashing an object whose monitor is held can inflate
+  // the monitor, so a monitor is hashed only at its first request, before it is entered.
+
+  /** The traits of the lock's class, from the thread's one-class cache. */
+  private static int traits(ThreadState s, Object lock) {
+    Class<?> c = lock.getClass();
+    if (c != s.traitsClass) {
+      s.traitsClass = c;
+      s.traits = SyncObjects.traits(c);
+    }
+    return s.traits;
+  }
 
   @Override
   public void lockRequest(int region, Object lock) {
+    if (lock == null) {
+      return; // the call throws NullPointerException
+    }
     ThreadState s = states.get();
+    long id = 0;
+    Object standsFor = lock;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      int traits = 0;
+      ConstructKind kind = regions.kind(region);
+      if (kind != ConstructKind.MONITOR
+          && kind != ConstructKind.SYNCHRONIZED_METHOD
+          && kind != ConstructKind.OBJECT_WAIT) {
+        traits = traits(s, lock);
+        if (id == 0) {
+          standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return; // a condition of an unknown lock
+          }
+        }
+      }
+      if (id == 0) {
+        id = IdentityIds.of(standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockRequest(System.nanoTime(), region, objectId(region, lock));
+        if (id != s.lastDefined) {
+          defined(region, id, standsFor); // first sight: before the timestamp
+          s.lastDefined = id;
+        }
+        w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
@@ -873,11 +988,42 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockAcquired(Object lock, int flags) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits;
+      if (s.requestObject == lock) {
+        id = s.requestId;
+        traits = s.requestTraits;
+      } else {
+        // No request seen (e.g. a synchronized method entered before the agent could weave it).
+        traits = traits(s, lock);
+        id = s.heldIdOf(lock);
+        if (id == 0) {
+          Object standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return;
+          }
+          id = defined(0, IdentityIds.of(standsFor), standsFor);
+        }
+      }
+      s.requestObject = null;
+      flags |= traits & SyncObjects.SHARED;
+      if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0
+          && (traits & SyncObjects.UNOWNED) == 0) {
+        if ((flags & LockFlags.AFTER_WAIT) == 0 && s.holds(id)) {
+          flags |= LockFlags.REENTRANT;
+        }
+        s.hold(lock, id);
+      }
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockAcquired(System.nanoTime(), IdentityIds.of(lock), flags);
+        w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
         s.writing.busy = false;
       }
@@ -886,11 +1032,26 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockReleased(Object lock) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = SyncObjects.lockOf(lock, traits(s, lock));
+        if (standsFor == null) {
+          return;
+        }
+        id = IdentityIds.of(standsFor);
+      }
+      s.unhold(id);
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockReleased(System.nanoTime(), IdentityIds.of(lock));
+        w.lockReleased(System.nanoTime(), id);
       } finally {
         s.writing.busy = false;
       }
@@ -932,35 +1093,109 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.notify(System.nanoTime(), region, objectId(region, object), waitKind);
+        long id = notifiedId(s, region, object);
+        w.notify(System.nanoTime(), region, id, waitKind);
       } finally {
         s.writing.busy = false;
       }
     }
   }
 
+  /** The id NOTIFY names: a held monitor's id, a condition's lock, else the object's own id. */
+  private long notifiedId(ThreadState s, int region, Object object) {
+    if (object == null) {
+      return 0;
+    }
+    long id = s.heldIdOf(object);
+    if (id != 0) {
+      return id;
+    }
+    int traits = SyncObjects.traits(object.getClass());
+    if ((traits & SyncObjects.CONDITION) != 0) {
+      Object lock = SyncObjects.lockOf(object, traits);
+      if (lock != null) {
+        return defined(region, IdentityIds.of(lock), lock);
+      }
+    }
+    return objectId(region, object);
+  }
+
+  /**
+   * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
+   * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
+   * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host does
+   * to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last call,
+   * when the thread records anything else.
+   */
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
+    long now = System.nanoTime();
+    if (s.spinRegion != 0 && !s.busy && on) {
+      if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
+        return;
+      }
+      long cpu = ThreadCpu.now();
+      // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      if (cpu >= 0
+          && s.spinCpu >= 0
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+        s.spinCpu = cpu;
+        s.spinCpuAt = now;
+        return;
+      }
+    }
+    StreamWriter w = acquire(s); // ends a previous spin, if any
     if (w != null) {
       try {
-        w.spinEnter(System.nanoTime(), region);
+        w.spinEnter(now, region);
+        s.spinRegion = region;
+        s.spinLastEnd = now;
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
       } finally {
         s.writing.busy = false;
       }
     }
   }
 
+  /**
+   * A spin call returned: remembered as the end of the open spin, with the thread's CPU time at
+   * most every {@link #SPIN_GAP_NANOS} (reading it costs a system call); nothing is written.
+   */
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
-    if (w != null) {
+    if (s.spinRegion != 0 && !s.busy) {
+      long now = System.nanoTime();
+      s.spinLastEnd = now;
+      if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
+      }
+    }
+  }
+
+  /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
+  private static final class ThreadCpu {
+    private static final java.lang.management.ThreadMXBean THREADS = threads();
+
+    private static java.lang.management.ThreadMXBean threads() {
       try {
-        w.spinExit(System.nanoTime(), region);
-      } finally {
-        s.writing.busy = false;
+        java.lang.management.ThreadMXBean t =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() && t.isThreadCpuTimeEnabled() ? t : null;
+      } catch (Throwable e) {
+        return null;
+      }
+    }
+
+    static long now() {
+      try {
+        return THREADS == null ? -1 : THREADS.getCurrentThreadCpuTime();
+      } catch (RuntimeException e) {
+        return -1;
       }
     }
   }

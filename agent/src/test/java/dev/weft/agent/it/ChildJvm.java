@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 public final class ChildJvm {
   public static final Path AGENT_JAR =
       Path.of(System.getProperty("weft.agent.jar", "target/weft-agent.jar")).toAbsolutePath();
-  static final Path IT_LIBS =
+  public static final Path IT_LIBS =
       Path.of(System.getProperty("weft.it.libs", "target/it-libs")).toAbsolutePath();
 
   /** The JDKs to test on: the one running the tests (17) and, when installed, JDK 25. */
@@ -52,6 +52,7 @@ public final class ChildJvm {
 
   /** What a finished child printed. */
   public record Result(int exitCode, String stdout, String stderr) {
+    /** stderr split into lines. */
     public List<String> stderrLines() {
       return stderr.isEmpty() ? List.of() : List.of(stderr.split("\\R"));
     }
@@ -68,7 +69,7 @@ public final class ChildJvm {
     return cp.toString();
   }
 
-  static String codeSource(Class<?> c) {
+  public static String codeSource(Class<?> c) {
     try {
       return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (Exception e) {
@@ -119,7 +120,7 @@ public final class ChildJvm {
     }
   }
 
-  static Thread drain(InputStream in, ByteArrayOutputStream sink) {
+  public static Thread drain(InputStream in, ByteArrayOutputStream sink) {
     Thread t =
         new Thread(
             () -> {

@@ -79,7 +79,7 @@ public final class TraceFacts {
   }
 
   /** Region names of a stream's ENTER/EXIT events, e.g. "+outer", "-outer". */
-  List<String> enterExitNames(int stream) {
+  public List<String> enterExitNames(int stream) {
     List<String> out = new ArrayList<>();
     for (Event e : eventsByStream.get(stream)) {
       if (e.kind() == EventKind.ENTER || e.kind() == EventKind.EXIT) {
@@ -91,7 +91,7 @@ public final class TraceFacts {
   }
 
   /** Reads all remaining events of a cursor, for counting. */
-  static long countAll(EventCursor c) {
+  public static long countAll(EventCursor c) {
     long n = 0;
     while (c.next()) {
       n++;

@@ -1,0 +1,258 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An analysis result in the {@code weft-analysis/1} JSON format that {@code weft analyze --format
+ * json} writes, read back for {@code diff} and {@code check}. Unknown keys are ignored, so newer
+ * analyzers may add facts.
+ *
+ * <pre>{@code
+ * {"format": "weft-analysis/1",
+ *  "trace": {"path": …, "duration_ns": n, "threads": n, "events": n, "dropped": n},
+ *  "time_ns": n,
+ *  "properties": [{"id", "parent", "name", "severity_ns", "percent",
+ *                  "by_thread": [{"thread", "severity_ns"}], "by_callpath": [{"path": […], "severity_ns"}]}],
+ *  "regions": [{"name", "location", "instances", "busy_ns_by_thread": {…}, "imbalance", "lost_ns"}]}
+ * }</pre>
+ */
+final class AnalysisFile {
+  /** The format this reader understands (any {@code weft-analysis/1.x}). */
+  static final String FORMAT = "weft-analysis/1";
+
+  /** Facts about the analysed trace. */
+  record TraceInfo(String path, long durationNs, long threads, long events, long dropped) {}
+
+  /** A property's severity on one thread. */
+  record ThreadShare(String thread, long severityNs) {}
+
+  /** A property's severity on one call path (outermost first). */
+  record CallpathShare(List<String> path, long severityNs) {}
+
+  /**
+   * One property of the metric tree.
+   *
+   * @param parent the parent's id, or null for a root
+   * @param percent share of total CPU allocation time, in percent
+   */
+  record Property(
+      String id,
+      String parent,
+      String name,
+      long severityNs,
+      double percent,
+      List<ThreadShare> byThread,
+      List<CallpathShare> byCallpath) {}
+
+  /** A parallel or user region's balance. */
+  record Region(
+      String name,
+      String location,
+      long instances,
+      Map<String, Long> busyNsByThread,
+      double imbalance,
+      long lostNs) {
+
+    /** Identifies a region across two analyses: name and location. */
+    String key() {
+      return location.isEmpty() ? name : name + " @ " + location;
+    }
+  }
+
+  private final String source;
+  private final JsonNode json;
+  private final String format;
+  private final TraceInfo trace;
+  private final long timeNs;
+  private final List<Property> properties;
+  private final List<Region> regions;
+  private final Map<String, Property> byId = new LinkedHashMap<>();
+
+  private AnalysisFile(
+      String source,
+      JsonNode json,
+      String format,
+      TraceInfo trace,
+      long timeNs,
+      List<Property> properties,
+      List<Region> regions) {
+    this.source = source;
+    this.json = json;
+    this.format = format;
+    this.trace = trace;
+    this.timeNs = timeNs;
+    this.properties = Collections.unmodifiableList(properties);
+    this.regions = Collections.unmodifiableList(regions);
+    for (Property p : properties) {
+      byId.putIfAbsent(p.id(), p);
+    }
+  }
+
+  /**
+   * Reads an analysis JSON file.
+   *
+   * @throws BadInputException with one line naming the file when it is not a readable analysis
+   */
+  static AnalysisFile read(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new BadInputException(ErrorReporting.describe(e), e);
+    }
+    return parse(file.toString(), text);
+  }
+
+  /**
+   * Parses analysis JSON.
+   *
+   * @param source names the input in messages (a file or trace path)
+   * @throws BadInputException with one line naming {@code source} when it is not an analysis
+   */
+  static AnalysisFile parse(String source, String json) {
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(json);
+    } catch (JsonProcessingException e) {
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
+      throw new BadInputException(source + ": not a Weft analysis (invalid JSON" + where + ")", e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new BadInputException(source + ": not a Weft analysis (not a JSON object)");
+    }
+    String format = root.path("format").asText("");
+    if (format.isEmpty()) {
+      throw new BadInputException(
+          source + ": not a Weft analysis (no \"format\": \"" + FORMAT + "\")");
+    }
+    if (!format.equals(FORMAT) && !format.startsWith(FORMAT + ".")) {
+      throw new BadInputException(
+          source
+              + ": analysis format "
+              + format
+              + " is not supported (this weft reads "
+              + FORMAT
+              + ")");
+    }
+    JsonNode t = root.path("trace");
+    TraceInfo trace =
+        new TraceInfo(
+            t.path("path").asText(""),
+            t.path("duration_ns").asLong(0),
+            t.path("threads").asLong(0),
+            t.path("events").asLong(0),
+            t.path("dropped").asLong(0));
+    JsonNode props = root.get("properties");
+    if (props == null || !props.isArray()) {
+      throw new BadInputException(source + ": not a Weft analysis (no \"properties\" array)");
+    }
+    List<Property> properties = new ArrayList<>();
+    int index = 0;
+    for (JsonNode p : props) {
+      properties.add(property(source, index++, p));
+    }
+    List<Region> regions = new ArrayList<>();
+    for (JsonNode r : root.path("regions")) {
+      Map<String, Long> busy = new LinkedHashMap<>();
+      for (Iterator<Map.Entry<String, JsonNode>> it = r.path("busy_ns_by_thread").fields();
+          it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        busy.put(e.getKey(), e.getValue().asLong());
+      }
+      regions.add(
+          new Region(
+              r.path("name").asText(""),
+              r.path("location").asText(""),
+              r.path("instances").asLong(0),
+              busy,
+              r.path("imbalance").asDouble(0),
+              r.path("lost_ns").asLong(0)));
+    }
+    return new AnalysisFile(
+        source, root, format, trace, root.path("time_ns").asLong(0), properties, regions);
+  }
+
+  private static Property property(String source, int index, JsonNode p) {
+    String id = p.path("id").asText("");
+    if (id.isEmpty() || !p.path("percent").isNumber() || !p.path("severity_ns").isNumber()) {
+      throw new BadInputException(
+          source
+              + ": not a Weft analysis (property "
+              + (id.isEmpty() ? "#" + index : id)
+              + " needs \"id\", \"severity_ns\" and \"percent\")");
+    }
+    JsonNode parent = p.get("parent");
+    List<ThreadShare> byThread = new ArrayList<>();
+    for (JsonNode s : p.path("by_thread")) {
+      byThread.add(new ThreadShare(s.path("thread").asText(""), s.path("severity_ns").asLong(0)));
+    }
+    List<CallpathShare> byCallpath = new ArrayList<>();
+    for (JsonNode s : p.path("by_callpath")) {
+      List<String> path = new ArrayList<>();
+      s.path("path").forEach(frame -> path.add(frame.asText()));
+      byCallpath.add(new CallpathShare(List.copyOf(path), s.path("severity_ns").asLong(0)));
+    }
+    return new Property(
+        id,
+        parent == null || parent.isNull() || parent.asText().isEmpty() ? null : parent.asText(),
+        p.path("name").asText(id),
+        p.path("severity_ns").asLong(),
+        p.path("percent").asDouble(),
+        List.copyOf(byThread),
+        List.copyOf(byCallpath));
+  }
+
+  /** The file or trace this analysis came from, for messages. */
+  String source() {
+    return source;
+  }
+
+  /** The whole document as read, for the HTML report (which shows more than this class reads). */
+  JsonNode json() {
+    return json;
+  }
+
+  String format() {
+    return format;
+  }
+
+  TraceInfo trace() {
+    return trace;
+  }
+
+  /** Total CPU allocation time: the 100 % that percentages refer to. */
+  long timeNs() {
+    return timeNs;
+  }
+
+  /** Properties in file order (parents before children in files the analyzer writes). */
+  List<Property> properties() {
+    return properties;
+  }
+
+  /** The property with this id, or null. */
+  Property property(String id) {
+    return byId.get(id);
+  }
+
+  List<Region> regions() {
+    return regions;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.weft.cli;
+
+import dev.weft.trace.TraceFormatException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns every failure into one line {@code weft: <message>} on stderr and an exit code from {@link
+ * ExitCodes}; never a stack trace, unless the environment variable {@code WEFT_DEBUG} is set.
+ */
+final class ErrorReporting implements IExecutionExceptionHandler, IParameterExceptionHandler {
+
+  /** Wrong usage: an unknown option, a missing parameter, a value that does not convert. */
+  @Override
+  public int handleParseException(ParameterException ex, String[] args) {
+    CommandLine cl = ex.getCommandLine();
+    PrintWriter err = cl.getErr();
+    String command = cl.getCommandSpec().qualifiedName();
+    err.println("weft: " + oneLine(ex.getMessage()) + " (see '" + command + " --help')");
+    debug(ex, err, cl);
+    err.flush();
+    return ExitCodes.BAD_INPUT;
+  }
+
+  /** A command failed while running. */
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parseResult) {
+    PrintWriter err = cl.getErr();
+    int code = exitCode(ex);
+    err.println("weft: " + message(ex));
+    debug(ex, err, cl);
+    err.flush();
+    return code;
+  }
+
+  /** The exit code for a failure: bad input for what the user gave us, internal error otherwise. */
+  static int exitCode(Throwable t) {
+    if (t instanceof BadInputException
+        || t instanceof TraceFormatException
+        || t instanceof IOException
+        || t instanceof UncheckedIOException) {
+      return ExitCodes.BAD_INPUT;
+    }
+    return ExitCodes.INTERNAL_ERROR;
+  }
+
+  /** One line describing a failure. */
+  static String message(Throwable t) {
+    if (t instanceof BadInputException || t instanceof TraceFormatException) {
+      return oneLine(t.getMessage());
+    }
+    if (t instanceof UncheckedIOException && t.getCause() != null) {
+      return describe(((UncheckedIOException) t).getCause());
+    }
+    if (t instanceof IOException) {
+      return describe((IOException) t);
+    }
+    return "internal error: "
+        + t.getClass().getName()
+        + (t.getMessage() == null ? "" : ": " + oneLine(t.getMessage()))
+        + " (set WEFT_DEBUG=1 to see where)";
+  }
+
+  /** An I/O problem in words, naming the file. */
+  static String describe(IOException e) {
+    if (e instanceof FileSystemException) {
+      FileSystemException f = (FileSystemException) e;
+      String file = f.getFile() == null ? "" : f.getFile() + ": ";
+      if (e instanceof NoSuchFileException) {
+        return file + "no such file or directory";
+      }
+      if (e instanceof AccessDeniedException) {
+        return file + "permission denied";
+      }
+      if (e instanceof FileAlreadyExistsException) {
+        return file + "already exists";
+      }
+      if (e instanceof NotDirectoryException) {
+        return file + "not a directory";
+      }
+      return file + oneLine(f.getReason() == null ? e.getClass().getSimpleName() : f.getReason());
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : oneLine(e.getMessage());
+  }
+
+  /** The first line of a message (picocli and the JDK sometimes add more), trimmed. */
+  static String oneLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "unknown error";
+    }
+    String s = message.strip();
+    int nl = s.indexOf('\n');
+    if (nl >= 0) {
+      s = s.substring(0, nl).strip();
+    }
+    return s.replace('\r', ' ');
+  }
+
+  private static void debug(Throwable t, PrintWriter err, CommandLine cl) {
+    Object root = cl.getCommandSpec().root().userObject();
+    String debug = root instanceof WeftCommand ? ((WeftCommand) root).env("WEFT_DEBUG") : null;
+    if (debug != null && !debug.isEmpty() && !debug.equals("0")) {
+      t.printStackTrace(err);
+    }
+  }
+}

@@ -1,0 +1,337 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.Definitions;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.PoolDef;
+import dev.weft.trace.ProcessDef;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.Trace;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weft summary TRACE}: what a trace holds (like {@code jfr summary}): duration, threads and
+ * pools, events and bytes per kind, drops, whether it was closed cleanly, and the traced process.
+ *
+ * <p>{@code --format json} is a stable contract whose first keys are, in this order: {@code
+ * duration_ns}, {@code threads}, {@code events} (every {@link EventKind#id()}, 0 when absent),
+ * {@code bytes_per_event} and {@code dropped}. More keys follow them.
+ */
+@Command(
+    name = "summary",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Summarise a trace: threads, event counts, drops, clean or cut.",
+      "Shows the duration, threads and pools, event counts and bytes per kind, dropped events,"
+          + " whether the trace was closed cleanly, and the traced process (JDK, pid, command"
+          + " line). --format json is a stable contract for scripts."
+    })
+final class SummaryCommand implements Callable<Integer> {
+  @Mixin TraceArgument trace;
+  @Mixin ReportFormatOption format;
+  @Mixin OutputFile output;
+  @Mixin ColorOption color;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    try (Trace t = trace.open()) {
+      TraceStats stats = TraceStats.of(t);
+      try (Writer w = output.open()) {
+        if (format.format() == ReportFormat.JSON) {
+          writeJson(t, stats, w);
+        } else {
+          PrintWriter out = new PrintWriter(w);
+          writeText(t, stats, out, output.isStdout() ? color.style() : Style.PLAIN);
+          out.flush();
+        }
+      }
+      if (stats.status == TraceStats.Status.CORRUPT) {
+        TraceProblems.report(t, spec.commandLine().getErr());
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  // ---- JSON
+  // ---------------------------------------------------------------------------------------
+
+  static void writeJson(Trace t, TraceStats s, Writer w) throws IOException {
+    Definitions d = t.definitions();
+    JsonGenerator g = new JsonFactory().createGenerator(w).useDefaultPrettyPrinter();
+    g.writeStartObject();
+    // The contract: these five keys first, in this order.
+    g.writeNumberField("duration_ns", s.durationNanos());
+    g.writeNumberField("threads", d.threads().size());
+    g.writeObjectFieldStart("events");
+    for (EventKind k : EventKind.values()) {
+      g.writeNumberField(k.id(), s.events(k));
+    }
+    g.writeEndObject();
+    g.writeNumberField("bytes_per_event", round(s.bytesPerEvent(), 3));
+    g.writeNumberField("dropped", s.dropped);
+    // Further facts.
+    g.writeStringField("path", t.directory().toString());
+    g.writeStringField("status", s.status.toString());
+    g.writeBooleanField("closed_cleanly", d.closedCleanly());
+    g.writeNumberField("total_events", s.events);
+    g.writeNumberField("event_bytes", s.eventBytes);
+    g.writeObjectFieldStart("bytes");
+    for (EventKind k : EventKind.values()) {
+      g.writeNumberField(k.id(), s.bytes(k));
+    }
+    g.writeEndObject();
+    ClockDef clock = d.clock();
+    if (clock != null && s.events > 0) {
+      g.writeNumberField("start_epoch_ns", clock.toEpochNanos(s.firstTime));
+    }
+    ProcessDef p = d.process();
+    if (p != null) {
+      g.writeObjectFieldStart("process");
+      g.writeNumberField("pid", p.pid());
+      g.writeStringField("host", p.host());
+      g.writeStringField("jdk", p.jdkVersion());
+      g.writeStringField("vm", p.vmName());
+      g.writeNumberField("cores", p.cores());
+      g.writeStringField("main_class", p.mainClass());
+      g.writeStringField("command_line", p.commandLine());
+      g.writeStringField("agent_options", p.agentOptions());
+      g.writeEndObject();
+    }
+    g.writeArrayFieldStart("pools");
+    for (PoolDef pool : sortedPools(d)) {
+      g.writeStartObject();
+      g.writeNumberField("id", pool.id());
+      g.writeStringField("kind", pool.kind().id());
+      g.writeStringField("name", pool.name());
+      g.writeNumberField("parallelism", pool.parallelism());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
+    g.writeArrayFieldStart("thread_list");
+    for (ThreadDef th : d.threads()) {
+      TraceStats.StreamStats ss = byStream.get(th.stream());
+      g.writeStartObject();
+      g.writeNumberField("stream", th.stream());
+      g.writeNumberField("java_id", th.javaId());
+      g.writeStringField("name", th.name());
+      if (th.pool() != 0) {
+        g.writeNumberField("pool", th.pool());
+      }
+      g.writeBooleanField("daemon", (th.flags() & ThreadDef.DAEMON) != 0);
+      g.writeBooleanField("virtual", th.isVirtual());
+      g.writeNumberField("events", ss == null ? 0 : ss.events());
+      g.writeNumberField("dropped", ss == null ? 0 : ss.dropped());
+      g.writeStringField(
+          "state", ss == null ? "no_events" : ss.state().name().toLowerCase(Locale.ROOT));
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeObjectFieldStart("attributes");
+    for (Map.Entry<String, String> a : d.attributes().entrySet()) {
+      g.writeStringField(a.getKey(), a.getValue());
+    }
+    g.writeEndObject();
+    g.writeArrayFieldStart("problems");
+    for (String w2 : t.warnings()) {
+      g.writeString(w2);
+    }
+    for (String pr : s.problems()) {
+      g.writeString(pr);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+    g.writeRaw('\n');
+    g.flush();
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+
+  // ---- text
+  // ---------------------------------------------------------------------------------------
+
+  static void writeText(Trace t, TraceStats s, PrintWriter out, Style style) {
+    Definitions d = t.definitions();
+    out.println();
+    row(out, "Trace", t.directory().toString());
+    String status;
+    switch (s.status) {
+      case COMPLETE:
+        status = style.green("complete") + " (closed cleanly, every stream read to its end)";
+        break;
+      case CUT:
+        status =
+            style.yellow("cut")
+                + (d.closedCleanly()
+                    ? " (a stream ends mid-event)"
+                    : " (not closed cleanly: the process was killed or is still running)");
+        break;
+      default:
+        status = style.red("corrupt") + " (a stream holds bytes that are not events)";
+    }
+    row(out, "Status", status);
+    ClockDef clock = d.clock();
+    if (clock != null && s.events > 0) {
+      long epoch = clock.toEpochNanos(s.firstTime);
+      row(out, "Start", Instant.ofEpochSecond(0, epoch).toString());
+    }
+    row(out, "Duration", Durations.format(s.durationNanos()));
+    ProcessDef p = d.process();
+    if (p != null) {
+      row(
+          out,
+          "Process",
+          "pid "
+              + p.pid()
+              + (p.host().isEmpty() ? "" : " on " + p.host())
+              + (p.cores() > 0 ? ", " + p.cores() + " cores" : ""));
+      row(out, "JDK", p.jdkVersion() + (p.vmName().isEmpty() ? "" : " (" + p.vmName() + ")"));
+      if (!p.mainClass().isEmpty()) {
+        row(out, "Main class", p.mainClass());
+      }
+      if (!p.commandLine().isEmpty()) {
+        row(out, "Command line", p.commandLine());
+      }
+      if (!p.agentOptions().isEmpty()) {
+        row(out, "Agent options", p.agentOptions());
+      }
+    }
+    for (Map.Entry<String, String> a : d.attributes().entrySet()) {
+      row(out, a.getKey(), a.getValue());
+    }
+    row(out, "Threads", Integer.toString(d.threads().size()));
+    row(
+        out,
+        "Events",
+        s.events
+            + String.format(
+                Locale.ROOT, " (%.2f bytes/event, %s)", s.bytesPerEvent(), bytes(s.eventBytes)));
+    row(out, "Dropped", s.dropped == 0 ? "0" : style.red(Long.toString(s.dropped)));
+    for (String w : t.warnings()) {
+      row(out, "Warning", w);
+    }
+    for (String pr : s.problems()) {
+      row(out, "Problem", pr);
+    }
+
+    out.println();
+    out.println(
+        style.bold(
+            String.format(
+                Locale.ROOT,
+                " %-6s  %-32s  %-24s %12s  %s",
+                "Stream",
+                "Thread",
+                "Pool",
+                "Events",
+                "State")));
+    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
+    EventText text = new EventText(d);
+    for (ThreadDef th : d.threads()) {
+      TraceStats.StreamStats ss = byStream.get(th.stream());
+      String flags =
+          ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
+              + (th.isVirtual() ? " virtual" : "");
+      out.println(
+          String.format(
+              Locale.ROOT,
+              " %6d  %-32s  %-24s %12d  %s%s",
+              th.stream(),
+              th.name(),
+              th.pool() == 0 ? "-" : text.pool(th.pool()),
+              ss == null ? 0 : ss.events(),
+              ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT),
+              flags));
+    }
+    List<PoolDef> pools = sortedPools(d);
+    if (!pools.isEmpty()) {
+      out.println();
+      out.println(
+          style.bold(
+              String.format(
+                  Locale.ROOT, " %-4s  %-40s  %-16s %11s", "Pool", "Name", "Kind", "Parallelism")));
+      for (PoolDef pool : pools) {
+        out.println(
+            String.format(
+                Locale.ROOT,
+                " %4d  %-40s  %-16s %11d",
+                pool.id(),
+                pool.name(),
+                pool.kind().id(),
+                pool.parallelism()));
+      }
+    }
+    out.println();
+    out.println(
+        style.bold(
+            String.format(
+                Locale.ROOT,
+                " %-16s %14s %14s %10s",
+                "Event Type",
+                "Count",
+                "Size (bytes)",
+                "Bytes/evt")));
+    out.println(" " + "=".repeat(57));
+    for (EventKind k : EventKind.values()) {
+      long n = s.events(k);
+      String line =
+          String.format(
+              Locale.ROOT,
+              " %-16s %14d %14d %10s",
+              k.id(),
+              n,
+              s.bytes(k),
+              n == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) s.bytes(k) / n));
+      out.println(n == 0 ? style.dim(line) : line);
+    }
+    out.println();
+  }
+
+  private static void row(PrintWriter out, String name, String value) {
+    out.println(String.format(Locale.ROOT, " %-14s %s", name + ":", value));
+  }
+
+  private static String bytes(long n) {
+    if (n < 1024) {
+      return n + " B";
+    }
+    if (n < 1024 * 1024) {
+      return String.format(Locale.ROOT, "%.1f KiB", n / 1024.0);
+    }
+    return String.format(Locale.ROOT, "%.1f MiB", n / (1024.0 * 1024));
+  }
+
+  private static List<PoolDef> sortedPools(Definitions d) {
+    List<PoolDef> pools = new ArrayList<>(d.pools());
+    pools.sort(Comparator.comparingInt(PoolDef::id));
+    return pools;
+  }
+
+  private static Map<Integer, TraceStats.StreamStats> byStream(TraceStats s) {
+    Map<Integer, TraceStats.StreamStats> m = new HashMap<>();
+    for (TraceStats.StreamStats ss : s.streams) {
+      m.put(ss.stream(), ss);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.weft.cli;
+
+import dev.weft.trace.Trace;
+import dev.weft.trace.TraceVerifier;
+import dev.weft.trace.TraceVerifier.VerifyReport;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weft verify TRACE}: integrity check with {@link TraceVerifier}: the definitions, every
+ * event stream, and each thread's events properly paired and nested (FORMAT.md). Prints {@code OK:
+ * N events, K threads} (with warnings for a trace that was cut off, which is still usable), or each
+ * error on a line and exits 2.
+ */
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Check a trace's integrity.",
+      "Prints 'OK: N events, K threads' and exits 0, with warnings for a trace that was cut off"
+          + " (still usable); or prints each error on its own line (weft: ...) and exits 2."
+    })
+final class VerifyCommand implements Callable<Integer> {
+  @Mixin TraceArgument trace;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    VerifyReport report;
+    int threads;
+    try (Trace t = trace.open()) {
+      report = TraceVerifier.verify(t);
+      threads = t.definitions().threads().size();
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    for (String w : report.warnings()) {
+      err.println("weft: warning: " + w);
+    }
+    for (String e : report.errors()) {
+      err.println("weft: " + e);
+    }
+    err.flush();
+    if (!report.ok()) {
+      return ExitCodes.BAD_INPUT;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(
+        "OK: "
+            + report.events()
+            + " events, "
+            + threads
+            + " threads"
+            + (report.dropped() > 0 ? ", " + report.dropped() + " dropped" : "")
+            + (report.cut() ? " (cut: the recording ended abruptly)" : ""));
+    out.flush();
+    return ExitCodes.OK;
+  }
+}

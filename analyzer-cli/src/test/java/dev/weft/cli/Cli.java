@@ -1,0 +1,49 @@
+package dev.weft.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+
+/** Runs {@code weft} in-process, as {@link WeftCommand#main} would, capturing its output. */
+final class Cli {
+  private Cli() {}
+
+  /** What a run printed and returned. */
+  record Result(int exit, String out, String err) {
+    List<String> outLines() {
+      return out.isEmpty() ? List.of() : List.of(out.split("\n"));
+    }
+
+    List<String> errLines() {
+      return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  static Result run(String... args) {
+    return run(Map.of(), args);
+  }
+
+  static Result run(Map<String, String> env, String... args) {
+    return run(env, cl -> {}, args);
+  }
+
+  /** Runs with {@code setup} applied to the command line first (e.g. to reach a subcommand). */
+  static Result run(Map<String, String> env, Consumer<CommandLine> setup, String... args) {
+    CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, false));
+    setup.accept(cl);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int exit = cl.execute(args);
+    return new Result(exit, out.toString(), err.toString());
+  }
+}

@@ -1,0 +1,215 @@
+package dev.weft.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+  @TempDir Path tmp;
+  Path agent;
+  String classpath;
+
+  /** An agent jar whose premain is {@link StubAgent}. */
+  @BeforeEach
+  void stubAgent() throws Exception {
+    agent = tmp.resolve("stub-agent.jar");
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    m.getMainAttributes().putValue("Premain-Class", StubAgent.class.getName());
+    try (OutputStream out = Files.newOutputStream(agent);
+        JarOutputStream jar = new JarOutputStream(out, m);
+        InputStream stub = StubAgent.class.getResourceAsStream("StubAgent.class")) {
+      jar.putNextEntry(new JarEntry("dev/weft/cli/StubAgent.class"));
+      stub.transferTo(jar);
+      jar.closeEntry();
+    }
+    classpath =
+        Path.of(ExitWith.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString();
+  }
+
+  /** Runs weft with the program's stdout and stderr sent to files. */
+  private Cli.Result run(String... args) {
+    return run(Map.of(), args);
+  }
+
+  private Cli.Result run(Map<String, String> env, String... args) {
+    return Cli.run(
+        env,
+        cl -> {
+          RunCommand run = cl.getSubcommands().get("run").getCommand();
+          run.programOut = ProcessBuilder.Redirect.to(tmp.resolve("program.out").toFile());
+          run.programErr = ProcessBuilder.Redirect.to(tmp.resolve("program.err").toFile());
+        },
+        args);
+  }
+
+  private String programOut() throws Exception {
+    return Files.readString(tmp.resolve("program.out"));
+  }
+
+  @Test
+  void returnsTheProgramsExitCodeAndSaysWhereTheTraceIs() throws Exception {
+    Path out = tmp.resolve("trace");
+    Cli.Result r =
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--out",
+            out.toString(),
+            "--opt",
+            "mode=aggregated",
+            "--opt",
+            "buffer=1m",
+            "--",
+            "-cp",
+            classpath,
+            ExitWith.class.getName(),
+            "3");
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals("ExitWith 3" + System.lineSeparator(), programOut(), "the program's own output");
+    assertEquals(
+        List.of("weft: trace in " + out + "  (next: weft summary " + out + ")"), r.errLines());
+    assertEquals(
+        "out=" + out + ",mode=aggregated,buffer=1m",
+        Files.readString(out.resolve("agent-options.txt")));
+    assertEquals(
+        0,
+        run(
+                "run",
+                "--agent",
+                agent.toString(),
+                "--out",
+                tmp.resolve("t0").toString(),
+                "--",
+                "-cp",
+                classpath,
+                ExitWith.class.getName(),
+                "0")
+            .exit());
+  }
+
+  @Test
+  void javaArgumentsStartAtTheProgramOrAfterDashDash() throws Exception {
+    // A single-file source program needs no class path: the first argument that is not a weft
+    // option starts java's arguments, including the options that follow it.
+    Path source =
+        Files.writeString(
+            tmp.resolve("Hello.java"),
+            "class Hello { public static void main(String[] a) { System.exit(a.length == 2 ? 7 :"
+                + " 1); } }");
+    Path out = tmp.resolve("t1");
+    Cli.Result r =
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--out",
+            out.toString(),
+            source.toString(),
+            "--out",
+            "x");
+    assertEquals(7, r.exit(), r.toString());
+    assertTrue(Files.exists(out.resolve("agent-options.txt")));
+    // -version looks like an option to weft: without '--' it is rejected, with it java runs.
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "-version"), "(see 'weft run --help')");
+    r =
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--out",
+            tmp.resolve("t2").toString(),
+            "--",
+            "-version");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        Files.readString(tmp.resolve("program.err")).contains(System.getProperty("java.version")),
+        "java -version reports on stderr, passed through");
+  }
+
+  @Test
+  void missingAgentIsBadInput() {
+    Map<String, String> env = Map.of("WEFT_HOME", tmp.resolve("nowhere").toString());
+    Cli.Result r = run(env, "run", "--out", tmp.resolve("t").toString(), "--", "-version");
+    BadInputTest.assertOneLineError(
+        r, "cannot find weft-agent.jar (looked in: " + tmp.resolve("nowhere"));
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", tmp.resolve("no.jar").toString(), "--", "-version"),
+        "no.jar: no such file");
+  }
+
+  @Test
+  void findsTheAgentThroughWeftHome() throws Exception {
+    Path home = tmp.resolve("home");
+    Files.createDirectories(home.resolve("agent/target"));
+    Files.copy(agent, home.resolve("agent/target/weft-agent.jar"));
+    Path out = tmp.resolve("t");
+    Cli.Result r =
+        run(
+            Map.of("WEFT_HOME", home.toString()),
+            "run",
+            "--out",
+            out.toString(),
+            "--",
+            "-cp",
+            classpath,
+            ExitWith.class.getName(),
+            "0");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(Files.exists(out.resolve("agent-options.txt")));
+  }
+
+  @Test
+  void badAgentOptions() {
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "--opt", "verbose", "--", "-version"),
+        "--opt verbose: expected KEY=VALUE");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "--opt", "include=a,b", "--", "-version"),
+        "may not contain ','");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "--opt", "out=x", "--", "-version"),
+        "use --out DIR");
+    BadInputTest.assertOneLineError(
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--java",
+            tmp.resolve("nojava").toString(),
+            "--",
+            "-version"),
+        "nojava: no such file");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString()), "Missing required parameter");
+  }
+
+  @Test
+  void defaultTraceNameComesFromTheMainClassOrJar() {
+    assertEquals(
+        "Main",
+        RunCommand.programName(List.of("-cp", "a.jar:b.jar", "-Xmx1g", "com.example.Main", "x")));
+    assertEquals("app", RunCommand.programName(List.of("-Dk=v", "-jar", "build/app.jar", "arg")));
+    assertEquals("Tool", RunCommand.programName(List.of("-p", "mods", "-m", "my.mod/org.x.Tool")));
+    assertEquals("Hello", RunCommand.programName(List.of("src/Hello.java")));
+    assertEquals("java", RunCommand.programName(List.of("-version")));
+    String dir = RunCommand.defaultOut(List.of("-jar", "app.jar")).toString();
+    assertTrue(dir.matches("weft-traces/app-\\d{8}-\\d{6}(-\\d+)?"), dir);
+  }
+}

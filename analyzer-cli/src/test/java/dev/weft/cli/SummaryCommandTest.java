@@ -1,0 +1,107 @@
+package dev.weft.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.weft.trace.EventKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SummaryCommandTest {
+  @TempDir Path tmp;
+  Path trace;
+
+  @BeforeEach
+  void writeTrace() throws Exception {
+    trace = TestTraces.sample(tmp.resolve("trace"));
+  }
+
+  @Test
+  void jsonContractHasEveryKindAndTheLeadingKeysInOrder() throws Exception {
+    Cli.Result r = Cli.run("summary", trace.toString(), "--format", "json");
+    assertEquals(0, r.exit(), r.toString());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    List<String> keys = new ArrayList<>();
+    j.fieldNames().forEachRemaining(keys::add);
+    assertEquals(
+        List.of("duration_ns", "threads", "events", "bytes_per_event", "dropped"),
+        keys.subList(0, 5));
+    assertEquals(13100 - 1000, j.get("duration_ns").asLong());
+    assertEquals(2, j.get("threads").asInt());
+    assertEquals(0, j.get("dropped").asLong());
+    JsonNode events = j.get("events");
+    assertEquals(EventKind.values().length, events.size());
+    for (EventKind k : EventKind.values()) {
+      assertTrue(events.has(k.id()), "missing " + k.id());
+    }
+    assertEquals(3, events.get("lock_acquired").asLong());
+    assertEquals(3, events.get("lock_request").asLong());
+    assertEquals(2, events.get("enter").asLong());
+    assertEquals(0, events.get("spin_enter").asLong());
+    long total = 0;
+    for (Iterator<JsonNode> it = events.elements(); it.hasNext(); ) {
+      total += it.next().asLong();
+    }
+    assertEquals(TestTraces.MAIN_EVENTS + TestTraces.WORKER_EVENTS, total);
+    double bpe = j.get("bytes_per_event").asDouble();
+    assertEquals((double) j.get("event_bytes").asLong() / total, bpe, 0.001);
+    assertTrue(bpe >= 2 && bpe < 10, "bytes/event " + bpe);
+    assertEquals("complete", j.get("status").asText());
+    assertEquals(4242, j.get("process").get("pid").asLong());
+    assertEquals("demo.Main", j.get("process").get("main_class").asText());
+  }
+
+  @Test
+  void textNamesThreadsPoolsProcessAndKinds() {
+    Cli.Result r = Cli.run("summary", trace.toString());
+    assertEquals(0, r.exit(), r.toString());
+    String out = r.out();
+    assertTrue(out.contains("Status:        complete"), out);
+    assertTrue(out.contains("Duration:      12.1 µs"), out);
+    assertTrue(out.contains("pid 4242 on testhost, 2 cores"), out);
+    assertTrue(out.contains("java -cp app.jar demo.Main"), out);
+    assertTrue(out.contains(TestTraces.WORKER) && out.contains("ForkJoinPool-1"), out);
+    for (EventKind k : EventKind.values()) {
+      assertTrue(out.contains(" " + k.id() + " "), "missing " + k.id());
+    }
+    assertFalse(out.contains("\u001b["), "no colours when stdout is not a terminal");
+  }
+
+  @Test
+  void colourOnlyWhenAskedOrOnATerminal() {
+    assertTrue(Cli.run("summary", trace.toString(), "--color", "always").out().contains("\u001b["));
+    assertFalse(Cli.run("summary", trace.toString(), "--color=never").out().contains("\u001b["));
+  }
+
+  @Test
+  void writesToAFileWithDashO() throws Exception {
+    Path out = tmp.resolve("summary.json");
+    Cli.Result r = Cli.run("summary", trace.toString(), "--format=json", "-o", out.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(2, new ObjectMapper().readTree(Files.readString(out)).get("threads").asInt());
+  }
+
+  @Test
+  void cutTraceIsSummarisedAsCut() throws Exception {
+    // Remove the clean-end record: as if the process had been killed before closing the trace.
+    Path defs = trace.resolve("defs.wdf");
+    byte[] bytes = Files.readAllBytes(defs);
+    // The END record is the last one: type 0x0A, length 3, and 14000 as a zigzag varint (3 bytes).
+    int start = bytes.length - 5;
+    assertEquals(0x0A, bytes[start] & 0xFF);
+    Files.write(defs, java.util.Arrays.copyOf(bytes, start));
+    Cli.Result r = Cli.run("summary", trace.toString(), "--format", "json");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("cut", new ObjectMapper().readTree(r.out()).get("status").asText());
+  }
+}
