@@ -64,6 +64,7 @@ final class AgentRuntime {
           "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
       return;
     }
+    preloadLateClasses();
     RegionRegistry regions = new RegionRegistry(writer);
     Recorder recorder =
         new Recorder(
@@ -95,6 +96,31 @@ final class AgentRuntime {
     current = rt;
     if (options.out() == null) {
       Messages.info("recording to " + dir);
+    }
+  }
+
+  /**
+   * JDK classes the event path loads only when an exception passes through the mapped-buffer code
+   * (a stack overflow of the host's deep recursion reaching into the recorder). Loaded then, at the
+   * very end of the stack, their load hook would fail inside the JVM's agent glue, which prints an
+   * assertion message on stderr. Loaded now (not initialised), they cannot be.
+   */
+  private static final String[] LATE_CLASSES = {
+    "jdk.internal.misc.ScopedMemoryAccess$Scope",
+    "jdk.internal.misc.ScopedMemoryAccess$Scope$ScopedAccessError",
+    "jdk.internal.misc.ScopedMemoryAccess$ScopedAccessError",
+    "java.lang.foreign.MemorySegment$Scope",
+    "jdk.internal.foreign.MemorySessionImpl",
+    "java.lang.invoke.VarHandle$AccessDescriptor",
+  };
+
+  private static void preloadLateClasses() {
+    for (String name : LATE_CLASSES) {
+      try {
+        Class.forName(name, false, null);
+      } catch (ClassNotFoundException | LinkageError e) {
+        // Not in this JDK version.
+      }
     }
   }
 

@@ -71,6 +71,7 @@ final class AnalysisFile {
   }
 
   private final String source;
+  private final JsonNode json;
   private final String format;
   private final TraceInfo trace;
   private final long timeNs;
@@ -80,12 +81,14 @@ final class AnalysisFile {
 
   private AnalysisFile(
       String source,
+      JsonNode json,
       String format,
       TraceInfo trace,
       long timeNs,
       List<Property> properties,
       List<Region> regions) {
     this.source = source;
+    this.json = json;
     this.format = format;
     this.trace = trace;
     this.timeNs = timeNs;
@@ -183,7 +186,7 @@ final class AnalysisFile {
               r.path("lost_ns").asLong(0)));
     }
     return new AnalysisFile(
-        source, format, trace, root.path("time_ns").asLong(0), properties, regions);
+        source, root, format, trace, root.path("time_ns").asLong(0), properties, regions);
   }
 
   private static Property property(String source, int index, JsonNode p) {
@@ -219,6 +222,11 @@ final class AnalysisFile {
   /** The file or trace this analysis came from, for messages. */
   String source() {
     return source;
+  }
+
+  /** The whole document as read, for the HTML report (which shows more than this class reads). */
+  JsonNode json() {
+    return json;
   }
 
   String format() {

@@ -1,129 +1,122 @@
 package dev.weft.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.weft.analysis.AnalysisJson;
 import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.analysis.TextReport;
-import dev.weft.trace.TraceFormatException;
-import java.io.BufferedOutputStream;
+import dev.weft.report.HtmlReport;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.DoubleConsumer;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** {@code weft analyze TRACE [--format text|json] [-o FILE]}: the wait-state analysis. */
+/**
+ * {@code weft analyze TRACE [--format text|json|html] [-o FILE]}: the wait-state analysis, as text,
+ * as the {@code weft-analysis/1} JSON that {@code diff} and {@code check} read, or as an HTML page
+ * with a timeline (REPORT.md).
+ */
 @Command(
     name = "analyze",
     mixinStandardHelpOptions = true,
     description = {
       "Wait-state analysis of a trace: idle threads, limited parallelism, thread management,",
       "join, barrier, lock, spin and condition waits, pool queue wait and work imbalance,",
-      "by call path and thread (see PROPERTIES.md)."
-    },
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:analysed", "2:bad usage, or TRACE is not a readable Weft trace"})
-public final class AnalyzeCommand implements Callable<Integer> {
-  /** Output formats. */
-  public enum Format {
-    text,
-    json
-  }
-
-  private static final int OK = 0;
-  private static final int BAD_INPUT = 2;
+      "by call path and thread (see PROPERTIES.md).",
+      "--format json writes the weft-analysis/1 document that weft diff and weft check read;"
+          + " --format html writes a page with the property tree, call paths, threads and a"
+          + " timeline, to report.html unless -o says otherwise."
+    })
+final class AnalyzeCommand implements Callable<Integer> {
+  /** Where {@code --format html} goes without {@code -o}: a page does not belong on a terminal. */
+  static final Path DEFAULT_HTML = Path.of("report.html");
 
   /** Traces with more event bytes than this get a progress bar on an interactive terminal. */
   private static final long PROGRESS_BYTES = 64L << 20;
 
-  @Parameters(index = "0", paramLabel = "TRACE", description = "The trace directory.")
-  Path trace;
-
-  @Option(
-      names = "--format",
-      paramLabel = "FORMAT",
-      description = "text (default) or json (format weft-analysis/1).")
-  Format format = Format.text;
-
-  @Option(
-      names = {"-o", "--output"},
-      paramLabel = "FILE",
-      description = "Write the report to FILE instead of standard output.")
-  Path output;
+  @Mixin TraceArgument trace;
+  @Mixin PageFormatOption format;
+  @Mixin OutputFile output;
+  @Spec CommandSpec spec;
 
   @Override
-  public Integer call() {
-    AnalysisResult result;
-    Progress progress = Progress.forTrace(trace, PROGRESS_BYTES);
+  public Integer call() throws IOException {
+    ReportFormat f = format.format();
+    if (f == ReportFormat.HTML) {
+      output.defaultTo(DEFAULT_HTML);
+    }
+    AnalysisResult result = analyze();
+    if (f == ReportFormat.HTML) {
+      JsonNode json = new ObjectMapper().readTree(AnalysisJson.toJson(result));
+      output.write(out -> HtmlReport.write(json, trace.dir(), out));
+      if (!output.isStdout()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("weft: wrote " + output.file() + "; open it in a browser");
+        err.flush();
+      }
+      return ExitCodes.OK;
+    }
+    boolean done = false;
+    try (Writer w = output.open()) {
+      w.write(f == ReportFormat.JSON ? AnalysisJson.toJson(result) : TextReport.render(result));
+      done = true;
+    } finally {
+      if (!done) {
+        output.discard();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** Runs the analyzer, with a progress bar on stderr for a large trace on a terminal. */
+  private AnalysisResult analyze() {
+    Progress progress = null;
+    if (WeftCommand.root(spec).stdoutIsTerminal() && eventBytes(trace.dir()) >= PROGRESS_BYTES) {
+      progress = new Progress(spec.commandLine().getErr());
+    }
+    Analyzer.Options options = Analyzer.Options.defaults();
+    if (progress != null) {
+      options = options.withProgress(progress);
+    }
     try {
-      result = Analyzer.analyze(trace, Analyzer.Options.defaults().withProgress(progress));
-    } catch (TraceFormatException e) {
-      return fail(e.getMessage());
-    } catch (UncheckedIOException e) {
-      return fail(trace + ": cannot read: " + e.getCause().getMessage());
-    } catch (RuntimeException e) {
-      return fail(trace + ": analysis failed: " + e);
+      return Analyzer.analyze(trace.dir(), options);
     } finally {
       if (progress != null) {
         progress.clear();
       }
     }
-    try {
-      if (output == null) {
-        write(result, System.out);
-        System.out.flush();
-      } else {
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(output))) {
-          write(result, out);
-        }
+  }
+
+  /** The size of the trace's event files; 0 when they cannot be listed (the analyzer says why). */
+  private static long eventBytes(Path trace) {
+    long bytes = 0;
+    try (Stream<Path> files = Files.list(trace.resolve("events"))) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        bytes += Files.size(p);
       }
-    } catch (IOException e) {
-      return fail(
-          (output != null ? output : "standard output") + ": cannot write: " + e.getMessage());
+    } catch (IOException | UncheckedIOException e) {
+      return 0;
     }
-    return OK;
+    return bytes;
   }
 
-  private void write(AnalysisResult result, OutputStream out) throws IOException {
-    if (format == Format.json) {
-      AnalysisJson.write(result, out);
-    } else {
-      out.write(TextReport.render(result).getBytes(StandardCharsets.UTF_8));
-      out.flush();
-    }
-  }
-
-  private static int fail(String message) {
-    System.err.println("weft: " + message);
-    return BAD_INPUT;
-  }
-
-  /** A one-line progress bar on stderr, only on an interactive terminal and for large traces. */
+  /** A one-line progress bar, redrawn in place. */
   private static final class Progress implements DoubleConsumer {
-    private final PrintStream err = System.err;
+    private final PrintWriter err;
     private int shown = -1;
 
-    static Progress forTrace(Path trace, long minBytes) {
-      if (System.console() == null) {
-        return null;
-      }
-      long bytes = 0;
-      try (Stream<Path> files = Files.list(trace.resolve("events"))) {
-        for (Path p : (Iterable<Path>) files::iterator) {
-          bytes += Files.size(p);
-        }
-      } catch (IOException | UncheckedIOException e) {
-        return null;
-      }
-      return bytes >= minBytes ? new Progress() : null;
+    Progress(PrintWriter err) {
+      this.err = err;
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.weft.cli.AnalysisDiff.RegionRow;
 import dev.weft.cli.AnalysisDiff.ThreadChanges;
 import dev.weft.cli.AnalysisDiff.ThreadRow;
 import dev.weft.cli.AnalysisFile.Region;
+import dev.weft.report.HtmlReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -16,8 +17,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code weft diff A B}: how the wait states changed from run A to run B: every property side by
@@ -32,7 +35,8 @@ import picocli.CommandLine.Parameters;
       "A (before) and B (after) are analysis JSON files (weft analyze --format json) or trace"
           + " directories. Shows every property with its change in percentage points and"
           + " relative, the regions that changed most, and per-thread changes of the properties"
-          + " that moved most."
+          + " that moved most. --format html writes a page comparing the two (diff.html unless"
+          + " -o says otherwise)."
     })
 final class DiffCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "A", description = "The analysis (or trace) before.")
@@ -47,9 +51,13 @@ final class DiffCommand implements Callable<Integer> {
       description = "Show the N most changed regions and threads (default: ${DEFAULT-VALUE}).")
   int top = 10;
 
-  @Mixin ReportFormatOption format;
+  /** Where {@code --format html} goes without {@code -o}. */
+  static final Path DEFAULT_HTML = Path.of("diff.html");
+
+  @Mixin PageFormatOption format;
   @Mixin OutputFile output;
   @Mixin ColorOption color;
+  @Spec CommandSpec spec;
 
   /** Analyses trace directories; replaceable for tests. */
   AnalysisInputs.TraceAnalyzer analyzer = AnalysisInputs.ANALYZER;
@@ -59,8 +67,21 @@ final class DiffCommand implements Callable<Integer> {
     if (top < 0) {
       throw new BadInputException("--top must be 0 or more, not " + top);
     }
-    AnalysisDiff diff =
-        new AnalysisDiff(AnalysisInputs.load(a, analyzer), AnalysisInputs.load(b, analyzer));
+    if (format.format() == ReportFormat.HTML) {
+      output.defaultTo(DEFAULT_HTML);
+    }
+    AnalysisFile before = AnalysisInputs.load(a, analyzer);
+    AnalysisFile after = AnalysisInputs.load(b, analyzer);
+    if (format.format() == ReportFormat.HTML) {
+      output.write(out -> HtmlReport.writeDiff(before.json(), after.json(), out));
+      if (!output.isStdout()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("weft: wrote " + output.file() + "; open it in a browser");
+        err.flush();
+      }
+      return ExitCodes.OK;
+    }
+    AnalysisDiff diff = new AnalysisDiff(before, after);
     try (Writer w = output.open()) {
       if (format.format() == ReportFormat.JSON) {
         writeJson(diff, w);

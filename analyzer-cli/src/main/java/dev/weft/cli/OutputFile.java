@@ -1,7 +1,11 @@
 package dev.weft.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FilterWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The shared {@code -o/--output FILE} option: where a command writes its report (default stdout).
+ * The shared {@code -o/--output FILE} option: where a command writes its report (default stdout;
+ * {@code -o -} is stdout too).
  */
 public final class OutputFile {
   @Option(
@@ -34,6 +39,16 @@ public final class OutputFile {
   }
 
   /**
+   * Uses {@code defaultFile} when no {@code -o} was given: for outputs that do not belong on a
+   * terminal (an HTML page). {@code -o -} still means standard output.
+   */
+  void defaultTo(Path defaultFile) {
+    if (file == null) {
+      file = defaultFile;
+    }
+  }
+
+  /**
    * Opens the output. Closing the returned writer closes the file, but only flushes standard
    * output.
    *
@@ -52,6 +67,54 @@ public final class OutputFile {
       return Files.newBufferedWriter(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new BadInputException("cannot write " + ErrorReporting.describe(e), e);
+    }
+  }
+
+  /** Writes an output as bytes. */
+  @FunctionalInterface
+  interface ByteBody {
+    /** Writes everything to {@code out}, which the caller closes. */
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /**
+   * Writes UTF-8 bytes to the output: to the file (deleted again if {@code body} fails), or to
+   * standard output, whose writer takes characters: the bytes are collected and written once {@code
+   * body} has succeeded, so a failure prints nothing half-done.
+   *
+   * @throws BadInputException when the file cannot be created
+   */
+  void write(ByteBody body) throws IOException {
+    if (isStdout()) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      body.writeTo(bytes);
+      PrintWriter out = mixee.commandLine().getOut();
+      out.write(bytes.toString(StandardCharsets.UTF_8));
+      out.flush();
+      return;
+    }
+    OutputStream out;
+    try {
+      out = new BufferedOutputStream(Files.newOutputStream(file));
+    } catch (IOException e) {
+      throw new BadInputException("cannot write " + ErrorReporting.describe(e), e);
+    }
+    boolean done = false;
+    try {
+      body.writeTo(out);
+      out.close();
+      done = true;
+    } catch (IOException e) {
+      throw new BadInputException("cannot write " + file + ": " + ErrorReporting.describe(e), e);
+    } finally {
+      if (!done) {
+        try {
+          out.close();
+        } catch (IOException | RuntimeException e) {
+          // The first failure is the one to report.
+        }
+        discard();
+      }
     }
   }
 

@@ -7,6 +7,8 @@ public final class ReportFormatOption {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
+      converter = ReportFormat.TextOrJson.class,
+      completionCandidates = ReportFormat.TextOrJson.class,
       description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
   ReportFormat format = ReportFormat.TEXT;
 

@@ -2,7 +2,6 @@ package dev.weft.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -103,10 +102,10 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     WeftCommand root = WeftCommand.root(spec);
-    Path agentJar = agentJar(root);
-    Path javaExe = javaExecutable(root);
+    Path agentJar = WeftHome.agentJar(root, agent);
+    Path javaExe = WeftHome.javaExecutable(root, java);
     Path dir = (out != null ? out : defaultOut(javaArgs)).toAbsolutePath().normalize();
-    String agentOptions = agentOptions(dir);
+    String agentOptions = agentOptions(dir, options);
 
     List<String> command = new ArrayList<>();
     command.add(javaExe.toString());
@@ -159,8 +158,11 @@ final class RunCommand implements Callable<Integer> {
     return exit;
   }
 
-  /** {@code out=DIR,k=v,...}: the agent's option syntax after the {@code =} of -javaagent. */
-  String agentOptions(Path dir) {
+  /**
+   * {@code out=DIR,k=v,...}: the agent's option syntax after the {@code =} of -javaagent, from
+   * {@code --out} and the {@code --opt KEY=VALUE} list.
+   */
+  static String agentOptions(Path dir, List<String> options) {
     StringBuilder s = new StringBuilder("out=").append(checkValue("--out", dir.toString()));
     Map<String, String> seen = new LinkedHashMap<>();
     for (String o : options) {
@@ -180,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
     return s.toString();
   }
 
-  private static String checkValue(String option, String value) {
+  static String checkValue(String option, String value) {
     if (value.indexOf(',') >= 0) {
       throw new BadInputException(
           option + " " + value + ": may not contain ',' (it separates agent options)");
@@ -239,84 +241,5 @@ final class RunCommand implements Callable<Integer> {
   private static String sanitize(String name) {
     String s = name.replaceAll("[^A-Za-z0-9_.-]", "_");
     return s.isEmpty() ? "java" : s;
-  }
-
-  /** The agent jar: --agent, then $WEFT_HOME's build output, then next to weft.jar. */
-  private Path agentJar(WeftCommand root) {
-    if (agent != null) {
-      if (!Files.isRegularFile(agent)) {
-        throw new BadInputException("--agent " + agent + ": no such file");
-      }
-      return agent.toAbsolutePath();
-    }
-    List<Path> candidates = new ArrayList<>();
-    String home = root.env("WEFT_HOME");
-    if (home != null && !home.isEmpty()) {
-      candidates.add(Path.of(home, "agent", "target", "weft-agent.jar"));
-      candidates.add(Path.of(home, "weft-agent.jar"));
-    }
-    Path cliJar = weftJar();
-    if (cliJar != null) {
-      Path dir = cliJar.getParent();
-      candidates.add(dir.resolve("weft-agent.jar"));
-      // Running from a source tree: analyzer-cli/target/weft.jar next to agent/target/.
-      if (dir.getParent() != null && dir.getParent().getParent() != null) {
-        candidates.add(dir.getParent().getParent().resolve("agent/target/weft-agent.jar"));
-      }
-    }
-    for (Path c : candidates) {
-      if (Files.isRegularFile(c)) {
-        return c.toAbsolutePath().normalize();
-      }
-    }
-    throw new BadInputException(
-        "cannot find weft-agent.jar (looked in: "
-            + (candidates.isEmpty() ? "nowhere: WEFT_HOME is not set" : joined(candidates))
-            + "); build it (mvn -pl agent -am package) or pass --agent JAR");
-  }
-
-  private static String joined(List<Path> paths) {
-    StringBuilder s = new StringBuilder();
-    for (Path p : paths) {
-      if (s.length() > 0) {
-        s.append(", ");
-      }
-      s.append(p);
-    }
-    return s.toString();
-  }
-
-  /** The jar weft runs from, or null when it runs from a classes directory. */
-  private static Path weftJar() {
-    try {
-      var source = WeftCommand.class.getProtectionDomain().getCodeSource();
-      if (source == null) {
-        return null;
-      }
-      Path p = Path.of(source.getLocation().toURI());
-      return Files.isRegularFile(p) ? p.toAbsolutePath() : null;
-    } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
-      return null;
-    }
-  }
-
-  /** The java to run: --java, the JDK running weft, $JAVA_HOME, or {@code java} on the PATH. */
-  private Path javaExecutable(WeftCommand root) {
-    String exe = System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java";
-    if (java != null) {
-      if (!Files.isRegularFile(java)) {
-        throw new BadInputException("--java " + java + ": no such file");
-      }
-      return java;
-    }
-    Path own = Path.of(System.getProperty("java.home"), "bin", exe);
-    if (Files.isRegularFile(own)) {
-      return own;
-    }
-    String home = root.env("JAVA_HOME");
-    if (home != null && !home.isEmpty() && Files.isRegularFile(Path.of(home, "bin", exe))) {
-      return Path.of(home, "bin", exe);
-    }
-    return Path.of(exe);
   }
 }

@@ -1,10 +1,9 @@
 package dev.weft.cli;
 
-import dev.weft.trace.StreamCursor;
 import dev.weft.trace.Trace;
+import dev.weft.trace.TraceVerifier;
+import dev.weft.trace.TraceVerifier.VerifyReport;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,8 +11,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weft verify TRACE}: integrity check. Prints {@code OK: N events, K threads} (with warnings
- * for a trace that was cut off, which is still usable), or each error on a line and exits 2.
+ * {@code weft verify TRACE}: integrity check with {@link TraceVerifier}: the definitions, every
+ * event stream, and each thread's events properly paired and nested (FORMAT.md). Prints {@code OK:
+ * N events, K threads} (with warnings for a trace that was cut off, which is still usable), or each
+ * error on a line and exits 2.
  */
 @Command(
     name = "verify",
@@ -27,24 +28,13 @@ final class VerifyCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
   @Spec CommandSpec spec;
 
-  /** What verification found. */
-  record Report(
-      List<String> errors,
-      List<String> warnings,
-      long events,
-      int threads,
-      long dropped,
-      boolean cut) {
-    boolean ok() {
-      return errors.isEmpty();
-    }
-  }
-
   @Override
   public Integer call() {
-    Report report;
+    VerifyReport report;
+    int threads;
     try (Trace t = trace.open()) {
-      report = verify(t);
+      report = TraceVerifier.verify(t);
+      threads = t.definitions().threads().size();
     }
     PrintWriter err = spec.commandLine().getErr();
     for (String w : report.warnings()) {
@@ -62,35 +52,11 @@ final class VerifyCommand implements Callable<Integer> {
         "OK: "
             + report.events()
             + " events, "
-            + report.threads()
+            + threads
             + " threads"
             + (report.dropped() > 0 ? ", " + report.dropped() + " dropped" : "")
             + (report.cut() ? " (cut: the recording ended abruptly)" : ""));
     out.flush();
     return ExitCodes.OK;
-  }
-
-  /** Reads every stream to its end and collects what is wrong. */
-  private static Report verify(Trace t) {
-    TraceStats stats = TraceStats.of(t);
-    List<String> errors = new ArrayList<>();
-    List<String> warnings = new ArrayList<>(t.warnings());
-    for (StreamCursor s : t.streams()) {
-      if (s.state() == StreamCursor.State.CORRUPT) {
-        errors.add(s.problem());
-      } else if (s.state() == StreamCursor.State.CUT) {
-        warnings.add(s.problem());
-      }
-    }
-    if (stats.dropped > 0) {
-      warnings.add(stats.dropped + " events were dropped while recording");
-    }
-    return new Report(
-        errors,
-        warnings,
-        stats.events,
-        t.definitions().threads().size(),
-        stats.dropped,
-        stats.status != TraceStats.Status.COMPLETE);
   }
 }

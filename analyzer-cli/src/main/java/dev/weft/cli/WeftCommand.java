@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       RunCommand.class,
+      AttachCommand.class,
+      DetachCommand.class,
       PrintCommand.class,
       SummaryCommand.class,
       VerifyCommand.class,
@@ -38,6 +40,7 @@ import picocli.CommandLine.Spec;
       ExportCommand.class,
       DiffCommand.class,
       CheckCommand.class,
+      DemoCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     })
@@ -92,6 +95,8 @@ public final class WeftCommand implements Runnable {
     cl.setExpandAtFiles(false);
     // 'weft run Main -Xfoo': everything from the program on belongs to java.
     cl.getSubcommands().get("run").setStopAtPositional(true);
+    // 'weft demo lock-contention --lock synchronized': the scenario's options are its own.
+    cl.getSubcommands().get("demo").setStopAtPositional(true);
     cl.setExecutionExceptionHandler(errors);
     cl.setParameterExceptionHandler(errors);
     return cl;

@@ -4,89 +4,123 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.weft.analysis.AnalysisJson;
 import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.SyntheticTrace;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class AnalyzeCommandTest {
+  private static final String DATA_START = "<script type=\"application/json\" id=\"weft-data\">";
+
   @TempDir Path tmp;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream savedOut;
-  private PrintStream savedErr;
+  Path trace;
 
   @BeforeEach
-  void capture() {
-    savedOut = System.out;
-    savedErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setOut(savedOut);
-    System.setErr(savedErr);
-  }
-
-  private int run(String... args) {
-    return new CommandLine(new AnalyzeCommand()).execute(args);
-  }
-
-  private String stderr() {
-    return err.toString(StandardCharsets.UTF_8);
-  }
-
-  @Test
-  void notATraceIsOneLineOnStderrAndExitCode2() throws Exception {
-    Path dir = Files.createDirectories(tmp.resolve("empty"));
-    assertEquals(2, run(dir.toString()));
-    String e = stderr();
-    assertTrue(e.startsWith("weft: ") && e.contains("not a Weft trace"), e);
-    assertEquals(1, e.lines().count(), e);
-    assertEquals("", out.toString(StandardCharsets.UTF_8));
-  }
-
-  @Test
-  void missingTraceAndCorruptDefinitionsExitWith2() throws Exception {
-    assertEquals(2, run(tmp.resolve("nope").toString()));
-    Path dir = Files.createDirectories(tmp.resolve("bad"));
-    Files.writeString(dir.resolve("defs.wdf"), "definitely not a trace header");
-    assertEquals(2, run(dir.toString()));
-    String e = stderr();
-    assertEquals(2, e.lines().count(), e);
-    assertTrue(e.lines().allMatch(l -> l.startsWith("weft: ")), e);
-    assertFalse(e.contains("\tat "), e);
-  }
-
-  @Test
-  void writesJsonToAFileAndTextToStdout() throws Exception {
-    Path trace = tmp.resolve("trace");
+  void writeTrace() throws Exception {
+    trace = tmp.resolve("trace");
     SyntheticTrace.write(trace, 3, 5_000, new int[] {1, 1, 1, 1});
-    Path json = tmp.resolve("a.json");
-    assertEquals(0, run(trace.toString(), "--format", "json", "-o", json.toString()));
-    AnalysisResult r = AnalysisJson.read(json);
-    assertEquals(3, r.trace().threads());
-    assertEquals("", stderr());
-    assertEquals(0, run(trace.toString()));
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertTrue(text.contains("Properties (inclusive)"), text);
-    assertTrue(text.contains("barrier_wait"), text);
+  }
+
+  /** The JSON data embedded in a report page. */
+  private static JsonNode pageData(String html) throws Exception {
+    int start = html.indexOf(DATA_START);
+    assertTrue(start >= 0, "the page embeds its data");
+    start += DATA_START.length();
+    return new ObjectMapper().readTree(html.substring(start, html.indexOf("</script>", start)));
   }
 
   @Test
-  void badFormatIsAUsageError() {
-    assertEquals(2, run(tmp.toString(), "--format", "xml"));
-    assertTrue(stderr().contains("xml"), stderr());
+  void textGoesToStdout() {
+    Cli.Result r = Cli.run("analyze", trace.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("Properties (inclusive)"), r.out());
+    assertTrue(r.out().contains("barrier_wait"), r.out());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void jsonToAFileIsTheAnalysisDocument() throws Exception {
+    Path json = tmp.resolve("a.json");
+    Cli.Result r = Cli.run("analyze", trace.toString(), "--format", "json", "-o", json.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals("", r.err());
+    AnalysisResult a = AnalysisJson.read(json);
+    assertEquals(3, a.trace().threads());
+    // The same through stdout, byte for byte.
+    Cli.Result s = Cli.run("analyze", trace.toString(), "--format", "json");
+    assertEquals(Files.readString(json), s.out());
+  }
+
+  @Test
+  void htmlEmbedsTheAnalysisAndTheTimeline() throws Exception {
+    Path page = tmp.resolve("page.html");
+    Cli.Result r = Cli.run("analyze", trace.toString(), "--format", "html", "-o", page.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(List.of("weft: wrote " + page + "; open it in a browser"), r.errLines());
+    String html = Files.readString(page);
+    assertTrue(html.startsWith("<!DOCTYPE html>"), html.substring(0, 40));
+    JsonNode data = pageData(html);
+    JsonNode expected =
+        new ObjectMapper().readTree(Cli.run("analyze", trace.toString(), "--format", "json").out());
+    assertEquals(expected, data.get("analysis"), "the analysis JSON, as analyze writes it");
+    assertTrue(data.get("timeline").isObject(), "the trace is read again for the timeline");
+  }
+
+  @Test
+  void htmlWithoutOutputGoesToReportHtmlAndDashIsStdout() throws Exception {
+    Path cwd = Path.of("").toAbsolutePath();
+    Path report = cwd.resolve(AnalyzeCommand.DEFAULT_HTML);
+    boolean existed = Files.exists(report);
+    try {
+      Cli.Result r = Cli.run("analyze", trace.toString(), "--format", "html");
+      assertEquals(0, r.exit(), r.toString());
+      assertEquals("", r.out(), "a page is not written to a terminal");
+      assertEquals(List.of("weft: wrote report.html; open it in a browser"), r.errLines());
+      assertTrue(Files.readString(report).startsWith("<!DOCTYPE html>"));
+    } finally {
+      if (!existed) {
+        Files.deleteIfExists(report);
+      }
+    }
+    Cli.Result r = Cli.run("analyze", trace.toString(), "--format", "html", "-o", "-");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("<!DOCTYPE html>"));
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void notATraceIsOneLineAndNoOutputFileIsLeft() throws Exception {
+    Path empty = Files.createDirectories(tmp.resolve("empty"));
+    BadInputTest.assertOneLineError(Cli.run("analyze", empty.toString()), "not a Weft trace");
+    Path page = tmp.resolve("p.html");
+    BadInputTest.assertOneLineError(
+        Cli.run("analyze", empty.toString(), "--format", "html", "-o", page.toString()),
+        "not a Weft trace");
+    assertFalse(Files.exists(page));
+    BadInputTest.assertOneLineError(
+        Cli.run("analyze", tmp.resolve("nope").toString()), "no such trace directory");
+    Path bad = Files.createDirectories(tmp.resolve("bad"));
+    Files.writeString(bad.resolve("defs.wdf"), "definitely not a trace header");
+    BadInputTest.assertOneLineError(Cli.run("analyze", bad.toString()), "not a Weft trace");
+  }
+
+  @Test
+  void badFormatAndUnwritableOutputAreBadInput() {
+    Cli.Result r = Cli.run("analyze", trace.toString(), "--format", "xml");
+    BadInputTest.assertOneLineError(r, "'xml' is not a format of this command");
+    assertTrue(r.err().contains("text, json, html"), r.err());
+    Path out = tmp.resolve("no-such-dir").resolve("a.json");
+    BadInputTest.assertOneLineError(
+        Cli.run("analyze", trace.toString(), "--format", "json", "-o", out.toString()),
+        "cannot write " + out);
   }
 }

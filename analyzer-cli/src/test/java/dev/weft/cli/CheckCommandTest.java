@@ -245,7 +245,8 @@ class CheckCommandTest {
   void aTraceDirectoryIsAnalysedLikeItsAnalysisFile() throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("trace"));
     Path json = tmp.resolve("analysis.json");
-    assertEquals(0, Cli.run("analyze", trace.toString(), "--format", "json", "-o", json.toString()).exit());
+    assertEquals(
+        0, Cli.run("analyze", trace.toString(), "--format", "json", "-o", json.toString()).exit());
     int properties = CheckCommand.knownProperties().size();
 
     Cli.Result r = Cli.run("check", trace.toString(), "--baseline", json.toString());

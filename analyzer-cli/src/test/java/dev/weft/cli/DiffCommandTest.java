@@ -128,4 +128,35 @@ class DiffCommandTest {
     BadInputTest.assertOneLineError(
         Cli.run("diff", dir.toString(), b.toString()), dir + ": not a Weft trace");
   }
+
+  @Test
+  void htmlComparesBothAnalysesAsGiven() throws Exception {
+    Path page = tmp.resolve("d.html");
+    Cli.Result r =
+        Cli.run("diff", a.toString(), b.toString(), "--format", "html", "-o", page.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(java.util.List.of("weft: wrote " + page + "; open it in a browser"), r.errLines());
+    String html = java.nio.file.Files.readString(page);
+    assertTrue(html.startsWith("<!DOCTYPE html>"), html.substring(0, 40));
+    String start = "<script type=\"application/json\" id=\"weft-data\">";
+    int from = html.indexOf(start) + start.length();
+    JsonNode data =
+        new ObjectMapper().readTree(html.substring(from, html.indexOf("</script>", from)));
+    ObjectMapper json = new ObjectMapper();
+    assertEquals(json.readTree(a.toFile()), data.get("a"), "A is the baseline");
+    assertEquals(json.readTree(b.toFile()), data.get("b"));
+    // -o - writes the page to stdout.
+    Cli.Result s = Cli.run("diff", a.toString(), b.toString(), "--format", "html", "-o", "-");
+    assertEquals(0, s.exit(), s.toString());
+    assertEquals(html, s.out());
+  }
+
+  @Test
+  void htmlIsOnlyForAnalyzeAndDiff() throws Exception {
+    Path trace = TestTraces.sample(tmp.resolve("trace"));
+    BadInputTest.assertOneLineError(
+        Cli.run("summary", trace.toString(), "--format", "html"),
+        "'html' is not a format of this command (formats: text, json)");
+  }
 }

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.TraceWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -191,7 +191,8 @@ class ExportCommandTest {
     trace = t;
     JsonNode end =
         export().stream()
-            .filter(e -> e.get("ph").asText().equals("E") && e.get("name").asText().equals("join wait"))
+            .filter(
+                e -> e.get("ph").asText().equals("E") && e.get("name").asText().equals("join wait"))
             .findFirst()
             .orElseThrow();
     assertEquals(2.0, end.get("ts").asDouble(), 1e-9);

@@ -36,6 +36,19 @@ final class TestTraces {
    * arrives last at the barrier, and enters a region it never leaves.
    */
   static Path sample(Path dir) throws IOException {
+    return write(dir, false);
+  }
+
+  /**
+   * The same as {@link #sample}, except that the worker leaves its region before it ends: a trace
+   * that {@code weft verify} finds well formed, with {@link #MAIN_EVENTS} + {@link #WORKER_EVENTS}
+   * + 1 events.
+   */
+  static Path wellFormed(Path dir) throws IOException {
+    return write(dir, true);
+  }
+
+  private static Path write(Path dir, boolean leaveRegion) throws IOException {
     try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
       w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
       w.defineProcess(
@@ -93,6 +106,9 @@ final class TestTraces {
       worker.barrierExit(8900, 4, BARRIER, 0, BarrierOutcome.LAST);
       worker.taskEnd(11000, TASK);
       worker.enter(11100, 1); // never left: export must close it at the thread's end
+      if (leaveRegion) {
+        worker.exit(11500, 1);
+      }
       worker.threadEnd(11600);
       w.close(14000);
     }

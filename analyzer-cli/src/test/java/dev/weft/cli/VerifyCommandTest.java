@@ -18,15 +18,28 @@ class VerifyCommandTest {
 
   @BeforeEach
   void writeTrace() throws Exception {
-    trace = TestTraces.sample(tmp.resolve("trace"));
+    trace = TestTraces.wellFormed(tmp.resolve("trace"));
   }
 
   @Test
-  void aCompleteTraceIsOk() {
+  void aWellFormedTraceIsOk() {
     Cli.Result r = Cli.run("verify", trace.toString());
     assertEquals(0, r.exit(), r.toString());
-    assertEquals(List.of("OK: 27 events, 2 threads"), r.outLines());
+    assertEquals(List.of("OK: 28 events, 2 threads"), r.outLines());
     assertEquals("", r.err());
+  }
+
+  @Test
+  void aRegionLeftOpenAtThreadEndIsAnError() throws Exception {
+    Path open = TestTraces.sample(tmp.resolve("open"));
+    Cli.Result r = Cli.run("verify", open.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(1, r.errLines().size(), r.toString());
+    String line = r.errLines().get(0);
+    assertTrue(line.startsWith("weft: thread '" + TestTraces.WORKER + "' (stream 2)"), line);
+    assertTrue(line.contains("thread_end with 1 construct(s) still open"), line);
+    assertTrue(line.contains("region 1 'work' (Demo.java:10-20)"), line);
   }
 
   @Test
@@ -43,7 +56,8 @@ class VerifyCommandTest {
     assertEquals(0, r.exit(), r.toString());
     assertTrue(r.out().startsWith("OK: ") && r.out().contains("threads (cut"), r.out());
     assertTrue(r.err().contains("weft: warning: trace was not closed cleanly"), r.err());
-    assertTrue(r.err().contains("weft: warning: 000002.wev: file ends inside"), r.err());
+    assertTrue(r.err().contains("stream is cut: 000002.wev: file ends inside"), r.err());
+    assertTrue(r.err().contains("never acquired at the cut end of the trace"), r.err());
   }
 
   @Test
@@ -56,6 +70,12 @@ class VerifyCommandTest {
     Cli.Result r = Cli.run("verify", trace.toString());
     assertEquals(2, r.exit(), r.toString());
     assertEquals("", r.out());
-    assertEquals(List.of("weft: 000002.wev: unknown event code 0xee at byte 45"), r.errLines());
+    assertEquals(
+        List.of(
+            "weft: thread '"
+                + TestTraces.WORKER
+                + "' (stream 2): stream is corrupt: 000002.wev: unknown event code 0xee at byte"
+                + " 45"),
+        r.errLines());
   }
 }

@@ -48,17 +48,13 @@ public final class Definitions {
       throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
     }
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    if (bytes.length < TraceFiles.DEFS_HEADER_SIZE) {
-      throw new TraceFormatException(file + ": not a Weft trace (file too short for a header)");
+    for (int i = 0; i < Math.min(bytes.length, TraceFiles.DEFS_MAGIC.length); i++) {
+      if (bytes[i] != TraceFiles.DEFS_MAGIC[i]) {
+        throw new TraceFormatException(file + ": not a Weft trace (bad magic)");
+      }
     }
-    byte[] magic = new byte[8];
-    b.get(magic);
-    if (!java.util.Arrays.equals(magic, TraceFiles.DEFS_MAGIC)) {
-      throw new TraceFormatException(file + ": not a Weft trace (bad magic)");
-    }
-    int major = Short.toUnsignedInt(b.getShort());
-    int minor = Short.toUnsignedInt(b.getShort());
-    b.getInt();
+    int major = bytes.length >= 10 ? Short.toUnsignedInt(b.getShort(8)) : TraceFiles.VERSION_MAJOR;
+    int minor = bytes.length >= 12 ? Short.toUnsignedInt(b.getShort(10)) : 0;
     if (major != TraceFiles.VERSION_MAJOR) {
       throw new TraceFormatException(
           file
@@ -70,6 +66,13 @@ public final class Definitions {
               + TraceFiles.VERSION_MAJOR
               + ".x)");
     }
+    if (bytes.length < TraceFiles.DEFS_HEADER_SIZE) {
+      // The writer was killed while creating the file: a trace with nothing in it, cut.
+      Definitions d = new Definitions();
+      d.cut = true;
+      return d;
+    }
+    b.position(TraceFiles.DEFS_HEADER_SIZE);
     Definitions d = new Definitions();
     d.versionMinor = minor;
     d.parse(file, b);
@@ -85,24 +88,32 @@ public final class Definitions {
       int type = b.get() & 0xFF;
       ByteBuffer r;
       try {
-        int len = (int) Varint.get(b);
-        if (len < 0 || len > b.remaining()) {
+        long len = Varint.get(b);
+        if (len < 0) {
+          throw bad(file, start, "malformed record length");
+        }
+        if (len > b.remaining()) {
           cut = true; // the process stopped while this record was being written
           break;
         }
-        r = b.slice(b.position(), len).order(ByteOrder.LITTLE_ENDIAN);
-        b.position(b.position() + len);
+        r = b.slice(b.position(), (int) len).order(ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + (int) len);
       } catch (BufferUnderflowException e) {
         cut = true;
         break;
+      } catch (IllegalArgumentException e) {
+        throw bad(file, start, "malformed record length");
       }
       try {
         switch (type) {
           case TraceFiles.DEF_STRING:
             {
               int id = (int) Varint.get(r);
-              int n = (int) Varint.get(r);
-              byte[] s = new byte[n];
+              long n = Varint.get(r);
+              if (n > r.remaining()) {
+                throw bad(file, start, "string longer than its record");
+              }
+              byte[] s = new byte[(int) n];
               r.get(s);
               if (id != strings.size()) {
                 throw bad(file, start, "string id " + id + " out of order");
@@ -151,7 +162,9 @@ public final class Definitions {
               int pool = (int) Varint.get(r);
               long time = Varint.getSigned(r);
               threadFacts.put(stream, new long[] {javaId, flags, pool});
-              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(0, new ThreadDef.Rename(time, name));
+              names
+                  .computeIfAbsent(stream, k -> new ArrayList<>())
+                  .add(0, new ThreadDef.Rename(time, name));
               break;
             }
           case TraceFiles.DEF_THREAD_NAME:
@@ -159,21 +172,25 @@ public final class Definitions {
               int stream = (int) Varint.get(r);
               long time = Varint.getSigned(r);
               String name = str(strings, r, file, start);
-              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(new ThreadDef.Rename(time, name));
+              names
+                  .computeIfAbsent(stream, k -> new ArrayList<>())
+                  .add(new ThreadDef.Rename(time, name));
               break;
             }
           case TraceFiles.DEF_POOL:
             {
               int id = (int) Varint.get(r);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
-              pools.put(id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              pools.put(
+                  id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
               break;
             }
           case TraceFiles.DEF_OBJECT:
             {
               long id = Varint.get(r);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
-              objects.put(id, new ObjectDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              objects.put(
+                  id, new ObjectDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
               break;
             }
           case TraceFiles.DEF_DROPS:
@@ -197,7 +214,8 @@ public final class Definitions {
       long[] f = e.getValue();
       threads.put(
           e.getKey(),
-          new ThreadDef(e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
+          new ThreadDef(
+              e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
     }
   }
 

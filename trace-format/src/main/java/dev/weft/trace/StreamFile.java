@@ -4,65 +4,94 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The file behind one {@link StreamWriter}: its header and its windows. A window is allocated on disk
- * (zeros written through the channel, so a full disk is an {@link IOException} here and never a SIGBUS
- * on an application thread), mapped, and pre-touched page by page, normally by the background preparer
- * so that the owning thread takes no page faults.
+ * The file behind one {@link StreamWriter}: its header and its windows. A window is allocated on
+ * disk (zeros written through the channel, so a full disk is an {@link IOException} here and never
+ * a SIGBUS on an application thread), mapped, and pre-touched page by page, normally by the
+ * background preparer so that the owning thread takes no page faults. Windows follow each other in
+ * the file without gaps: each is one block of the format.
+ *
+ * <p><b>Important:</b> {@link FileChannel} closes itself when a thread blocked in it is interrupted
+ * ({@code ClosedByInterruptException}). Application threads are interrupted all the time, so an
+ * interrupted thread never allocates here, and a channel found closed is reopened; the
+ * application's interrupt status is left as it was.
  */
 final class StreamFile {
   private static final int PAGE = 4096;
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
 
   private final Path path;
-  private final FileChannel channel;
   private final MappedByteBuffer header;
   private final int maxWindow;
 
-  // Guarded by this.
+  // Guarded by this (the constructor aside).
+  private FileChannel channel;
   private long nextOffset = TraceFiles.EVENTS_HEADER_SIZE;
   private int nextSize;
-  private volatile MappedByteBuffer prepared;
   private boolean queued;
+  private boolean closed;
+  private volatile MappedByteBuffer prepared;
 
   StreamFile(Path path, int stream, int firstWindow, int maxWindow) throws IOException {
     this.path = path;
     this.maxWindow = maxWindow;
     this.nextSize = firstWindow;
-    this.channel =
-        FileChannel.open(
-            path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    ByteBuffer h = ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    h.put(TraceFiles.EVENTS_MAGIC);
-    h.putShort((short) TraceFiles.VERSION_MAJOR);
-    h.putShort((short) TraceFiles.VERSION_MINOR);
-    h.putInt(stream);
-    h.putLong(0L);
-    h.putLong(0L);
-    h.flip();
-    while (h.hasRemaining()) {
-      channel.write(h, h.position());
+    FileChannel ch = null;
+    boolean interrupted = Thread.interrupted();
+    try {
+      ch =
+          FileChannel.open(
+              path,
+              StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
+      // The header and one zero byte: the stream's valid end, until the first window replaces it.
+      ByteBuffer h =
+          ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE + 1).order(ByteOrder.LITTLE_ENDIAN);
+      h.put(TraceFiles.EVENTS_MAGIC);
+      h.putShort((short) TraceFiles.VERSION_MAJOR);
+      h.putShort((short) TraceFiles.VERSION_MINOR);
+      h.putInt(stream);
+      h.putLong(0L);
+      h.putLong(0L);
+      h.put((byte) TraceFiles.CODE_END);
+      h.flip();
+      while (h.hasRemaining()) {
+        ch.write(h, h.position());
+      }
+      this.header = ch.map(FileChannel.MapMode.READ_WRITE, 0, TraceFiles.EVENTS_HEADER_SIZE);
+      header.order(ByteOrder.LITTLE_ENDIAN);
+      this.channel = ch;
+    } catch (IOException | RuntimeException e) {
+      if (ch != null) {
+        ch.close();
+      }
+      throw e;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    this.header = channel.map(FileChannel.MapMode.READ_WRITE, 0, TraceFiles.EVENTS_HEADER_SIZE);
-    header.order(ByteOrder.LITTLE_ENDIAN);
   }
 
   Path path() {
     return path;
   }
 
+  /** Writes the live drop count into the header (the owner calls this on every drop). */
   void publishDropped(long dropped) {
     header.putLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET, dropped);
   }
 
-  /** Asks the background preparer for the next window; cheap, never blocks. */
+  /** Asks the background preparer for the next window; cheap, never blocks for long. */
   void requestNext(TraceWriter writer) {
     synchronized (this) {
-      if (queued || prepared != null) {
+      if (queued || prepared != null || closed) {
         return;
       }
       queued = true;
@@ -74,17 +103,18 @@ final class StreamFile {
   void prepareQueued(TraceWriter writer) {
     synchronized (this) {
       queued = false;
-      if (prepared == null) {
+      if (prepared == null && !closed) {
         prepared = allocate(writer);
       }
     }
   }
 
   /**
-   * The next window: the one prepared in the background if it is ready, else (if {@code allocateNow})
-   * one allocated on the caller's thread. Null if none can be had.
+   * The next window: the one prepared in the background if it is ready, else (if {@code
+   * allocateNow} and the calling thread is not interrupted) one allocated on the caller's thread.
+   * Null if none can be had now.
    */
-  MappedByteBuffer takeNext(TraceWriter writer, boolean allocateNow) {
+  MappedByteBuffer takeNext(TraceWriter writer, boolean allocateNow, boolean first) {
     if (prepared == null && !allocateNow) {
       return null; // the cheap check a dropping stream makes on every event
     }
@@ -94,10 +124,12 @@ final class StreamFile {
         prepared = null;
         return m;
       }
-      if (!allocateNow) {
+      if (!allocateNow || closed) {
         return null;
       }
-      writer.countSynchronousWindow();
+      if (!first) {
+        writer.countSynchronousWindow();
+      }
       return allocate(writer);
     }
   }
@@ -107,7 +139,11 @@ final class StreamFile {
     if (!writer.reserveBytes(size)) {
       return null;
     }
+    boolean interrupted = Thread.interrupted();
     try {
+      if (!channel.isOpen()) {
+        channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      }
       long off = nextOffset;
       long end = off + size;
       for (long p = off; p < end; ) {
@@ -120,16 +156,27 @@ final class StreamFile {
         m.put(i, (byte) 0); // pre-fault the page for writing, off the owner's hot path
       }
       nextOffset = end;
-      nextSize = Math.min(size * 2, maxWindow);
+      nextSize = (int) Math.min(2L * size, maxWindow);
       return m;
+    } catch (ClosedChannelException e) {
+      // An interrupt that arrived during the I/O (or a close) closed the channel: it is reopened
+      // on the next attempt.
+      writer.releaseBytes(size);
+      return null;
     } catch (IOException | RuntimeException | InternalError e) {
       writer.releaseBytes(size);
       writer.problem("cannot extend " + path.getFileName() + ": " + e.getMessage());
       return null;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
-  void closeChannel() {
+  /** Stops allocating and closes the channel; mapped windows stay valid for a racing writer. */
+  synchronized void close() {
+    closed = true;
     try {
       channel.close();
     } catch (IOException e) {

@@ -2,8 +2,10 @@ package dev.weft.trace;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,10 +25,10 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * Definitions are read when the trace is opened; events are streamed, one mapped block per thread at
- * a time, so reading never holds the whole trace in memory. Problems that do not stop reading (a cut
- * stream, an event file without a thread definition) are collected in {@link #warnings()} and in each
- * stream's {@link StreamCursor#state()}.
+ * Definitions are read when the trace is opened; events are streamed through a 32 KiB buffer per
+ * thread, so reading never holds the whole trace in memory. Problems that do not stop reading (a
+ * cut stream, an event file without a thread definition) are collected in {@link #warnings()} and
+ * in each stream's {@link StreamCursor#state()}.
  */
 public final class Trace implements Closeable {
   private final Path dir;
@@ -39,7 +41,10 @@ public final class Trace implements Closeable {
     this.dir = dir;
     if (!Files.isDirectory(dir)) {
       throw new TraceFormatException(
-          dir + (Files.exists(dir) ? ": not a Weft trace (not a directory)" : ": no such trace directory"));
+          dir
+              + (Files.exists(dir)
+                  ? ": not a Weft trace (not a directory)"
+                  : ": no such trace directory"));
     }
     this.definitions = Definitions.read(dir);
     Path events = dir.resolve(TraceFiles.EVENTS_DIR);
@@ -52,7 +57,8 @@ public final class Trace implements Closeable {
           }
           int id;
           try {
-            id = Integer.parseInt(name.substring(0, name.length() - TraceFiles.EVENTS_SUFFIX.length()));
+            String digits = name.substring(0, name.length() - TraceFiles.EVENTS_SUFFIX.length());
+            id = Integer.parseInt(digits);
           } catch (NumberFormatException e) {
             warnings.add(p + ": ignored (not a stream file name)");
             continue;
@@ -61,6 +67,7 @@ public final class Trace implements Closeable {
             warnings.add(p + ": ignored (no thread definition for stream " + id + ")");
             continue;
           }
+          checkHeader(p, id);
           files.put(id, p);
         }
       } catch (IOException e) {
@@ -68,17 +75,29 @@ public final class Trace implements Closeable {
       }
     }
     if (!definitions.closedCleanly()) {
-      warnings.add("trace was not closed cleanly (process killed or still running): events may be missing at its end");
+      warnings.add(
+          "trace was not closed cleanly (process killed or still running):"
+              + " events may be missing at its end");
     }
     if (definitions.cut()) {
       warnings.add(TraceFiles.DEFS_FILE + ": ends inside a record (cut)");
     }
   }
 
+  /** Fails now, with a one-line message, on an event file that is not one of this trace's. */
+  private static void checkHeader(Path file, int id) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      StreamCursor.readHeader(file, ch, id);
+    } catch (IOException e) {
+      throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
   /**
    * Opens a trace directory and reads its definitions.
    *
-   * @throws TraceFormatException with a one-line message when {@code dir} is not a readable Weft trace
+   * @throws TraceFormatException with a one-line message when {@code dir} is not a readable Weft
+   *     trace
    */
   public static Trace open(Path dir) {
     return new Trace(dir);

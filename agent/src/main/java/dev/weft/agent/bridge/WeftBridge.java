@@ -295,7 +295,11 @@ public final class WeftBridge {
       try {
         s.joinBlockedEnter(region, task);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -307,7 +311,11 @@ public final class WeftBridge {
       try {
         s.joinBlockedExit(region);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -527,7 +535,11 @@ public final class WeftBridge {
       try {
         s.poolThreadCreate(region, child, pool);
       } catch (Throwable t) {
-        fault(s, t);
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
       }
     }
   }
@@ -560,30 +572,6 @@ public final class WeftBridge {
         } catch (Throwable outOfStack) {
           // Nothing may reach the host program.
         }
-      }
-    }
-  }
-
-  /** See {@link WeftSink#vthreadMount}. */
-  public static void vthreadMount(Thread vthread) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.vthreadMount(vthread);
-      } catch (Throwable t) {
-        fault(s, t);
-      }
-    }
-  }
-
-  /** See {@link WeftSink#vthreadUnmount}. */
-  public static void vthreadUnmount(Thread vthread) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.vthreadUnmount(vthread);
-      } catch (Throwable t) {
-        fault(s, t);
       }
     }
   }

@@ -155,15 +155,6 @@ public abstract class WeftSink {
   /** The calling thread ends (recorded when its begin was). */
   public abstract void threadEnd();
 
-  /**
-   * The calling (carrier) thread is about to mount virtual thread {@code vthread}: until {@link
-   * #vthreadUnmount}, events of {@code vthread} are recorded on the carrier's stream.
-   */
-  public abstract void vthreadMount(Thread vthread);
-
-  /** The calling (carrier) thread has unmounted virtual thread {@code vthread}. */
-  public abstract void vthreadUnmount(Thread vthread);
-
   // ---- failure
   // -----------------------------------------------------------------------------------
 

@@ -22,7 +22,15 @@ public final class AgentOptions {
 
   private static final List<String> KEYS =
       List.of(
-          "out", "include", "exclude", "constructs", "buffer", "maxsize", "start", "tasks",
+          "out",
+          "include",
+          "exclude",
+          "constructs",
+          "buffer",
+          "maxsize",
+          "start",
+          "tasks",
+          "duration",
           "test.fail");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
 
@@ -33,6 +41,7 @@ public final class AgentOptions {
   private final long maxSize;
   private final boolean startOn;
   private final boolean aggregateTasks;
+  private final long durationMillis;
   private final long failAfter;
   private final String description;
 
@@ -44,6 +53,7 @@ public final class AgentOptions {
       long maxSize,
       boolean startOn,
       boolean aggregateTasks,
+      long durationMillis,
       long failAfter,
       String description) {
     this.out = out;
@@ -53,6 +63,7 @@ public final class AgentOptions {
     this.maxSize = maxSize;
     this.startOn = startOn;
     this.aggregateTasks = aggregateTasks;
+    this.durationMillis = durationMillis;
     this.failAfter = failAfter;
     this.description = description;
   }
@@ -60,7 +71,8 @@ public final class AgentOptions {
   /** All defaults: every family, every class, default directory. */
   public static AgentOptions defaults() {
     return new AgentOptions(
-        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, false, 0, "");
+        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, false, 0, 0,
+        "");
   }
 
   /**
@@ -124,6 +136,7 @@ public final class AgentOptions {
         throw new OptionException("tasks=" + tasks + ": must be all or aggregate");
       }
     }
+    long durationMillis = duration(values.get("duration"));
     long failAfter = 0;
     if (values.get("test.fail") != null) {
       failAfter = number("test.fail", values.get("test.fail"));
@@ -141,6 +154,7 @@ public final class AgentOptions {
         maxSize,
         startOn,
         aggregateTasks,
+        durationMillis,
         failAfter,
         description.toString());
   }
@@ -275,6 +289,34 @@ public final class AgentOptions {
     return n * unit;
   }
 
+  /** A duration: digits with a unit {@code ms}, {@code s}, {@code m} or {@code h}; 0 is none. */
+  private static long duration(String value) throws OptionException {
+    if (value == null) {
+      return 0;
+    }
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    long unit;
+    if (v.endsWith("ms")) {
+      unit = 1;
+      v = v.substring(0, v.length() - 2);
+    } else if (v.endsWith("s") || v.endsWith("m") || v.endsWith("h")) {
+      unit = v.endsWith("s") ? 1000 : v.endsWith("m") ? 60_000 : 3_600_000;
+      v = v.substring(0, v.length() - 1);
+    } else {
+      unit = v.equals("0") ? 1 : -1;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (unit > 0 && n >= 0 && n <= Long.MAX_VALUE / unit) {
+        return n * unit;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new OptionException(
+        "duration=" + value + ": not a duration (e.g. 500ms, 30s, 5m, 1h; 0 for none)");
+  }
+
   private static long number(String key, String value) throws OptionException {
     try {
       long n = Long.parseLong(value.trim());
@@ -327,6 +369,14 @@ public final class AgentOptions {
    */
   public boolean aggregateTasks() {
     return aggregateTasks;
+  }
+
+  /**
+   * How long to record before detaching by itself ({@code duration=}), in milliseconds; 0 = until
+   * the JVM exits or {@code WeftAgent.detach()}.
+   */
+  public long durationMillis() {
+    return durationMillis;
   }
 
   /** For tests of the failure path: the recorder throws at this event (0 = never). */

@@ -10,9 +10,9 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Base of the instrumentations that weave calls in application classes (waits and regions that
- * must point at the line the user wrote). A subclass only says which calls it brackets and how:
- * {@link #bracketFor(Call)}.
+ * Base of the instrumentations that weave calls in application classes (waits and regions that must
+ * point at the line the user wrote). A subclass only says which calls it brackets and how: {@link
+ * #bracketFor(Call)}.
  */
 abstract class ApplicationCallSites implements ConstructInstrumentation {
 
@@ -100,14 +100,7 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
       target.changed();
       return target
           .regions()
-          .register(
-              kind,
-              regionName,
-              target.binaryName(),
-              method,
-              target.sourceFile(),
-              line,
-              line);
+          .register(kind, regionName, target.binaryName(), method, target.sourceFile(), line, line);
     }
   }
 }

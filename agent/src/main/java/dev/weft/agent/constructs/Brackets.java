@@ -7,8 +7,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The brackets the parallelism constructs share: a join wait around a call, a parallel region
- * (fork before, join after) around a call, and the code that names the pool a region runs on.
+ * The brackets the parallelism constructs share: a join wait around a call, a parallel region (fork
+ * before, join after) around a call, and the code that names the pool a region runs on.
  */
 final class Brackets {
   static final String FORK_JOIN_POOL = "java/util/concurrent/ForkJoinPool";
@@ -105,8 +105,8 @@ final class Brackets {
 
   /**
    * A join wait (POMP's implicit barrier) around the call: JOIN_WAIT_ENTER before, JOIN_WAIT_EXIT
-   * after it returns or throws. With {@code receiverIsTarget}, the call's receiver (a task, a future,
-   * a thread) is what the wait is for.
+   * after it returns or throws. With {@code receiverIsTarget}, the call's receiver (a task, a
+   * future, a thread) is what the wait is for.
    */
   static Bracket joinWait(int region, boolean receiverIsTarget) {
     return new Bracket() {
@@ -157,6 +157,25 @@ final class Brackets {
     mv.visitVarInsn(Opcodes.ALOAD, taskLocal);
     mv.visitVarInsn(Opcodes.ALOAD, poolLocal);
     BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
+  }
+
+  /**
+   * The construct the call is (POMP enter/exit): ENTER before, EXIT after it returns or throws, so
+   * that what the call records (e.g. a task's TASK_CREATE inside the JDK) lies within the region of
+   * the user's line.
+   */
+  static Bracket construct(int region) {
+    return new Bracket() {
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.callWithRegion(mv, "enter", region);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        BridgeCalls.callWithRegion(mv, "exit", region);
+      }
+    };
   }
 
   /** A parallel region around the call: FORK before, JOIN after it returns or throws. */

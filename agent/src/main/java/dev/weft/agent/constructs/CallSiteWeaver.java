@@ -3,10 +3,12 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.weave.LineTrackingMethodVisitor;
 import java.util.ArrayList;
 import java.util.List;
+import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.TypePath;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
@@ -177,6 +179,14 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
   }
 
   @Override
+  public AnnotationVisitor visitTryCatchAnnotation(
+      int typeRef, TypePath typePath, String descriptor, boolean visible) {
+    // A type annotation on a catch clause refers to the block visited last, whose place in the
+    // table moves: dropped (it has no effect on execution) rather than misplaced.
+    return null;
+  }
+
+  @Override
   public void visitMaxs(int maxStack, int maxLocals) {
     flushMethodHandlers();
     super.visitMaxs(maxStack, maxLocals);
@@ -269,7 +279,8 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
     frames.visitInsn(Opcodes.ATHROW);
 
     frames.visitLabel(resume);
-    frames.visitFrame(Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
+    frames.visitFrame(
+        Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
     // A frame of the original code may follow at once; the nop keeps the two offsets apart.
     frames.visitInsn(Opcodes.NOP);
   }

@@ -5,6 +5,7 @@ import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -37,11 +38,22 @@ final class CallSites {
     Method create(MethodVisitor next, WeaveTarget target, int access, String name, String desc);
   }
 
+  /** Whether some method of the class may call what {@code calls} matches (a cheap scan). */
+  static boolean wants(WeaveTarget target, ClassScan.Calls calls) {
+    return !ClassScan.of(target).methodsCalling(calls).isEmpty();
+  }
+
   /**
-   * The class visitor: one family's {@link Method} on every method with code. Classes older than
-   * Java 6 (no stack map frames, where the adapter loses track after jumps) are left alone.
+   * The class visitor: one family's {@link Method} on every method that may call what {@code
+   * calls} matches; other methods are not parsed. Classes older than Java 6 (no stack map frames,
+   * where the adapter loses track after jumps) are left alone.
    */
-  static ClassVisitor visitor(ClassVisitor next, WeaveTarget target, MethodFactory factory) {
+  static ClassVisitor visitor(
+      ClassVisitor next, WeaveTarget target, ClassScan.Calls calls, MethodFactory factory) {
+    Set<String> methods = ClassScan.of(target).methodsCalling(calls);
+    if (methods.isEmpty()) {
+      return next;
+    }
     return new ClassVisitor(Opcodes.ASM9, next) {
       private boolean frames;
 
@@ -61,9 +73,7 @@ final class CallSites {
       public MethodVisitor visitMethod(
           int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-        if (mv == null
-            || !frames
-            || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+        if (mv == null || !frames || !methods.contains(name + descriptor)) {
           return mv;
         }
         return factory.create(mv, target, access, name, descriptor);

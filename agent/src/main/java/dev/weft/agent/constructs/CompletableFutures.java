@@ -24,7 +24,8 @@ import org.objectweb.asm.Opcodes;
  * Thread.run}, for tasks that are {@code AsynchronousCompletionTask}s. (JDK 25 always uses a pool.)
  */
 public final class CompletableFutures implements ConstructInstrumentation {
-  private static final String PER_TASK = "java/util/concurrent/CompletableFuture$ThreadPerTaskExecutor";
+  private static final String PER_TASK =
+      "java/util/concurrent/CompletableFuture$ThreadPerTaskExecutor";
   private static final String THREAD = "java/lang/Thread";
   private static final String ASYNC_TASK =
       "java/util/concurrent/CompletableFuture$AsynchronousCompletionTask";

@@ -22,19 +22,28 @@ public final class Conditions implements ConstructInstrumentation {
   private static final String CONDITION_OBJECT =
       "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(CONDITION) || owner.equals(CONDITION_OBJECT);
+
   @Override
   public Family family() {
     return Family.WAITS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(CONDITION);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, ConditionMethod::new);
+    return CallSites.visitor(next, target, CALLS, ConditionMethod::new);
   }
 
   private static final class ConditionMethod extends CallSites.Method {

@@ -26,19 +26,27 @@ import org.objectweb.asm.Type;
 public final class CountDownLatches implements ConstructInstrumentation {
   private static final String LATCH = "java/util/concurrent/CountDownLatch";
 
+  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(LATCH);
+
   @Override
   public Family family() {
     return Family.BARRIERS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(LATCH);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, LatchMethod::new);
+    return CallSites.visitor(next, target, CALLS, LatchMethod::new);
   }
 
   private static final class LatchMethod extends CallSites.Method {

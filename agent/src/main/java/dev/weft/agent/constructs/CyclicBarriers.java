@@ -19,19 +19,28 @@ import org.objectweb.asm.Type;
 public final class CyclicBarriers implements ConstructInstrumentation {
   private static final String CYCLIC_BARRIER = "java/util/concurrent/CyclicBarrier";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(CYCLIC_BARRIER) && name.equals("await");
+
   @Override
   public Family family() {
     return Family.BARRIERS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(CYCLIC_BARRIER);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, BarrierMethod::new);
+    return CallSites.visitor(next, target, CALLS, BarrierMethod::new);
   }
 
   private static final class BarrierMethod extends CallSites.Method {

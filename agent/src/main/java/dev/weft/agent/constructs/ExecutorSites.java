@@ -6,11 +6,15 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Executor calls in application code, woven where the user wrote them (family {@code executors}):
  *
  * <ul>
+ *   <li>{@code execute(task)}, {@code submit(task)} and {@code schedule...(task, ...)}: the call is
+ *       a region of its own (ENTER/EXIT at the user's line), within which the executor records the
+ *       task's TASK_CREATE; so every task is attributed to the line that submitted it.
  *   <li>{@code invokeAll(tasks)} and {@code invokeAny(tasks)} (with or without a timeout): a
  *       parallel region on the executor (FORK before, JOIN after the call returns or throws): the
  *       caller waits for a team of tasks.
@@ -24,6 +28,15 @@ import java.util.Set;
 public final class ExecutorSites extends ApplicationCallSites {
   private static final Set<String> EXECUTORS =
       Set.of(
+          "java/util/concurrent/ExecutorService",
+          "java/util/concurrent/ScheduledExecutorService",
+          "java/util/concurrent/AbstractExecutorService",
+          "java/util/concurrent/ThreadPoolExecutor",
+          "java/util/concurrent/ScheduledThreadPoolExecutor",
+          Brackets.FORK_JOIN_POOL);
+  private static final Set<String> SUBMITTERS =
+      Set.of(
+          "java/util/concurrent/Executor",
           "java/util/concurrent/ExecutorService",
           "java/util/concurrent/ScheduledExecutorService",
           "java/util/concurrent/AbstractExecutorService",
@@ -50,6 +63,14 @@ public final class ExecutorSites extends ApplicationCallSites {
   @Override
   protected Bracket bracketFor(ApplicationCallSites.Call c) {
     switch (c.name) {
+      case "execute":
+      case "submit":
+      case "schedule":
+      case "scheduleAtFixedRate":
+      case "scheduleWithFixedDelay":
+        return c.opcode != Opcodes.INVOKESTATIC && c.ownerIn(SUBMITTERS)
+            ? Brackets.construct(c.region(ConstructKind.EXECUTOR, "ExecutorService." + c.name))
+            : null;
       case "invokeAll":
       case "invokeAny":
         if (c.descriptor.startsWith("(Ljava/util/Collection;") && c.ownerIn(EXECUTORS)) {
@@ -74,7 +95,8 @@ public final class ExecutorSites extends ApplicationCallSites {
         return (c.is("take", "()Ljava/util/concurrent/Future;")
                     || c.is("poll", "(" + TIMEOUT + ")Ljava/util/concurrent/Future;"))
                 && c.ownerIn(COMPLETION_SERVICES)
-            ? Brackets.joinWait(c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false)
+            ? Brackets.joinWait(
+                c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false)
             : null;
       default:
         return null;

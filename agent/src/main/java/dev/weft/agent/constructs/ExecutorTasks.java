@@ -111,8 +111,8 @@ public final class ExecutorTasks implements ConstructInstrumentation {
   }
 
   /**
-   * Before the worker thread is started ({@code t.start()} on JDK 17, {@code
-   * container.start(t)} on 21+): {@code WeftBridge.poolThreadCreate(region, t, this)}.
+   * Before the worker thread is started ({@code t.start()} on JDK 17, {@code container.start(t)} on
+   * 21+): {@code WeftBridge.poolThreadCreate(region, t, this)}.
    */
   private static Bracket announceWorker(int region) {
     return new Bracket() {
@@ -136,8 +136,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
         }
         mv.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Thread");
         mv.visitVarInsn(Opcodes.ALOAD, 0); // the pool
-        BridgeCalls.call(
-            mv, "poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V");
+        BridgeCalls.call(mv, "poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V");
       }
     };
   }

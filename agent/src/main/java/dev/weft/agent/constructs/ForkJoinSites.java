@@ -18,8 +18,8 @@ import org.objectweb.asm.Opcodes;
  * Fork-join calls in application code, woven where the user wrote them (family {@code forkjoin}):
  *
  * <ul>
- *   <li>{@code task.join()}, {@code get()}, {@code get(timeout)}, {@code quietlyJoin()}: a join wait
- *       (JOIN_WAIT_ENTER/EXIT, the task as target). Tasks the joining thread runs meanwhile
+ *   <li>{@code task.join()}, {@code get()}, {@code get(timeout)}, {@code quietlyJoin()}: a join
+ *       wait (JOIN_WAIT_ENTER/EXIT, the task as target). Tasks the joining thread runs meanwhile
  *       (fork-join helping) appear as TASK_BEGIN/END nested in the wait.
  *   <li>{@code task.invoke()}, {@code quietlyInvoke()} and {@code ForkJoinTask.invokeAll(...)} from
  *       a thread outside any fork-join pool: a parallel region on the common pool (FORK/JOIN; the

@@ -35,8 +35,7 @@ import org.objectweb.asm.Opcodes;
 public final class ForkJoinTasks implements ConstructInstrumentation {
   private static final String WORK_QUEUE = "java/util/concurrent/ForkJoinPool$WorkQueue";
   private static final String POOL = Brackets.FORK_JOIN_POOL;
-  private static final Set<String> INLINE_RUNNERS =
-      Set.of("invoke", "quietlyInvoke", "invokeAll");
+  private static final Set<String> INLINE_RUNNERS = Set.of("invoke", "quietlyInvoke", "invokeAll");
 
   @Override
   public Family family() {
@@ -86,7 +85,9 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
                 descriptor,
                 version,
                 (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("exec") && callDescriptor.equals("()Z") ? Brackets.TASK_RUN : null);
+                    callName.equals("exec") && callDescriptor.equals("()Z")
+                        ? Brackets.TASK_RUN
+                        : null);
           }
           if (name.equals("awaitDone")) {
             Bracket blocked = blockedInJoin(blockedRegion(target));
@@ -218,6 +219,12 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
     return target
         .regions()
         .register(
-            ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.fork", target.binaryName(), method, "", 0, 0);
+            ConstructKind.FORK_JOIN_TASK,
+            "ForkJoinTask.fork",
+            target.binaryName(),
+            method,
+            "",
+            0,
+            0);
   }
 }

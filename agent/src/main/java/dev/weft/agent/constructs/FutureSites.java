@@ -5,12 +5,15 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
+import org.objectweb.asm.Opcodes;
 
 /**
- * Waits for futures in application code, woven where the user wrote them (family {@code
- * futures}): {@code future.get()}, {@code get(timeout)} and {@code CompletableFuture.join()} are
- * join waits (JOIN_WAIT_ENTER/EXIT, the future as target), also when they throw. Fork-join tasks
- * used as futures are left to {@link ForkJoinSites}.
+ * Waits for futures in application code, woven where the user wrote them (family {@code futures}):
+ * {@code future.get()}, {@code get(timeout)} and {@code CompletableFuture.join()} are join waits
+ * (JOIN_WAIT_ENTER/EXIT, the future as target), also when they throw. Fork-join tasks used as
+ * futures are left to {@link ForkJoinSites}. {@code CompletableFuture.supplyAsync} and {@code
+ * runAsync} calls are regions of their own (ENTER/EXIT at the user's line), within which the first
+ * stage's task is created.
  */
 public final class FutureSites extends ApplicationCallSites {
   private static final String COMPLETABLE = "java/util/concurrent/CompletableFuture";
@@ -42,6 +45,12 @@ public final class FutureSites extends ApplicationCallSites {
 
   @Override
   protected Bracket bracketFor(ApplicationCallSites.Call c) {
+    if (c.opcode == Opcodes.INVOKESTATIC
+        && (c.name.equals("supplyAsync") || c.name.equals("runAsync"))
+        && c.owner.equals(COMPLETABLE)) {
+      return Brackets.construct(
+          c.region(ConstructKind.COMPLETABLE_FUTURE, "CompletableFuture." + c.name));
+    }
     boolean get =
         c.is("get", "()Ljava/lang/Object;")
             || c.is("get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;");

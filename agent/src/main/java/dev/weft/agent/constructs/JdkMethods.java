@@ -55,7 +55,8 @@ final class JdkMethods {
                   String descriptor,
                   String signature,
                   String[] exceptions) {
-                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                MethodVisitor mv =
+                    super.visitMethod(access, name, descriptor, signature, exceptions);
                 if (mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
                   return mv;
                 }

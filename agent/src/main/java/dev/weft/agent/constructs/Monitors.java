@@ -44,7 +44,7 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  *       visible) and the release before every return and when an exception leaves.
  * </ul>
  *
- * <p>Classes are scanned first ({@link MethodScan}); only methods with a monitor are parsed.
+ * <p>Classes are scanned first ({@link ClassScan}); only methods with a monitor are parsed.
  *
  * <p><b>Important:</b> a rewritten method keeps its monitor object in a local slot above all the
  * method's own, which every stack map frame of the method then declares. Families that add locals
@@ -66,16 +66,20 @@ public final class Monitors implements ConstructInstrumentation {
     return Family.MONITORS;
   }
 
-  /** Any class may synchronize; {@link MethodScan} then skips those that do not, cheaply. */
+  /** Any class may synchronize; {@link ClassScan} then skips those that do not, cheaply. */
   @Override
   public List<String> applicationHints() {
     return List.of("");
   }
 
   @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return !ClassScan.of(target).methodsWithMonitors().isEmpty();
+  }
+
+  @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    Map<String, MethodScan.Method> methods =
-        MethodScan.methodsWithMonitors(target.reader(), target.classfile());
+    Map<String, ClassScan.Method> methods = ClassScan.of(target).methodsWithMonitors();
     return methods.isEmpty() ? next : new MonitorClass(next, target, methods);
   }
 
@@ -102,12 +106,12 @@ public final class Monitors implements ConstructInstrumentation {
 
   private static final class MonitorClass extends ClassVisitor {
     private final WeaveTarget target;
-    private final Map<String, MethodScan.Method> methods;
+    private final Map<String, ClassScan.Method> methods;
     private int version;
     private boolean rewrite;
     private boolean rewroteAny;
 
-    MonitorClass(ClassVisitor next, WeaveTarget target, Map<String, MethodScan.Method> methods) {
+    MonitorClass(ClassVisitor next, WeaveTarget target, Map<String, ClassScan.Method> methods) {
       super(Opcodes.ASM9, next);
       this.target = target;
       this.methods = methods;
@@ -129,7 +133,7 @@ public final class Monitors implements ConstructInstrumentation {
     @Override
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
-      MethodScan.Method m = methods.get(name + descriptor);
+      ClassScan.Method m = methods.get(name + descriptor);
       if (m == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
         return super.visitMethod(access, name, descriptor, signature, exceptions);
       }

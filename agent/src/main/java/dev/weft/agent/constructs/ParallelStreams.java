@@ -12,11 +12,11 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * Parallel streams (family {@code forkjoin}): the terminal operation of a stream pipeline, at the
- * line where the application calls it, is a parallel region when the stream is parallel at run
- * time ({@code isParallel()}, asked once before the call): FORK before the terminal call, with the
- * pool the stream runs in (the caller's fork-join pool, else the common pool) and its parallelism,
- * and JOIN when the call returns or throws. The caller runs part of the work itself, so it is a
- * member of the region's team; the tasks the stream forks are recorded by {@link ForkJoinTasks}.
+ * line where the application calls it, is a parallel region when the stream is parallel at run time
+ * ({@code isParallel()}, asked once before the call): FORK before the terminal call, with the pool
+ * the stream runs in (the caller's fork-join pool, else the common pool) and its parallelism, and
+ * JOIN when the call returns or throws. The caller runs part of the work itself, so it is a member
+ * of the region's team; the tasks the stream forks are recorded by {@link ForkJoinTasks}.
  *
  * <p>Waiting done inside the stream implementation (joins of its own subtasks) belongs to the
  * region and is not recorded as a separate wait.

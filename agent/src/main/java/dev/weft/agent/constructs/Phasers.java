@@ -29,19 +29,27 @@ import org.objectweb.asm.Type;
 public final class Phasers implements ConstructInstrumentation {
   private static final String PHASER = "java/util/concurrent/Phaser";
 
+  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(PHASER);
+
   @Override
   public Family family() {
     return Family.BARRIERS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(PHASER);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, PhaserMethod::new);
+    return CallSites.visitor(next, target, CALLS, PhaserMethod::new);
   }
 
   private static final class PhaserMethod extends CallSites.Method {

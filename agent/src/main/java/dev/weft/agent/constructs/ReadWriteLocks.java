@@ -21,19 +21,28 @@ public final class ReadWriteLocks implements ConstructInstrumentation {
   private static final String WRITE_LOCK =
       "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(READ_LOCK) || owner.equals(WRITE_LOCK);
+
   @Override
   public Family family() {
     return Family.LOCKS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(READ_LOCK, WRITE_LOCK);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, ReadWriteMethod::new);
+    return CallSites.visitor(next, target, CALLS, ReadWriteMethod::new);
   }
 
   private static final class ReadWriteMethod extends CallSites.Method {

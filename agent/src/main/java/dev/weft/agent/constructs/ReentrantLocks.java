@@ -20,19 +20,29 @@ public final class ReentrantLocks implements ConstructInstrumentation {
   private static final String LOCK = "java/util/concurrent/locks/Lock";
   private static final String REENTRANT_LOCK = "java/util/concurrent/locks/ReentrantLock";
 
+  /** Methods of {@code Lock} or {@code ReentrantLock}, called through either type. */
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(LOCK) || owner.equals(REENTRANT_LOCK);
+
   @Override
   public Family family() {
     return Family.LOCKS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(LOCK, REENTRANT_LOCK);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, LockMethod::new);
+    return CallSites.visitor(next, target, CALLS, LockMethod::new);
   }
 
   private static final class LockMethod extends CallSites.Method {

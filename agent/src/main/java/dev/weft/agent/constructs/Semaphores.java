@@ -19,19 +19,28 @@ import org.objectweb.asm.MethodVisitor;
 public final class Semaphores implements ConstructInstrumentation {
   private static final String SEMAPHORE = "java/util/concurrent/Semaphore";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(SEMAPHORE);
+
   @Override
   public Family family() {
     return Family.LOCKS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(SEMAPHORE);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, SemaphoreMethod::new);
+    return CallSites.visitor(next, target, CALLS, SemaphoreMethod::new);
   }
 
   private static final class SemaphoreMethod extends CallSites.Method {

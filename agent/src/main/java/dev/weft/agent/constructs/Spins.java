@@ -19,19 +19,29 @@ import org.objectweb.asm.Opcodes;
 public final class Spins implements ConstructInstrumentation {
   private static final String THREAD = "java/lang/Thread";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) ->
+          owner.equals(THREAD) && (name.equals("onSpinWait") || name.equals("yield"));
+
   @Override
   public Family family() {
     return Family.SPIN;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of("onSpinWait", "yield");
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, SpinMethod::new);
+    return CallSites.visitor(next, target, CALLS, SpinMethod::new);
   }
 
   private static final class SpinMethod extends CallSites.Method {

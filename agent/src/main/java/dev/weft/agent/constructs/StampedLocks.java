@@ -20,19 +20,28 @@ public final class StampedLocks implements ConstructInstrumentation {
   private static final String STAMPED_LOCK = "java/util/concurrent/locks/StampedLock";
   private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)J";
 
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) -> owner.equals(STAMPED_LOCK);
+
   @Override
   public Family family() {
     return Family.LOCKS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of(STAMPED_LOCK);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, StampedMethod::new);
+    return CallSites.visitor(next, target, CALLS, StampedMethod::new);
   }
 
   private static final class StampedMethod extends CallSites.Method {

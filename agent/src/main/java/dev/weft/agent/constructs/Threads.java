@@ -19,8 +19,8 @@ import org.objectweb.asm.Opcodes;
  *
  * <ul>
  *   <li>THREAD_CREATE (on the starting thread, with the child's Java id) where application code
- *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or {@code
- *       Thread.startVirtualThread(task)} (after the call, which returns the thread).
+ *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or
+ *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread).
  *   <li>THREAD_BEGIN at the start of {@code Thread.run()} and of {@code run()} in application
  *       subclasses of {@code Thread} (unless they call {@code super.run()}, which is hooked
  *       already); THREAD_END when it returns or throws. The recorder writes them for threads whose

@@ -33,19 +33,36 @@ public final class Waits implements ConstructInstrumentation {
   private static final String WAIT_ENTER = "(II)V";
   private static final String WAIT_EXIT = "(I)V";
 
+  /** Object's wait and notify (any owner: they are final), sleeps, LockSupport. */
+  private static final ClassScan.Calls CALLS =
+      (owner, name, descriptor) ->
+          name.equals("wait")
+              || name.equals("notify")
+              || name.equals("notifyAll")
+              || (name.equals("sleep")
+                  && (owner.equals("java/lang/Thread")
+                      || owner.equals("java/util/concurrent/TimeUnit")))
+              || owner.equals(LOCK_SUPPORT);
+
   @Override
   public Family family() {
     return Family.WAITS;
   }
 
+  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
   @Override
   public List<String> applicationHints() {
-    return List.of("wait", "notify", "sleep", LOCK_SUPPORT);
+    return List.of("");
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return CallSites.wants(target, CALLS);
   }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, WaitMethod::new);
+    return CallSites.visitor(next, target, CALLS, WaitMethod::new);
   }
 
   private static final class WaitMethod extends CallSites.Method {

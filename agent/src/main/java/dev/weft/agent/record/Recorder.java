@@ -53,12 +53,6 @@ public final class Recorder extends WeftSink {
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
-  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
-  private final boolean aggregateForkJoin;
-  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
-  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
-  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
-  private volatile int unforkedRegion;
   private final AtomicLong eventsForFailure = new AtomicLong();
   private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
   private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
@@ -71,13 +65,19 @@ public final class Recorder extends WeftSink {
    * none): their THREAD_BEGIN is recorded, and their stream names the pool.
    */
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
-  /** The pool id of the virtual-thread scheduler, once seen (0 before). */
-  private volatile int virtualScheduler;
   /**
-   * States of fork-join workers by thread id: the common pool erases its workers' thread locals
-   * between tasks, and a worker must keep its one stream (one entry per worker ever recorded).
+   * States of fork-join workers by thread id: pools may erase their workers' thread locals between
+   * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
    */
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+  /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
+  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
+  private final boolean aggregateForkJoin;
+  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
+  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
+  private volatile int unforkedRegion;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -86,34 +86,48 @@ public final class Recorder extends WeftSink {
           if (isVirtual(t)) {
             return new ThreadState(t, false, true);
           }
-          if (carriers == null) {
-            return platformState(t);
+          if (t instanceof ForkJoinWorkerThread) {
+            return workerState(t);
           }
-          // A platform thread may have carried virtual threads already: one state, one stream.
-          ThreadState s = carriers.get();
-          if (s == null) {
-            s = platformState(t);
-            carriers.set(s);
-          }
-          return s;
+          return platformState(t);
         }
       };
   private volatile boolean on;
 
-  /**
-   * A new state for platform thread {@code t}, or for a fork-join worker the one it had before its
-   * thread locals were erased.
-   */
-  private ThreadState platformState(Thread t) {
-    boolean worker = t instanceof ForkJoinWorkerThread;
-    ThreadState s = worker ? workerStates.get(t.getId()) : null;
+  /** A fork-join worker's one state, found again after its thread locals were erased. */
+  private ThreadState workerState(Thread t) {
+    ThreadState s = workerStates.get(t.getId());
     if (s == null || s.thread != t) {
-      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
-      if (worker) {
-        workerStates.put(t.getId(), s);
-      }
+      s = platformState(t);
+      workerStates.put(t.getId(), s);
+    } else if (carriers != null && carriers.get() != s) {
+      carriers.set(s);
     }
     return s;
+  }
+
+  /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
+  private ThreadState platformState(Thread t) {
+    if (carriers == null) {
+      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+    }
+    // A platform thread may have carried virtual threads already: one state, one stream.
+    ThreadState s = carriers.get();
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** As the full constructor, with every task recorded ({@code tasks=all}). */
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
+    this(writer, regions, startOn, failAfter, inst, false);
   }
 
   /**
@@ -199,7 +213,7 @@ public final class Recorder extends WeftSink {
       endSpin(s, w);
       injectFailure();
       if (s.aggDepth > 0 && !s.aggBlocked) {
-        summarise(s, w); // the busy time so far comes before the event about to be written
+        summarise(s, w); // the thread's busy time so far comes before the event about to be written
       }
       return w; // the caller writes one event and clears the guard
     } catch (RuntimeException | Error e) {
@@ -228,7 +242,15 @@ public final class Recorder extends WeftSink {
         virtualSkipped.increment();
         return null;
       }
-      c = platformState(carrier);
+      if (carrier instanceof ForkJoinWorkerThread) {
+        c = workerStates.get(carrier.getId());
+      }
+      if (c == null || c.thread != carrier) {
+        c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+        if (carrier instanceof ForkJoinWorkerThread) {
+          workerStates.put(carrier.getId(), c);
+        }
+      }
       carriers.set(c);
     }
     if (c.busy || c.ignored) {
@@ -372,11 +394,6 @@ public final class Recorder extends WeftSink {
     return id;
   }
 
-  /**
-   * The pool's id, defining it at first sight. The JDK's virtual-thread scheduler (a fork-join pool
-   * whose factory is the JDK's) is defined as a VIRTUAL_THREAD pool and remembered: its own tasks
-   * (one per run of a virtual thread) are not recorded; the mounts are.
-   */
   private int poolId(Object pool) {
     return poolId(pool, false);
   }
@@ -398,14 +415,6 @@ public final class Recorder extends WeftSink {
         parallelism = ((ForkJoinPool) pool).getParallelism();
         if (pool == ForkJoinPool.commonPool()) {
           name = "ForkJoinPool.commonPool";
-        } else if (((ForkJoinPool) pool)
-            .getFactory()
-            .getClass()
-            .getName()
-            .startsWith("java.lang.VirtualThread")) {
-          kind = ConstructKind.VIRTUAL_THREAD;
-          name = "virtual thread scheduler";
-          virtualScheduler = id;
         }
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
@@ -422,6 +431,16 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** The JDK's scheduler of virtual threads: a fork-join pool whose factory is the JDK's. */
+  private static boolean isVirtualThreadScheduler(Object pool) {
+    return pool instanceof ForkJoinPool
+        && ((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread");
   }
 
   /** A pool's id: its identity hash code, never 0. */
@@ -482,14 +501,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void userRegionEnter(String name, int site) {
     ThreadState s = states.get();
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        regions.regionAt(site, name == null ? "null" : name); // defined first: see definePoolFirst
-      } finally {
-        s.busy = false;
-      }
-    }
     StreamWriter w = acquire(s);
     if (w == null) {
       s.pushRegion(notRecorded(s));
@@ -577,7 +588,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void fork(int region, Object pool, int parallelism) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -595,7 +605,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void join(int region, Object pool) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -617,10 +626,9 @@ public final class Recorder extends WeftSink {
     }
     int scheduler = virtualScheduler;
     if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
-      return; // a virtual thread's run: the mount is recorded instead
+      return; // a virtual thread's run: its mount is what the trace shows
     }
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -637,8 +645,8 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
-    if (s.carrier && s.mountedVirtual == null) {
-      return; // the scheduler running a virtual thread: the mount is recorded instead
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
     }
     if (aggregateForkJoin && task instanceof ForkJoinTask) {
       aggregatedBegin(s);
@@ -657,8 +665,8 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
-    if (s.carrier && s.mountedVirtual == null) {
-      return; // the scheduler running a virtual thread: the mount is recorded instead
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
     }
     if (aggregateForkJoin && task instanceof ForkJoinTask) {
       aggregatedEnd(s);
@@ -677,7 +685,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskSummary(int region, Object pool, long count, long durationNanos) {
     ThreadState s = states.get();
-    definePoolFirst(s, pool);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -690,6 +697,9 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitEnter(int region, Object target) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return; // a worker's application code runs inside summarised tasks (cheaper than the next)
+    }
     ThreadState s = states.get();
     if (s.aggDepth > 0) {
       return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
@@ -706,6 +716,9 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitExit(int region) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return;
+    }
     ThreadState s = states.get();
     if (s.aggDepth > 0) {
       return;
@@ -739,10 +752,7 @@ public final class Recorder extends WeftSink {
 
   /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
   private void aggregatedEnd(ThreadState s) {
-    if (s.busy || s.aggDepth == 0) {
-      return;
-    }
-    if (--s.aggDepth > 0) {
+    if (s.busy || s.aggDepth == 0 || --s.aggDepth > 0) {
       return;
     }
     s.aggBlocked = false;
@@ -879,7 +889,6 @@ public final class Recorder extends WeftSink {
   @Override
   public void barrierEnter(int region, Object barrier, long generation) {
     ThreadState s = states.get();
-    defineObjectFirst(s, region, barrier);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -923,6 +932,16 @@ public final class Recorder extends WeftSink {
   // find the id of a held lock by reference: hashing an object whose monitor is held can inflate
   // the monitor, so a monitor is hashed only at its first request, before it is entered.
 
+  /** The traits of the lock's class, from the thread's one-class cache. */
+  private static int traits(ThreadState s, Object lock) {
+    Class<?> c = lock.getClass();
+    if (c != s.traitsClass) {
+      s.traitsClass = c;
+      s.traits = SyncObjects.traits(c);
+    }
+    return s.traits;
+  }
+
   @Override
   public void lockRequest(int region, Object lock) {
     if (lock == null) {
@@ -938,7 +957,7 @@ public final class Recorder extends WeftSink {
       if (kind != ConstructKind.MONITOR
           && kind != ConstructKind.SYNCHRONIZED_METHOD
           && kind != ConstructKind.OBJECT_WAIT) {
-        traits = SyncObjects.traits(lock.getClass());
+        traits = traits(s, lock);
         if (id == 0) {
           standsFor = SyncObjects.lockOf(lock, traits);
           if (standsFor == null) {
@@ -956,8 +975,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        long defined = defined(region, id, standsFor); // first sight: before the timestamp
-        w.lockRequest(System.nanoTime(), region, defined);
+        if (id != s.lastDefined) {
+          defined(region, id, standsFor); // first sight: before the timestamp
+          s.lastDefined = id;
+        }
+        w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
@@ -978,7 +1000,7 @@ public final class Recorder extends WeftSink {
         traits = s.requestTraits;
       } else {
         // No request seen (e.g. a synchronized method entered before the agent could weave it).
-        traits = SyncObjects.traits(lock.getClass());
+        traits = traits(s, lock);
         id = s.heldIdOf(lock);
         if (id == 0) {
           Object standsFor = SyncObjects.lockOf(lock, traits);
@@ -1018,7 +1040,7 @@ public final class Recorder extends WeftSink {
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
       if (id == 0) {
-        Object standsFor = SyncObjects.lockOf(lock, SyncObjects.traits(lock.getClass()));
+        Object standsFor = SyncObjects.lockOf(lock, traits(s, lock));
         if (standsFor == null) {
           return;
         }
@@ -1184,7 +1206,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
-    if (s.ignored && !s.virtual || child == null) {
+    if (s.ignored || child == null) {
       return;
     }
     announcedThreads.put(child.getId(), 0);
@@ -1201,20 +1223,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void poolThreadCreate(int region, Thread child, Object pool) {
     ThreadState s = states.get();
-    if (s.ignored && !s.virtual || child == null || s.busy) {
+    if (s.ignored || child == null) {
       return;
     }
-    s.busy = true;
-    int poolId;
-    try {
-      poolId = poolId(pool);
-    } finally {
-      s.busy = false;
-    }
-    announcedThreads.put(child.getId(), poolId);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        int poolId = poolId(pool);
+        announcedThreads.put(child.getId(), poolId);
         w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
         s.writing.busy = false;
@@ -1262,17 +1278,6 @@ public final class Recorder extends WeftSink {
       }
     }
   }
-
-  // ---- virtual threads ----------------------------------------------------------------------------
-
-  // Carriers are found through CarrierStates when a virtual thread records: VTHREAD_MOUNT and
-  // VTHREAD_UNMOUNT are written then, so explicit mount calls have nothing to add.
-
-  @Override
-  public void vthreadMount(Thread vthread) {}
-
-  @Override
-  public void vthreadUnmount(Thread vthread) {}
 
   // ---- life cycle
   // ---------------------------------------------------------------------------------

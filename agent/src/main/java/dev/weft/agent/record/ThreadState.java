@@ -37,24 +37,28 @@ final class ThreadState {
 
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
+
   /** The pool this thread works for, when announced at its creation (0: none or unknown). */
   int pool;
+
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
+
   /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
   final boolean carrier;
-  /** A carrier: the virtual thread it has mounted, or null. */
-  volatile Thread mountedVirtual;
-  /** A virtual thread: the state of the carrier it was last seen mounted on, or null. */
-  ThreadState carrierState;
+
   /** Aggregated fork-join tasks: tasks open on this thread (0: no busy interval open). */
   int aggDepth;
+
   /** Aggregated fork-join tasks: start of the busy interval not yet summarised. */
   long aggStart;
+
   /** Aggregated fork-join tasks: tasks begun in that interval. */
   long aggCount;
+
   /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
   boolean aggBlocked;
+
   /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
   int summaryPool = -1;
 
@@ -72,6 +76,12 @@ final class ThreadState {
 
   long requestId;
   int requestTraits;
+  /** The class whose traits were looked up last, and those traits. */
+  Class<?> traitsClass;
+
+  int traits;
+  /** The id of the lock this thread last requested: defined already, no need to look again. */
+  long lastDefined;
 
   // ---- spinning: one SPIN_ENTER per spin loop, SPIN_EXIT written before the thread's next event
 

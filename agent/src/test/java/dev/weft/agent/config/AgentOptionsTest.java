@@ -86,6 +86,19 @@ class AgentOptionsTest {
   }
 
   @Test
+  void durationsTakeUnits() throws OptionException {
+    assertEquals(0, parse(null).durationMillis());
+    assertEquals(0, parse("duration=0").durationMillis());
+    assertEquals(500, parse("duration=500ms").durationMillis());
+    assertEquals(30_000, parse("duration=30s").durationMillis());
+    assertEquals(120_000, parse("duration=2m").durationMillis());
+    assertEquals(3_600_000, parse("duration=1H").durationMillis());
+    assertMessage("duration=30", "not a duration");
+    assertMessage("duration=-1s", "not a duration");
+    assertMessage("duration=soon", "not a duration");
+  }
+
+  @Test
   void badInputIsOneLineNamingTheProblem() {
     assertMessage("bogus=1", "unknown option 'bogus'");
     assertMessage("out=a,out=b", "option 'out' given twice");

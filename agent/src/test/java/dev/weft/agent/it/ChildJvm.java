@@ -36,7 +36,7 @@ public final class ChildJvm {
   }
 
   /** The feature release of a JDK (17, 25), from its {@code release} file. */
-  static int featureVersion(Path jdk) {
+  public static int featureVersion(Path jdk) {
     try {
       for (String line : Files.readAllLines(jdk.resolve("release"))) {
         if (line.startsWith("JAVA_VERSION=")) {

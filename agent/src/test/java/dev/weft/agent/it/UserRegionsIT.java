@@ -173,7 +173,9 @@ class UserRegionsIT {
     String app = ManyThreadsApp.class.getName();
     String cp = ChildJvm.classPath();
     Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
-    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
+    // Regions only: the threads family would add each thread's THREAD_BEGIN/END.
+    Result traced =
+        ChildJvm.run(ChildJvm.command(jdk, "out=" + trace + ",constructs=regions", cp, app), tmp);
     assertEquals(0, traced.exitCode(), traced.stderr());
     assertEquals(plain.stdout(), traced.stdout());
     assertEquals("", traced.stderr());

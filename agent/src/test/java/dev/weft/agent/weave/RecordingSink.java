@@ -73,6 +73,12 @@ final class RecordingSink extends WeftSink {
   public void joinWaitExit(int region) {}
 
   @Override
+  public void joinBlockedEnter(int region, Object task) {}
+
+  @Override
+  public void joinBlockedExit(int region) {}
+
+  @Override
   public void helpEnter(int region) {}
 
   @Override
@@ -106,25 +112,13 @@ final class RecordingSink extends WeftSink {
   public void threadCreate(int region, Thread child) {}
 
   @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {}
+
+  @Override
   public void threadBegin() {}
 
   @Override
   public void threadEnd() {}
-
-  @Override
-  public void joinBlockedEnter(int region, Object task) {}
-
-  @Override
-  public void joinBlockedExit(int region) {}
-
-  @Override
-  public void poolThreadCreate(int region, Thread child, Object pool) {}
-
-  @Override
-  public void vthreadMount(Thread vthread) {}
-
-  @Override
-  public void vthreadUnmount(Thread vthread) {}
 
   @Override
   public void failed(Throwable problem) {

@@ -72,6 +72,24 @@ class ExecutorIT {
     assertEquals(submitted, begins.size());
     assertEquals(submitted, run.eventsOn(worker, EventKind.TASK_END).size());
 
+    // Each submission is a region at the user's line, within which the task is created.
+    RegionDef submit = regionAt(run, "// submit site");
+    assertEquals(ConstructKind.EXECUTOR, submit.kind());
+    assertEquals("ExecutorService.submit", submit.name());
+    int open = 0;
+    int inside = 0;
+    for (Event e : run.trace.eventsByStream.get(main)) {
+      if (e.kind() == EventKind.ENTER && e.get(Field.REGION) == submit.id()) {
+        open++;
+      } else if (e.kind() == EventKind.EXIT && e.get(Field.REGION) == submit.id()) {
+        open--;
+      } else if (e.kind() == EventKind.TASK_CREATE && open == 1) {
+        inside++;
+      }
+    }
+    assertEquals(0, open);
+    assertEquals(ExecutorApp.TASKS, inside, "the tasks submitted at that line are created there");
+
     // Queue wait (create → begin) of the first TASKS tasks grows by about one sleep per task.
     List<Long> waits = new ArrayList<>();
     for (int i = 0; i < ExecutorApp.TASKS; i++) {
@@ -106,7 +124,8 @@ class ExecutorIT {
         "join wait " + traced / 1000 + " µs, measured by the program " + measured / 1000 + " µs");
 
     // Each queued get, a failing get (which throws) and awaitTermination: balanced waits.
-    assertEquals(ExecutorApp.TASKS, run.spans(main, regionAt(run, "// queued get site").id()).size());
+    assertEquals(
+        ExecutorApp.TASKS, run.spans(main, regionAt(run, "// queued get site").id()).size());
     assertEquals(1, run.spans(main, regionAt(run, "// failing get site").id()).size());
     RegionDef await = regionAt(run, "// await site");
     assertEquals(ConstructKind.AWAIT_TERMINATION, await.kind());

@@ -101,4 +101,42 @@ class ForkJoinIT {
     assertEquals(tasks - 1, waits.size(), "every forked task is joined once");
     assertEquals(waits.size(), run.events(EventKind.JOIN_WAIT_EXIT).size());
   }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void aggregatedTasksCountEveryTaskAndPlaceTheirBusyTime(Path jdk) {
+    ParallelRun run = ParallelRun.of(jdk, tmp, "tasks=aggregate", ForkJoinApp.class, "22");
+    run.assertSameOutput();
+    long tasks = run.printed("tasks");
+    assertEquals(0, run.events(EventKind.TASK_CREATE).size(), "no task recorded one by one");
+    assertEquals(0, run.events(EventKind.TASK_BEGIN).size());
+    assertEquals(0, run.events(EventKind.TASK_END).size());
+
+    Event fork = run.events(EventKind.FORK).get(0);
+    Event join = run.events(EventKind.JOIN).get(0);
+    List<Event> summaries = run.events(EventKind.TASK_SUMMARY);
+    assertTrue(!summaries.isEmpty());
+    long counted = 0;
+    for (Event e : summaries) {
+      counted += e.get(Field.COUNT);
+      assertEquals(fork.get(Field.REGION), e.get(Field.REGION), "in the region forked by main");
+      assertEquals(fork.get(Field.POOL), e.get(Field.POOL));
+      assertEquals(fork.get(Field.POOL), run.thread(e.stream()).pool(), "written by a worker");
+    }
+    assertEquals(tasks, counted, "every task is counted once");
+
+    // Each summary's busy time lies after the previous event of its thread and inside the region:
+    // blocked joins and other events are never counted as busy.
+    for (Map.Entry<Integer, List<Event>> s : run.trace.eventsByStream.entrySet()) {
+      long previous = Long.MIN_VALUE;
+      for (Event e : s.getValue()) {
+        if (e.kind() == EventKind.TASK_SUMMARY) {
+          long start = e.time() - e.get(Field.DURATION);
+          assertTrue(start >= previous, "busy time overlaps the previous event: " + e);
+          assertTrue(start >= fork.time() && e.time() <= join.time(), "inside the region");
+        }
+        previous = e.time();
+      }
+    }
+  }
 }

@@ -90,6 +90,7 @@ class NestedIT {
     List<RegionDef> found =
         run.trace.definitions.regions().stream()
             .filter(r -> r.firstLine() == line && r.kind() != ConstructKind.FUTURE_GET)
+            .filter(r -> r.kind() != ConstructKind.EXECUTOR)
             .toList();
     assertEquals(1, found.size(), found::toString);
     return found.get(0);
@@ -106,7 +107,9 @@ class NestedIT {
     for (Event e : run.trace.eventsByStream.get(fork.stream())) {
       if (e.equals(fork)) {
         in = true;
-      } else if (in && e.kind() == EventKind.JOIN && e.get(Field.REGION) == fork.get(Field.REGION)) {
+      } else if (in
+          && e.kind() == EventKind.JOIN
+          && e.get(Field.REGION) == fork.get(Field.REGION)) {
         return out;
       } else if (in && e.kind() == EventKind.TASK_CREATE) {
         out.add(e);

@@ -49,11 +49,13 @@ final class ParallelRun {
     Path dir = tmp.resolve("trace");
     String cp = ChildJvm.classPath();
     ChildJvm.Result plain =
-        ChildJvm.run(withJvmOptions(ChildJvm.command(jdk, null, cp, app.getName(), args), jvmOptions), tmp);
+        ChildJvm.run(
+            withJvmOptions(ChildJvm.command(jdk, null, cp, app.getName(), args), jvmOptions), tmp);
     String agentOptions = "out=" + dir + (options.isEmpty() ? "" : "," + options);
     ChildJvm.Result traced =
         ChildJvm.run(
-            withJvmOptions(ChildJvm.command(jdk, agentOptions, cp, app.getName(), args), jvmOptions),
+            withJvmOptions(
+                ChildJvm.command(jdk, agentOptions, cp, app.getName(), args), jvmOptions),
             tmp);
     assertEquals(0, plain.exitCode(), plain.stderr());
     assertEquals(0, traced.exitCode(), traced.stderr());
@@ -62,8 +64,15 @@ final class ParallelRun {
     TraceFacts t = TraceFacts.read(dir);
     assertTrue(
         t.definitions.closedCleanly(),
-        () -> "trace closed cleanly; warnings " + t.warnings + ", attributes " + t.definitions.attributes() + ", threads "
-            + t.definitions.threads() + ", stderr " + traced.stderr());
+        () ->
+            "trace closed cleanly; warnings "
+                + t.warnings
+                + ", attributes "
+                + t.definitions.attributes()
+                + ", threads "
+                + t.definitions.threads()
+                + ", stderr "
+                + traced.stderr());
     assertEquals(List.of(), t.warnings);
     for (StreamCursor.State s : t.states.values()) {
       assertEquals(StreamCursor.State.COMPLETE, s);

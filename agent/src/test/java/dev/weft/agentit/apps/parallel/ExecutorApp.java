@@ -30,7 +30,7 @@ public final class ExecutorApp {
     for (int i = 0; i < TASKS; i++) {
       int k = i;
       futures.add(
-          pool.submit(
+          pool.submit( // submit site
               () -> {
                 Thread.sleep(SLEEP_MS);
                 return k;

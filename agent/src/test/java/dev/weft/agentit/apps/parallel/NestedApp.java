@@ -8,8 +8,8 @@ import java.util.stream.IntStream;
 
 /**
  * Parallel regions and their nesting: a parallel stream on main; a parallel stream inside a
- * fork-join task (it runs in the task's pool); a fork-join computation started inside a
- * thread-pool task.
+ * fork-join task (it runs in the task's pool); a fork-join computation started inside a thread-pool
+ * task.
  */
 public final class NestedApp {
   /** A task that runs a parallel stream. */

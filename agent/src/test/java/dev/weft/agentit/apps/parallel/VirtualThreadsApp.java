@@ -43,8 +43,7 @@ public final class VirtualThreadsApp {
     int tasks = 200;
     long sum = 0;
     ExecutorService perTask =
-        (ExecutorService)
-            Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
     List<Future<Integer>> futures = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
       int k = i;

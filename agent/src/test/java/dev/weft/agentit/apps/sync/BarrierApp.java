@@ -11,7 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Barriers with staggered arrivals: party K of each barrier arrives (K + 1) x STAGGER after the
- * previous generation, so the last party arrives last. Then the ways a wait ends early: a barrier
+ * previous generation, and not before party K - 1 (a busy host may delay a thread), so the last
+ * party arrives last. Then the ways a wait ends early: a barrier
  * broken by a party's timeout, a latch await that times out, one that is interrupted.
  */
 public final class BarrierApp {
@@ -58,6 +59,9 @@ public final class BarrierApp {
         k -> {
           for (int g = 0; g < generations; g++) {
             Thread.sleep((k + 1) * STAGGER_MS);
+            while (barrier.getNumberWaiting() < k) {
+              Thread.sleep(1); // on a busy host, a party may be late: keep the order
+            }
             barrier.await(); // cyclic await site
           }
         });
@@ -72,6 +76,9 @@ public final class BarrierApp {
         k -> {
           for (int p = 0; p < phases; p++) {
             Thread.sleep((k + 1) * STAGGER_MS / 2);
+            while (phaser.getArrivedParties() < k) {
+              Thread.sleep(1);
+            }
             phaser.arriveAndAwaitAdvance(); // phaser site
           }
         });
@@ -88,6 +95,9 @@ public final class BarrierApp {
                     "counter",
                     k -> {
                       Thread.sleep((k + 1) * STAGGER_MS);
+                      while (latch.getCount() > PARTIES - k) {
+                        Thread.sleep(1);
+                      }
                       latch.countDown(); // count-down site
                     });
               } catch (InterruptedException e) {

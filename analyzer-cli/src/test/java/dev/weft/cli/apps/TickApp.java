@@ -1,0 +1,66 @@
+package dev.weft.cli.apps;
+
+import dev.weft.api.Region;
+import dev.weft.api.Traced;
+import dev.weft.api.Weft;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A long-running program for the attach tests. Says {@code ready}, then every few milliseconds
+ * calls {@link #tick}, which enters the user region {@code tick} and calls the {@code @Traced}
+ * method {@link #step}, until a line arrives on stdin (or, with an argument, that many milliseconds
+ * have passed). Then it prints {@code ticks N sum S correct} when S is the sum it must be, so a
+ * test sees that it computed correctly whatever was attached and detached meanwhile.
+ */
+public final class TickApp {
+  private static volatile boolean stop;
+
+  private TickApp() {}
+
+  @Traced
+  static long step(long i) {
+    return 3 * i;
+  }
+
+  /**
+   * One tick in its own method: a method that is running when the agent attaches keeps its old code
+   * until it is called again, so a region in the main loop itself would never be recorded.
+   */
+  static long tick(long i) {
+    try (Region r = Weft.region("tick")) {
+      return step(i);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    long limitNanos = args.length > 0 ? Long.parseLong(args[0]) * 1_000_000L : Long.MAX_VALUE;
+    Thread stdin =
+        new Thread(
+            () -> {
+              try {
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    .readLine();
+              } catch (Exception e) {
+                // stdin closed: stop as well
+              }
+              stop = true;
+            },
+            "stdin");
+    stdin.setDaemon(true);
+    stdin.start();
+    System.out.println("ready");
+    System.out.flush();
+    long begin = System.nanoTime();
+    long n = 0;
+    long sum = 0;
+    while (!stop && System.nanoTime() - begin < limitNanos) {
+      sum += tick(n);
+      n++;
+      Thread.sleep(2);
+    }
+    System.out.println(
+        "ticks " + n + " sum " + sum + (sum == 3 * n * (n - 1) / 2 ? " correct" : " WRONG"));
+  }
+}
