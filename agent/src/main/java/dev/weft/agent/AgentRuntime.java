@@ -66,7 +66,14 @@ final class AgentRuntime {
     }
     preloadLateClasses();
     RegionRegistry regions = new RegionRegistry(writer);
-    Recorder recorder = new Recorder(writer, regions, options.startOn(), options.failAfter(), inst);
+    Recorder recorder =
+        new Recorder(
+            writer,
+            regions,
+            options.startOn(),
+            options.failAfter(),
+            inst,
+            options.aggregateTasks());
     recorder.ignore(writer.backgroundThread());
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);

@@ -17,8 +17,10 @@ import java.util.zip.ZipEntry;
  *
  * <p>In the shaded jar the bridge package is relocated to {@code java.lang}. The installer opens
  * {@code java.lang} to the agent with {@link Instrumentation#redefineModule} and defines the
- * classes inside {@code java.base} through a private lookup on {@code Object}. Unlike appending a
- * jar to the bootstrap class path, this leaves class data sharing alone and prints nothing.
+ * classes inside {@code java.base} through a private lookup on {@code Object}. It also opens {@code
+ * java.util.concurrent} and {@code java.util.concurrent.locks}, whose private fields the recorder
+ * reads to identify locks and barrier generations. Unlike appending a jar to the bootstrap class
+ * path, this leaves class data sharing alone and prints nothing.
  *
  * <p><b>Important:</b> nothing may load a class that refers to the bridge (the recorder, the
  * transformer) before {@link #install} has returned.
@@ -44,8 +46,18 @@ final class BridgeInstaller {
     }
     Module base = Object.class.getModule();
     Module agent = BridgeInstaller.class.getModule();
+    // java.lang to define the bridge; the j.u.c packages for the recorder to read which lock a
+    // condition or a read lock belongs to, and a CyclicBarrier's generation (SyncObjects).
     inst.redefineModule(
-        base, Set.of(), Map.of(), Map.of("java.lang", Set.of(agent)), Set.of(), Map.of());
+        base,
+        Set.of(),
+        Map.of(),
+        Map.of(
+            "java.lang", Set.of(agent),
+            "java.util.concurrent", Set.of(agent),
+            "java.util.concurrent.locks", Set.of(agent)),
+        Set.of(),
+        Map.of());
     MethodHandles.Lookup inJavaLang =
         MethodHandles.privateLookupIn(Object.class, MethodHandles.lookup());
     try (JarFile jar = new JarFile(agentJar().toFile())) {

@@ -263,6 +263,7 @@ final class Replay {
       ThreadState th = byStream[c.stream()];
       th.lastEventTime = t;
       th.lastWasThreadEnd = false;
+      th.events++;
       if (th.ended) {
         counters.eventsAfterThreadEnd++;
         continue;
@@ -1121,6 +1122,9 @@ final class Replay {
       return;
     }
     if (locks.holder[l] == th.index) {
+      th.releaseEvent = th.events;
+      th.releasedLock = obj;
+      th.releasedDepth = locks.depth[l];
       if (--locks.depth[l] <= 0) {
         locks.holder[l] = -1;
         locks.depth[l] = 0;
@@ -1161,8 +1165,31 @@ final class Replay {
   private void waitEnter(ThreadState th, long t, int r, int kind) {
     int i = push(th, F_WAIT, tree.child(th.currentNode(), r), r, t, r, -1);
     th.aux[i] = kind;
-    if (kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT) {
-      // The wait gives up the monitor (or lock) it waits on: the innermost one held exclusively.
+    if ((kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT)
+        && th.releaseEvent == th.events - 1) {
+      // The recorder wrote the wait's release (LOCK_RELEASED just before WAIT_ENTER): that lock is
+      // the one given up, in full however deep it was held; its AFTER_WAIT acquisition re-takes it.
+      long lock = th.releasedLock;
+      int l = locks.get(lock);
+      th.waitReleasedLock = lock;
+      th.waitReleasedDepth = th.releasedDepth;
+      th.waitReleasePending = true;
+      th.waitReleaseRecorded = true;
+      th.waitRetaken = false;
+      if (l >= 0 && locks.holder[l] == th.index) {
+        // Held re-entrantly: the one release left it held, but the wait gives it up entirely.
+        locks.holder[l] = -1;
+        locks.depth[l] = 0;
+        locks.lastRelease[l] = t;
+        locks.lastReleaser[l] = th.index;
+        locks.lastExclusiveRelease[l] = t;
+        locks.lastExclusiveReleaser[l] = th.index;
+        th.unhold(lock, false);
+        locks.releaseIfIdle(l);
+      }
+    } else if (kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT) {
+      // No release recorded: the wait gives up the monitor (or lock) it waits on, the innermost
+      // one held exclusively, and gets it back at its end.
       int h = th.innermostExclusive();
       if (h >= 0) {
         long lock = th.held[h];
@@ -1171,6 +1198,7 @@ final class Replay {
           th.waitReleasedLock = lock;
           th.waitReleasedDepth = locks.depth[l];
           th.waitReleasePending = true;
+          th.waitReleaseRecorded = false;
           th.waitRetaken = false;
           locks.holder[l] = -1;
           locks.depth[l] = 0;
@@ -1204,8 +1232,9 @@ final class Replay {
       p.onWait(w);
     }
     rest(th, w, th.stat[i]);
-    if (th.waitReleasePending) {
-      // Object.wait returns holding the monitor again.
+    if (th.waitReleasePending && !th.waitReleaseRecorded) {
+      // Object.wait returns holding the monitor again (a recorded release is re-taken by the
+      // recorded AFTER_WAIT acquisition, after any contention for it).
       long lock = th.waitReleasedLock;
       retake(th, locks.getOrAdd(lock));
       th.waitRetaken = true;

@@ -70,12 +70,21 @@ final class ThreadState {
   boolean[] heldShared = new boolean[8];
   int heldCount;
 
-  // The monitor (or lock) given up by Object.wait / Condition.await, re-taken at the wait's end.
+  // The monitor (or lock) given up by Object.wait / Condition.await, re-taken at the wait's end
+  // (implicit release) or by the AFTER_WAIT acquisition (release recorded by the recorder).
   long waitReleasedLock;
   int waitReleasedDepth;
   boolean waitReleasePending;
+  boolean waitReleaseRecorded;
   long waitRetakenLock;
   boolean waitRetaken;
+
+  // Events replayed on this thread, and which of them was the latest LOCK_RELEASED (of what lock,
+  // held how deep before): a release immediately followed by a wait is the wait's own.
+  long events;
+  long releaseEvent = -1;
+  long releasedLock;
+  int releasedDepth;
 
   // Facts for window and notes.
   long lastEventTime = Long.MIN_VALUE;

@@ -149,6 +149,93 @@ class LockContentionTest {
     Check.partition(r, Map.of("consumer", 1000L, "producer", 1000L));
   }
 
+  /**
+   * The agent's sequence for Object.wait inside two nested synchronized blocks: LOCK_RELEASED of
+   * the inner monitor just before WAIT_ENTER, then LOCK_REQUEST (at the wait's call site) and
+   * LOCK_ACQUIRED with AFTER_WAIT after WAIT_EXIT. Only the inner monitor is given up; the
+   * re-acquisition waits for the notifier's release like any contended acquisition.
+   */
+  @Test
+  void recordedReleaseBeforeObjectWaitGivesUpThatMonitorOnly() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 35);
+    long outer = 21;
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    f.object(outer, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("waiter", 0);
+    StreamWriter b = f.thread("notifier", 0);
+    StreamWriter c = f.thread("outsider", 0);
+    a.lockRequest(100, sync, outer);
+    a.lockAcquired(100, outer, 0);
+    a.lockRequest(110, sync, MONITOR);
+    a.lockAcquired(110, MONITOR, 0);
+    a.lockReleased(200, MONITOR); // the agent's release for the wait
+    a.waitEnter(201, wait, dev.weft.trace.WaitKind.OBJECT_WAIT);
+    b.lockRequest(210, sync, MONITOR); // free: the waiter gave it up
+    b.lockAcquired(212, MONITOR, 0);
+    c.lockRequest(220, sync, outer); // still held by the waiter: waits until 420
+    a.waitExit(300, wait); // notified at 290; the notifier still holds the monitor
+    a.lockRequest(301, wait, MONITOR);
+    b.lockReleased(350, MONITOR);
+    a.lockAcquired(360, MONITOR, LockFlags.AFTER_WAIT); // waited 49 for the holder, 10 hand-off
+    a.lockReleased(400, MONITOR);
+    a.lockReleased(420, outer);
+    c.lockAcquired(430, outer, 0);
+    c.lockReleased(440, outer);
+    b.lockRequest(500, sync, MONITOR); // free: the waiter's re-taken monitor was released at 400
+    b.lockAcquired(501, MONITOR, 0);
+    b.lockReleased(502, MONITOR);
+    a.threadEnd(1000);
+    b.threadEnd(1000);
+    c.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(0, onThread(r, "monitor_contention", "notifier"));
+    assertEquals(59, onThread(r, "monitor_contention", "waiter"));
+    assertEquals(210, onThread(r, "monitor_contention", "outsider"));
+    assertEquals(49 + 200, cause(r, "monitor_contention", "waiting_for_holder_ns"));
+    assertEquals(10 + 10, cause(r, "monitor_contention", "handoff_latency_ns"));
+    assertEquals(99, onThread(r, "condition_wait", "waiter"));
+    assertEquals(59, atPath(r, "monitor_contention", label("Object.wait", 35)));
+    assertEquals(0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
+    Check.partition(r, Map.of("waiter", 1000L, "notifier", 1000L, "outsider", 1000L));
+  }
+
+  /** A wait on a monitor entered twice gives it up entirely, though only one release is recorded. */
+  @Test
+  void recordedReleaseBeforeWaitOnAReentrantMonitorGivesItUpEntirely() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 35);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("waiter", 0);
+    StreamWriter b = f.thread("notifier", 0);
+    a.lockRequest(100, sync, MONITOR);
+    a.lockAcquired(100, MONITOR, 0);
+    a.lockRequest(110, sync, MONITOR);
+    a.lockAcquired(110, MONITOR, LockFlags.REENTRANT);
+    a.lockReleased(200, MONITOR);
+    a.waitEnter(201, wait, dev.weft.trace.WaitKind.OBJECT_WAIT);
+    b.lockRequest(210, sync, MONITOR); // free during the wait
+    b.lockAcquired(211, MONITOR, 0);
+    b.lockReleased(250, MONITOR);
+    a.waitExit(300, wait);
+    a.lockRequest(301, wait, MONITOR);
+    a.lockAcquired(302, MONITOR, LockFlags.AFTER_WAIT);
+    a.lockReleased(400, MONITOR); // the inner block ends
+    b.lockRequest(410, sync, MONITOR); // still held (the outer block): waits until 500
+    a.lockReleased(500, MONITOR);
+    b.lockAcquired(505, MONITOR, 0);
+    b.lockReleased(506, MONITOR);
+    a.threadEnd(1000);
+    b.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(95, onThread(r, "monitor_contention", "notifier"));
+    assertEquals(0, onThread(r, "monitor_contention", "waiter"));
+    assertEquals(0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
+    Check.partition(r, Map.of("waiter", 1000L, "notifier", 1000L));
+  }
+
   @Test
   void semaphorePermitWaitsForAnotherThreadsRelease() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));

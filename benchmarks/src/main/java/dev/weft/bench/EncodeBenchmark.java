@@ -5,9 +5,15 @@ import dev.weft.trace.StreamWriter;
 import dev.weft.trace.Trace;
 import dev.weft.trace.TraceWriter;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -25,21 +31,30 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * What does it cost to encode one event into a thread's mapped window, and how many bytes does it
  * take?
  *
- * <p>This is the innermost part of the agent's hot path: after the advice has taken its timestamp and
- * found the thread's {@link StreamWriter}, the event is varint-encoded into the mapped window and
- * committed (kind byte last). The timestamp itself ({@code System.nanoTime()}, about 25 ns) is not
- * part of this measurement: times come from a precomputed table of deltas between 100 ns and 50 µs,
- * log-uniformly distributed, so the delta varints have realistic lengths (mostly 2 bytes, some 3).
- * Region, lock and pool ids are small registry ids; task ids grow like a counter.
+ * <p>This is the innermost part of the agent's hot path: after the advice has taken its timestamp
+ * and found the thread's {@link StreamWriter}, the event is varint-encoded into the mapped window
+ * and committed (kind byte last). The timestamp itself ({@code System.nanoTime()}, about 25 ns) is
+ * not part of this measurement: times come from a precomputed table of deltas between 100 ns and 50
+ * µs, log-uniformly distributed, so the delta varints have realistic lengths (mostly 2 bytes, some
+ * 3). Region, lock and pool ids are small registry ids; task ids grow like a counter.
  *
- * <p>Windows are large (4 MiB first, 64 MiB at most) and prepared by the writer's background thread,
- * as in the agent; each iteration writes into a fresh trace that is deleted afterwards. Every
- * benchmark method writes {@link #BATCH} events per invocation, so the reported score is ns/event.
+ * <p>Windows are large (4 MiB first, 64 MiB at most) and prepared by the writer's background
+ * thread, as in the agent; each iteration writes into a fresh trace that is deleted afterwards.
+ * Every benchmark method writes {@link #BATCH} events per invocation, so the reported score is
+ * ns/event.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -69,9 +84,7 @@ public class EncodeBenchmark {
   @Setup(Level.Iteration)
   public void open() throws IOException {
     dir = Files.createTempDirectory("weft-encode-");
-    writer =
-        TraceWriter.create(
-            dir, TraceWriter.Options.defaults().withWindows(4 << 20, 64 << 20));
+    writer = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4 << 20, 64 << 20));
     stream = writer.openStream(1, "bench", 0, 0, now);
   }
 
@@ -134,8 +147,8 @@ public class EncodeBenchmark {
   }
 
   /**
-   * The realistic mix the format is sized for: regions entered and left, a lock taken inside,
-   * a task submitted and run (12 events).
+   * The realistic mix the format is sized for: regions entered and left, a lock taken inside, a
+   * task submitted and run (12 events).
    */
   @Benchmark
   @OperationsPerInvocation(BATCH)
@@ -188,59 +201,153 @@ public class EncodeBenchmark {
     }
   }
 
+  private void run(String pattern) {
+    switch (pattern) {
+      case "enterExit":
+        enterExit();
+        break;
+      case "lock":
+        lock();
+        break;
+      case "task":
+        task();
+        break;
+      default:
+        mix();
+        break;
+    }
+  }
+
+  /** Bytes per event of one pattern: writes a million events and reads them back. */
+  static double bytesPerEvent(String pattern) throws IOException {
+    EncodeBenchmark b = new EncodeBenchmark();
+    b.open();
+    for (int i = 0; i < 1_000_000 / BATCH; i++) {
+      b.run(pattern);
+    }
+    b.writer.close();
+    try (Trace trace = Trace.open(b.dir)) {
+      StreamCursor c = trace.stream(b.stream.id());
+      while (c.next()) {
+        // counting only
+      }
+      return (double) c.eventBytes() / c.eventCount();
+    } finally {
+      deleteTree(b.dir);
+    }
+  }
+
   /**
-   * Prints bytes/event of each pattern: writes a million events with the same generator as the
-   * benchmark methods, reads them back and divides the encoded bytes by the events read. Run with
-   * {@code java -cp benchmarks/target/benchmarks.jar dev.weft.bench.EncodeBenchmark}.
+   * CPU time per event of one pattern, measured with the thread's CPU clock in a fresh JVM (so
+   * patterns do not share JIT profiles; median of seven rounds of about 10 million events, after
+   * three rounds of warm-up). Unlike JMH's wall-clock score it does not count time the thread spent
+   * waiting for a core, so it stays meaningful on a busy machine; it does count the cache and
+   * memory effects of other processes.
    */
-  public static void main(String[] args) throws IOException {
-    System.out.println("pattern,bytes_per_event");
-    for (String pattern : new String[] {"enterExit", "lock", "task", "mix"}) {
+  static double cpuNanosPerEvent(String pattern) throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                EncodeBenchmark.class.getName(),
+                "--cpu",
+                pattern)
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+    if (p.waitFor() != 0) {
+      throw new IOException("CPU measurement of " + pattern + " failed");
+    }
+    return Double.parseDouble(out);
+  }
+
+  private static double measureCpuHere(String pattern) throws IOException {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    int invocations = 10_000;
+    double[] rounds = new double[7];
+    for (int r = -3; r < rounds.length; r++) {
       EncodeBenchmark b = new EncodeBenchmark();
       b.open();
-      for (int i = 0; i < 1_000_000 / BATCH; i++) {
-        switch (pattern) {
-          case "enterExit":
-            b.enterExit();
-            break;
-          case "lock":
-            b.lock();
-            break;
-          case "task":
-            b.task();
-            break;
-          default:
-            b.mix();
-            break;
-        }
+      long start = mx.getCurrentThreadCpuTime();
+      for (int i = 0; i < invocations; i++) {
+        b.run(pattern);
       }
-      b.writer.close();
-      long events = 0;
-      long bytes = 0;
-      try (Trace trace = Trace.open(b.dir)) {
-        StreamCursor c = trace.stream(b.stream.id());
-        while (c.next()) {
-          // counting only
-        }
-        events = c.eventCount();
-        bytes = c.eventBytes();
+      long cpu = mx.getCurrentThreadCpuTime() - start;
+      b.close();
+      if (r >= 0) {
+        rounds[r] = (double) cpu / ((long) invocations * BATCH);
       }
-      b.writer = null;
-      deleteTree(b.dir);
-      System.out.printf("%s,%.2f%n", pattern, (double) bytes / events);
+    }
+    Arrays.sort(rounds);
+    return rounds[rounds.length / 2];
+  }
+
+  /**
+   * Runs the benchmark and prints a table: JMH's median ns/event over all measured iterations and
+   * the 99.9% confidence error it gives for the mean; CPU ns/event from {@link #cpuNanosPerEvent};
+   * bytes/event. JMH's own progress goes to stderr. Arguments: forks (default 3), measured
+   * iterations per fork (default 5); forks 0 skips JMH and prints only the last two columns.
+   */
+  public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--cpu")) {
+      System.out.println(measureCpuHere(args[1]));
+      return;
+    }
+    int forks = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    Options options =
+        new OptionsBuilder()
+            .include(EncodeBenchmark.class.getName() + "\\.")
+            .forks(forks)
+            .warmupIterations(3)
+            .warmupTime(TimeValue.seconds(1))
+            .measurementIterations(iterations)
+            .measurementTime(TimeValue.seconds(1))
+            .build();
+    Collection<RunResult> results =
+        forks == 0
+            ? List.of()
+            : new Runner(
+                    options,
+                    OutputFormatFactory.createFormatInstance(System.err, VerboseMode.NORMAL))
+                .run();
+    System.out.printf(
+        "%-10s %10s %9s %14s %12s%n",
+        "events", "ns/event", "± error", "cpu ns/event", "bytes/event");
+    for (RunResult r : results) {
+      String name = r.getParams().getBenchmark();
+      String pattern = name.substring(name.lastIndexOf('.') + 1);
+      Result<?> score = r.getPrimaryResult();
+      boolean baseline = pattern.equals("baseline");
+      System.out.printf(
+          "%-10s %10.2f %9.2f %14s %12s%n",
+          pattern,
+          score.getStatistics().getPercentile(50),
+          score.getScoreError(),
+          baseline ? "-" : String.format("%.2f", cpuNanosPerEvent(pattern)),
+          baseline ? "-" : String.format("%.2f", bytesPerEvent(pattern)));
+    }
+    if (forks == 0) {
+      for (String pattern : List.of("enterExit", "lock", "task", "mix")) {
+        System.out.printf(
+            "%-10s %10s %9s %14.2f %12.2f%n",
+            pattern, "-", "-", cpuNanosPerEvent(pattern), bytesPerEvent(pattern));
+      }
     }
   }
 
   /*
-   * How to run: benchmarks/encode.sh (builds, runs briefly, prints a table), or
+   * How to run: benchmarks/encode.sh [forks] [iterations] (builds, runs, prints the table), or
    *   mvn -B -q -pl benchmarks -am package -DskipTests
-   *   java -jar benchmarks/target/benchmarks.jar EncodeBenchmark -f 3 -wi 3 -i 5
-   *   java -cp benchmarks/target/benchmarks.jar dev.weft.bench.EncodeBenchmark   # bytes/event
+   *   java -cp benchmarks/target/benchmarks.jar dev.weft.bench.EncodeBenchmark 3 5
+   *   java -jar benchmarks/target/benchmarks.jar EncodeBenchmark -f 3 -wi 3 -i 5   # JMH only
    *
-   * What to expect: baseline is a few ns/event (the loop and the blackhole). Each event method should
-   * cost at most about 10 ns/event above nothing, and the mix should average at most 6 bytes/event
-   * (a one-byte kind, a 2-3 byte time delta, one-byte ids, 2-3 byte task ids). A score far above that
-   * usually means the writer's background thread fell behind and windows were allocated on the
-   * benchmark thread (the machine's other cores were busy): look at the error bars and rerun.
+   * What to expect: baseline is about 1 ns/event (the loop and the blackhole). Each event method
+   * should cost at most about 10 ns/event, and the mix should average at most 6 bytes/event (a
+   * one-byte kind, a 2-3 byte time delta, one-byte ids, 2-3 byte task ids). A score far above that,
+   * with a large error, usually means the machine's other cores were busy, so the writer's
+   * background thread fell behind and windows were allocated on the benchmark thread: rerun.
    */
 }

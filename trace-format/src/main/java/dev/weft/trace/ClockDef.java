@@ -1,8 +1,8 @@
 package dev.weft.trace;
 
 /**
- * The trace clock: event times are {@code System.nanoTime()} values; {@code epochNanos} is the wall-clock
- * time (ns since 1970) that corresponds to {@code nanoBase}.
+ * The trace clock: event times are {@code System.nanoTime()} values; {@code epochNanos} is the
+ * wall-clock time (ns since 1970) that corresponds to {@code nanoBase}.
  */
 public record ClockDef(long nanoBase, long epochNanos, long resolutionNanos) {
 

@@ -1,8 +1,8 @@
 package dev.weft.trace;
 
 /**
- * What a region descriptor describes (POMP's construct kind). Codes are stored in REGION definitions and
- * are a public contract: never renumber, only add.
+ * What a region descriptor describes (POMP's construct kind). Codes are stored in REGION
+ * definitions and are a public contract: never renumber, only add.
  */
 public enum ConstructKind {
   UNKNOWN(0, "unknown"),

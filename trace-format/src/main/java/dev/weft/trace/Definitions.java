@@ -162,7 +162,9 @@ public final class Definitions {
               int pool = (int) Varint.get(r);
               long time = Varint.getSigned(r);
               threadFacts.put(stream, new long[] {javaId, flags, pool});
-              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(0, new ThreadDef.Rename(time, name));
+              names
+                  .computeIfAbsent(stream, k -> new ArrayList<>())
+                  .add(0, new ThreadDef.Rename(time, name));
               break;
             }
           case TraceFiles.DEF_THREAD_NAME:
@@ -170,21 +172,25 @@ public final class Definitions {
               int stream = (int) Varint.get(r);
               long time = Varint.getSigned(r);
               String name = str(strings, r, file, start);
-              names.computeIfAbsent(stream, k -> new ArrayList<>()).add(new ThreadDef.Rename(time, name));
+              names
+                  .computeIfAbsent(stream, k -> new ArrayList<>())
+                  .add(new ThreadDef.Rename(time, name));
               break;
             }
           case TraceFiles.DEF_POOL:
             {
               int id = (int) Varint.get(r);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
-              pools.put(id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              pools.put(
+                  id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
               break;
             }
           case TraceFiles.DEF_OBJECT:
             {
               long id = Varint.get(r);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
-              objects.put(id, new ObjectDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
+              objects.put(
+                  id, new ObjectDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
               break;
             }
           case TraceFiles.DEF_DROPS:
@@ -208,7 +214,8 @@ public final class Definitions {
       long[] f = e.getValue();
       threads.put(
           e.getKey(),
-          new ThreadDef(e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
+          new ThreadDef(
+              e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
     }
   }
 

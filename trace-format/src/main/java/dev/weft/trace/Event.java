@@ -40,7 +40,8 @@ public record Event(EventKind kind, long time, int stream, long[] fields) {
 
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder().append(kind.id()).append('@').append(time).append(" s").append(stream);
+    StringBuilder b =
+        new StringBuilder().append(kind.id()).append('@').append(time).append(" s").append(stream);
     for (int i = 0; i < fields.length; i++) {
       b.append(' ').append(kind.field(i).name().toLowerCase()).append('=').append(fields[i]);
     }

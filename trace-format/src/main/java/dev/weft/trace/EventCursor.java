@@ -1,9 +1,9 @@
 package dev.weft.trace;
 
 /**
- * A pull cursor over events: {@code while (cursor.next()) { cursor.kind() … }}. The accessors describe
- * the current event and are valid until the next call to {@link #next()}; nothing is allocated per
- * event. Use {@link #snapshot()} to keep an event.
+ * A pull cursor over events: {@code while (cursor.next()) { cursor.kind() … }}. The accessors
+ * describe the current event and are valid until the next call to {@link #next()}; nothing is
+ * allocated per event. Use {@link #snapshot()} to keep an event.
  */
 public interface EventCursor {
 

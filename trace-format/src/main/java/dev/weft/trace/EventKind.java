@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * Every event record of format v1: its one-byte code, its name (the lower_snake_case name used by
- * {@code weft summary --format json} and FORMAT.md), and the fields that follow the timestamp delta, each
- * an unsigned LEB128 varint. Codes are a public contract: never renumber, only add.
+ * {@code weft summary --format json} and FORMAT.md), and the fields that follow the timestamp
+ * delta, each an unsigned LEB128 varint. Codes are a public contract: never renumber, only add.
  */
 public enum EventKind {
   ENTER(0x01, "enter", REGION),

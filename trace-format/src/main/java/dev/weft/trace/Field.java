@@ -1,6 +1,9 @@
 package dev.weft.trace;
 
-/** The named payload fields an event may carry; each {@link EventKind} lists the ones it has, in order. */
+/**
+ * The named payload fields an event may carry; each {@link EventKind} lists the ones it has, in
+ * order.
+ */
 public enum Field {
   /** Region id: the woven call site or user region (a {@link RegionDef}). */
   REGION,
@@ -10,7 +13,9 @@ public enum Field {
   PARALLELISM,
   /** Task id: identity of a task object, unique among live tasks. */
   TASK,
-  /** What a join waits for: a task id, or a Java thread id for {@code Thread.join}; 0 when unknown. */
+  /**
+   * What a join waits for: a task id, or a Java thread id for {@code Thread.join}; 0 when unknown.
+   */
   TARGET,
   /** Lock, barrier, latch or phaser id (an {@link ObjectDef}). */
   OBJECT,

@@ -4,12 +4,22 @@ package dev.weft.trace;
 public final class LockFlags {
   /** The thread already held this lock: not a contention candidate. */
   public static final int REENTRANT = 1;
-  /** A {@code tryLock}/{@code tryAcquire} that failed: the lock was not acquired and no RELEASED follows. */
+
+  /**
+   * A {@code tryLock}/{@code tryAcquire} that failed: the lock was not acquired and no RELEASED
+   * follows.
+   */
   public static final int FAILED = 2;
+
   /** A shared (read) acquisition of a read/write or stamped lock, or a semaphore permit. */
   public static final int SHARED = 4;
-  /** The acquisition re-takes a monitor after {@code Object.wait} (or a lock after {@code Condition.await}). */
+
+  /**
+   * The acquisition re-takes a monitor after {@code Object.wait} (or a lock after {@code
+   * Condition.await}).
+   */
   public static final int AFTER_WAIT = 8;
+
   /** The attempt ended by interrupt or timeout; like FAILED, no RELEASED follows. */
   public static final int ABORTED = 16;
 

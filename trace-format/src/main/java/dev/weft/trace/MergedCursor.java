@@ -3,8 +3,9 @@ package dev.weft.trace;
 import java.util.List;
 
 /**
- * All streams of a trace as one time-ordered sequence: a k-way merge (binary heap) of the per-thread
- * cursors. Ties are broken by stream id, so the order is deterministic. Memory is one block per stream.
+ * All streams of a trace as one time-ordered sequence: a k-way merge (binary heap) of the
+ * per-thread cursors. Ties are broken by stream id, so the order is deterministic. Memory is one
+ * cursor buffer per stream.
  */
 final class MergedCursor implements EventCursor {
   private final StreamCursor[] heap;

@@ -6,7 +6,8 @@ package dev.weft.trace;
  * @param id the int that events carry
  * @param kind the construct
  * @param name region name (a user region's name, or the construct, e.g. {@code ReentrantLock.lock})
- * @param declaringClass the class whose code contains the call site (binary name), or "" when unknown
+ * @param declaringClass the class whose code contains the call site (binary name), or "" when
+ *     unknown
  * @param method the method containing the call site, or ""
  * @param file source file name, or "" when the class has no SourceFile attribute
  * @param firstLine first source line, 0 when unknown
@@ -28,6 +29,8 @@ public record RegionDef(
     if (firstLine <= 0) {
       return where;
     }
-    return lastLine > firstLine ? where + ":" + firstLine + "-" + lastLine : where + ":" + firstLine;
+    return lastLine > firstLine
+        ? where + ":" + firstLine + "-" + lastLine
+        : where + ":" + firstLine;
   }
 }

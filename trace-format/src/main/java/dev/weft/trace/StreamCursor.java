@@ -43,15 +43,21 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   private final byte[] buf = new byte[BUFFER_SIZE];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buf);
+
   /** File offset of {@code buf[0]}. */
   private long bufOffset;
+
   private int bufLength;
+
   /** Index in {@code buf} of the next event (or block end marker). */
   private int p;
+
   private boolean inBlock;
   private long blockEnd;
+
   /** Where the current block's bytes end in this file: its end, or the file's end if sooner. */
   private long readableEnd;
+
   private long time;
 
   private EventKind kind;

@@ -10,16 +10,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The file behind one {@link StreamWriter}: its header and its windows. A window is allocated on disk
- * (zeros written through the channel, so a full disk is an {@link IOException} here and never a SIGBUS
- * on an application thread), mapped, and pre-touched page by page, normally by the background preparer
- * so that the owning thread takes no page faults. Windows follow each other in the file without gaps:
- * each is one block of the format.
+ * The file behind one {@link StreamWriter}: its header and its windows. A window is allocated on
+ * disk (zeros written through the channel, so a full disk is an {@link IOException} here and never
+ * a SIGBUS on an application thread), mapped, and pre-touched page by page, normally by the
+ * background preparer so that the owning thread takes no page faults. Windows follow each other in
+ * the file without gaps: each is one block of the format.
  *
  * <p><b>Important:</b> {@link FileChannel} closes itself when a thread blocked in it is interrupted
  * ({@code ClosedByInterruptException}). Application threads are interrupted all the time, so an
- * interrupted thread never allocates here, and a channel found closed is reopened; the application's
- * interrupt status is left as it was.
+ * interrupted thread never allocates here, and a channel found closed is reopened; the
+ * application's interrupt status is left as it was.
  */
 final class StreamFile {
   private static final int PAGE = 4096;
@@ -29,7 +29,7 @@ final class StreamFile {
   private final MappedByteBuffer header;
   private final int maxWindow;
 
-  // Guarded by this.
+  // Guarded by this (the constructor aside).
   private FileChannel channel;
   private long nextOffset = TraceFiles.EVENTS_HEADER_SIZE;
   private int nextSize;
@@ -41,10 +41,15 @@ final class StreamFile {
     this.path = path;
     this.maxWindow = maxWindow;
     this.nextSize = firstWindow;
-    this.channel =
-        FileChannel.open(
-            path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch = null;
+    boolean interrupted = Thread.interrupted();
     try {
+      ch =
+          FileChannel.open(
+              path,
+              StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
       // The header and one zero byte: the stream's valid end, until the first window replaces it.
       ByteBuffer h =
           ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE + 1).order(ByteOrder.LITTLE_ENDIAN);
@@ -57,13 +62,20 @@ final class StreamFile {
       h.put((byte) TraceFiles.CODE_END);
       h.flip();
       while (h.hasRemaining()) {
-        channel.write(h, h.position());
+        ch.write(h, h.position());
       }
-      this.header = channel.map(FileChannel.MapMode.READ_WRITE, 0, TraceFiles.EVENTS_HEADER_SIZE);
+      this.header = ch.map(FileChannel.MapMode.READ_WRITE, 0, TraceFiles.EVENTS_HEADER_SIZE);
       header.order(ByteOrder.LITTLE_ENDIAN);
+      this.channel = ch;
     } catch (IOException | RuntimeException e) {
-      channel.close();
+      if (ch != null) {
+        ch.close();
+      }
       throw e;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -98,9 +110,9 @@ final class StreamFile {
   }
 
   /**
-   * The next window: the one prepared in the background if it is ready, else (if {@code allocateNow}
-   * and the calling thread is not interrupted) one allocated on the caller's thread. Null if none can
-   * be had now.
+   * The next window: the one prepared in the background if it is ready, else (if {@code
+   * allocateNow} and the calling thread is not interrupted) one allocated on the caller's thread.
+   * Null if none can be had now.
    */
   MappedByteBuffer takeNext(TraceWriter writer, boolean allocateNow, boolean first) {
     if (prepared == null && !allocateNow) {
@@ -112,7 +124,7 @@ final class StreamFile {
         prepared = null;
         return m;
       }
-      if (!allocateNow || closed || Thread.currentThread().isInterrupted()) {
+      if (!allocateNow || closed) {
         return null;
       }
       if (!first) {
@@ -127,6 +139,7 @@ final class StreamFile {
     if (!writer.reserveBytes(size)) {
       return null;
     }
+    boolean interrupted = Thread.interrupted();
     try {
       if (!channel.isOpen()) {
         channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -146,13 +159,18 @@ final class StreamFile {
       nextSize = (int) Math.min(2L * size, maxWindow);
       return m;
     } catch (ClosedChannelException e) {
-      // An interrupt (or close) closed the channel under us: reopened on the next attempt.
+      // An interrupt that arrived during the I/O (or a close) closed the channel: it is reopened
+      // on the next attempt.
       writer.releaseBytes(size);
       return null;
     } catch (IOException | RuntimeException | InternalError e) {
       writer.releaseBytes(size);
       writer.problem("cannot extend " + path.getFileName() + ": " + e.getMessage());
       return null;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -5,25 +5,27 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 
 /**
- * One thread's event stream: writes events straight into the thread's memory-mapped window of its own
- * file. <b>Single writer</b>: only the owning thread calls the event methods; there is no lock and no
- * allocation per event. One method per event kind (POMP style), each taking the event's timestamp
- * ({@code System.nanoTime()}) first.
+ * One thread's event stream: writes events straight into the thread's memory-mapped window of its
+ * own file. <b>Single writer</b>: only the owning thread calls the event methods; there is no lock
+ * and no allocation per event. One method per event kind (POMP style), each taking the event's
+ * timestamp ({@code System.nanoTime()}) first.
  *
- * <p>Each event is written payload first and its kind byte last, behind a store-store fence, so a process
- * killed at any instant leaves either a whole event or a zero byte where the event would start: the
- * reader never sees half an event (see FORMAT.md, "Valid end").
+ * <p>Each event is written payload first and its kind byte last, behind a store-store fence, so a
+ * process killed at any instant leaves either a whole event or a zero byte where the event would
+ * start: the reader never sees half an event (see FORMAT.md, "Valid end").
  *
  * <p>When the window is full the stream switches to the next window, which a background thread has
- * already pre-allocated, mapped and pre-touched. If no window can be had (disk full, size limit), events
- * are counted as dropped; the count is kept live in the file header and written as a DROPPED event when
- * recording resumes.
+ * already pre-allocated, mapped and pre-touched. If no window can be had (disk full, size limit),
+ * events are counted as dropped; the count is kept live in the file header and written as a DROPPED
+ * event when recording resumes.
  */
 public final class StreamWriter {
   /** Largest encoded event: code + delta + four fields, 10 bytes each at most. */
   static final int MAX_EVENT_BYTES = 1 + 10 * (1 + EventKind.MAX_FIELDS);
 
-  /** Attempt a new window every this many dropped events (a size limit may never lift; a disk may). */
+  /**
+   * Attempt a new window every this many dropped events (a size limit may never lift; a disk may).
+   */
   private static final long RETRY_EVERY = 1 << 16;
 
   // Event codes as compile-time constants (EventKind is the contract; a test checks they agree).
@@ -63,16 +65,20 @@ public final class StreamWriter {
   private final StreamFile file;
 
   private MappedByteBuffer window;
+
   /** Where the next event's kind byte goes. */
   private int pos;
+
   /**
    * The hot path's only bound: past it, {@link #makeRoom()} runs. First the half-way mark of the
    * window (where the next window is requested), then {@link #hardLimit}; -1 while there is no
    * window.
    */
   private int limit = -1;
+
   /** Last position at which an event of any size still fits, with a byte left for BLOCK_END. */
   private int hardLimit = -1;
+
   private long last;
   private boolean dropping;
 
@@ -102,7 +108,7 @@ public final class StreamWriter {
     return droppedTotal;
   }
 
-  // ---- one method per event kind -----------------------------------------------------------------
+  // ---- one method per event kind ----------------------------------------------------------------
   // Every method takes the event's System.nanoTime() first. int parameters are stored as unsigned
   // 32-bit values, long parameters as unsigned 64-bit values (see FORMAT.md, "Events").
 
@@ -236,7 +242,9 @@ public final class StreamWriter {
     event1(t, HELP_EXIT, u32(region));
   }
 
-  /** This thread wakes waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}). */
+  /**
+   * This thread wakes waiters of {@code object} ({@code notify}, {@code signal}, {@code unpark}).
+   */
   public void notify(long t, int region, long object, int waitKind) {
     event3(t, NOTIFY, u32(region), object, u32(waitKind));
   }
@@ -251,66 +259,146 @@ public final class StreamWriter {
     event1(t, VTHREAD_UNMOUNT, vthreadJavaId);
   }
 
-  // ---- encoding -----------------------------------------------------------------------------------
-  // Each number is stored with one put, putShort or putInt (little-endian) when it takes at most
-  // three varint bytes, which covers the usual deltas and ids; a putInt for three bytes also stores a
-  // zero over the next byte, which is still unwritten (zero) space. The kind byte is stored last.
-  // Measured with benchmarks/encode.sh: branches on the length beat a branch-free encoding here,
-  // because a predicted branch lets the next store's address be known early.
+  // ---- encoding ---------------------------------------------------------------------------------
+  // The fast path takes numbers of at most four varint bytes (deltas below 268 ms, ids below 2^28).
+  // Their varints are assembled in longs and stored with one putLong when the payload fits in eight
+  // bytes (the usual case), else with two or three stores; then the kind byte is stored. The bytes
+  // of
+  // a long past the payload are zeros, stored over space that is still zero (the window is zeroed,
+  // and each store only reaches ahead of what has been committed). One combined sign test sends
+  // everything else (the half-way mark or end of the window, drops, large numbers, a clock that
+  // stepped back) to slowEvent, kept out of line so the fast path stays small.
 
   private static long u32(int v) {
     return v & 0xFFFF_FFFFL;
   }
 
+  /**
+   * The varint of {@code v} in the low four bytes of a long and its length in the top byte; -1 when
+   * {@code v} is negative or needs more than four bytes.
+   */
+  private static long packed(long v) {
+    if ((v >>> 7) == 0) {
+      return v | 1L << 56;
+    }
+    if ((v >>> 14) == 0) {
+      return (v & 0x7F) | 0x80 | ((v << 1) & 0x7F00) | 2L << 56;
+    }
+    if ((v >>> 21) == 0) {
+      return (v & 0x7F) | 0x8080 | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000) | 3L << 56;
+    }
+    if ((v >>> 28) == 0) {
+      long spread = (v & 0x7F) | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000);
+      return spread | 0x80_8080 | ((v << 3) & 0x7F00_0000L) | 4L << 56;
+    }
+    return -1;
+  }
+
+  private static final long BYTES = 0xFFFF_FFFFL;
+
   private void event0(long t, int code) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    if ((x0 | (limit - p)) < 0) {
+      slowEvent(t, code, 0, 0, 0, 0, 0);
+      return;
     }
-    commit(p, code, put(p + 1, delta(t)));
+    last = t;
+    window.putInt(p + 1, (int) (x0 & BYTES));
+    commit(p, code, p + 1 + (int) (x0 >>> 56));
   }
 
   private void event1(long t, int code, long a) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    if ((x0 | x1 | (limit - p)) < 0) { // two numbers of at most four bytes always fit in a long
+      slowEvent(t, code, 1, a, 0, 0, 0);
+      return;
     }
-    commit(p, code, put(put(p + 1, delta(t)), a));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    window.putLong(p + 1, (x0 & BYTES) | (x1 & BYTES) << (n0 << 3));
+    commit(p, code, p + 1 + n0 + (int) (x1 >>> 56));
   }
 
   private void event2(long t, int code, long a, long b) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    if ((x0 | x1 | x2 | (limit - p)) < 0) {
+      slowEvent(t, code, 2, a, b, 0, 0);
+      return;
     }
-    commit(p, code, put(put(put(p + 1, delta(t)), a), b));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int n = n1 + (int) (x2 >>> 56);
+    long low = (x0 & BYTES) | (x1 & BYTES) << (n0 << 3);
+    if (n <= 8) {
+      window.putLong(p + 1, low | (x2 & BYTES) << (n1 << 3));
+    } else {
+      window.putLong(p + 1, low);
+      window.putInt(p + 1 + n1, (int) x2);
+    }
+    commit(p, code, p + 1 + n);
   }
 
   private void event3(long t, int code, long a, long b, long c) {
     int p = pos;
-    if (p > limit) {
-      if (!makeRoom()) {
-        drop();
-        return;
-      }
-      p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    long x3 = packed(c);
+    if ((x0 | x1 | x2 | x3 | (limit - p)) < 0) {
+      slowEvent(t, code, 3, a, b, c, 0);
+      return;
     }
-    commit(p, code, put(put(put(put(p + 1, delta(t)), a), b), c));
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int m2 = (int) (x2 >>> 56);
+    int n = n1 + m2 + (int) (x3 >>> 56);
+    long low = (x0 & BYTES) | (x1 & BYTES) << (n0 << 3);
+    long high = (x2 & BYTES) | (x3 & BYTES) << (m2 << 3);
+    if (n <= 8) {
+      window.putLong(p + 1, low | high << (n1 << 3));
+    } else {
+      window.putLong(p + 1, low);
+      window.putLong(p + 1 + n1, high);
+    }
+    commit(p, code, p + 1 + n);
   }
 
   private void event4(long t, int code, long a, long b, long c, long e) {
+    int p = pos;
+    long x0 = packed(t - last);
+    long x1 = packed(a);
+    long x2 = packed(b);
+    long x3 = packed(c);
+    long x4 = packed(e);
+    if ((x0 | x1 | x2 | x3 | x4 | (limit - p)) < 0) {
+      slowEvent(t, code, 4, a, b, c, e);
+      return;
+    }
+    last = t;
+    int n0 = (int) (x0 >>> 56);
+    int n1 = n0 + (int) (x1 >>> 56);
+    int m2 = (int) (x2 >>> 56);
+    int n3 = n1 + m2 + (int) (x3 >>> 56);
+    MappedByteBuffer w = window;
+    w.putLong(p + 1, (x0 & BYTES) | (x1 & BYTES) << (n0 << 3));
+    w.putLong(p + 1 + n1, (x2 & BYTES) | (x3 & BYTES) << (m2 << 3));
+    w.putInt(p + 1 + n3, (int) x4);
+    commit(p, code, p + 1 + n3 + (int) (x4 >>> 56));
+  }
+
+  /**
+   * Everything the fast path does not take: the half-way mark or end of the window, drops, numbers
+   * of more than four bytes, payloads of more than eight bytes, a clock that stepped back.
+   */
+  private void slowEvent(long t, int code, int fieldCount, long a, long b, long c, long e) {
     int p = pos;
     if (p > limit) {
       if (!makeRoom()) {
@@ -319,10 +407,25 @@ public final class StreamWriter {
       }
       p = pos;
     }
-    commit(p, code, put(put(put(put(put(p + 1, delta(t)), a), b), c), e));
+    int q = put(p + 1, delta(t));
+    if (fieldCount > 0) {
+      q = put(q, a);
+    }
+    if (fieldCount > 1) {
+      q = put(q, b);
+    }
+    if (fieldCount > 2) {
+      q = put(q, c);
+    }
+    if (fieldCount > 3) {
+      q = put(q, e);
+    }
+    commit(p, code, q);
   }
 
-  /** The delta from the previous event; a clock that steps back is clamped (times stay monotonic). */
+  /**
+   * The delta from the previous event; a clock that steps back is clamped (times stay monotonic).
+   */
   private long delta(long t) {
     long d = t - last;
     if (d < 0) {
@@ -332,21 +435,11 @@ public final class StreamWriter {
     return d;
   }
 
-  /** Stores the varint of {@code v} (unsigned 64-bit) at {@code p}; returns where it ends. */
+  /**
+   * Stores the varint of {@code v} (unsigned 64-bit) at {@code p}, byte by byte; returns its end.
+   */
   private int put(int p, long v) {
     MappedByteBuffer w = window;
-    if ((v >>> 7) == 0) {
-      w.put(p, (byte) v);
-      return p + 1;
-    }
-    if ((v >>> 14) == 0) {
-      w.putShort(p, (short) ((v & 0x7F) | 0x80 | ((v << 1) & 0x7F00)));
-      return p + 2;
-    }
-    if ((v >>> 21) == 0) {
-      w.putInt(p, (int) ((v & 0x7F) | 0x8080 | ((v << 1) & 0x7F00) | ((v << 2) & 0x7F_0000)));
-      return p + 3;
-    }
     while ((v & ~0x7FL) != 0) {
       w.put(p++, (byte) ((v & 0x7F) | 0x80));
       v >>>= 7;
@@ -364,7 +457,7 @@ public final class StreamWriter {
     events++;
   }
 
-  // ---- windows and drops --------------------------------------------------------------------------
+  // ---- windows and drops ------------------------------------------------------------------------
 
   /** Opens the first window; false when none can be had (the stream starts out dropping). */
   boolean start() {

@@ -25,10 +25,10 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * Definitions are read when the trace is opened; events are streamed, one mapped block per thread at
- * a time, so reading never holds the whole trace in memory. Problems that do not stop reading (a cut
- * stream, an event file without a thread definition) are collected in {@link #warnings()} and in each
- * stream's {@link StreamCursor#state()}.
+ * Definitions are read when the trace is opened; events are streamed through a 32 KiB buffer per
+ * thread, so reading never holds the whole trace in memory. Problems that do not stop reading (a
+ * cut stream, an event file without a thread definition) are collected in {@link #warnings()} and
+ * in each stream's {@link StreamCursor#state()}.
  */
 public final class Trace implements Closeable {
   private final Path dir;
@@ -96,7 +96,8 @@ public final class Trace implements Closeable {
   /**
    * Opens a trace directory and reads its definitions.
    *
-   * @throws TraceFormatException with a one-line message when {@code dir} is not a readable Weft trace
+   * @throws TraceFormatException with a one-line message when {@code dir} is not a readable Weft
+   *     trace
    */
   public static Trace open(Path dir) {
     return new Trace(dir);

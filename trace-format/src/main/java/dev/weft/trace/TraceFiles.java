@@ -26,7 +26,10 @@ public final class TraceFiles {
   /** No more events in this stream: pre-allocated space that was never written. */
   static final int CODE_END = 0x00;
 
-  /** Block header: code(1) length(u32, whole block including this header) baseTime(i64), little-endian. */
+  /**
+   * Block header: code(1) length(u32, whole block including this header) baseTime(i64),
+   * little-endian.
+   */
   static final int CODE_BLOCK = 0xB0;
 
   static final int BLOCK_HEADER_SIZE = 13;

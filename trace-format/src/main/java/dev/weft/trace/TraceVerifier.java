@@ -16,8 +16,8 @@ import java.util.Set;
  * constructs and held locks: memory is bounded by threads × nesting depth, not by trace length.
  *
  * <p>A trace that was cut off (process killed, disk full) or that starts late (attach, measurement
- * switched on later) is not wrong: what is unknown at its edges is reported as a warning. Errors are
- * what cannot happen in a trace written by a correct recorder of a real program.
+ * switched on later) is not wrong: what is unknown at its edges is reported as a warning. Errors
+ * are what cannot happen in a trace written by a correct recorder of a real program.
  */
 public final class TraceVerifier {
   /** At most this many errors and this many warnings are listed; the rest are counted. */
@@ -56,7 +56,7 @@ public final class TraceVerifier {
     return new Run(trace).run();
   }
 
-  // ---- one verification run ------------------------------------------------------------------------
+  // ---- one verification run ---------------------------------------------------------------------
 
   private static final class Run {
     private final Trace trace;
@@ -224,10 +224,13 @@ public final class TraceVerifier {
     private final StreamCursor cursor;
     private final String who;
     private final ArrayList<Frame> stack = new ArrayList<>();
+
     /** Frames below this depth were open before a gap in the recording and may have closed. */
     private int uncertainDepth;
+
     /** The thread's past is unknown (stream start without THREAD_BEGIN, measurement gap, drops). */
     private boolean historyUnknown = true;
+
     private final Map<Long, int[]> holds = new HashMap<>();
     private boolean requestPending;
     private long requestLock;
@@ -422,7 +425,8 @@ public final class TraceVerifier {
       int[] h = holds.get(lock);
       int held = h == null ? 0 : h[0];
       if ((flags & LockFlags.REENTRANT) != 0 && held == 0) {
-        unmatched(time, "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
+        unmatched(
+            time, "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
       }
       if ((flags & LockFlags.AFTER_WAIT) != 0 && held > 0) {
         return; // re-taken after a wait whose release was not recorded: still held once

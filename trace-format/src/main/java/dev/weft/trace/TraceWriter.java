@@ -1,14 +1,13 @@
 package dev.weft.trace;
 
 import java.io.Closeable;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Writes a trace directory: the definitions file (append-only; every definition is written, through the
- * page cache, before the call that defines it returns) and one {@link StreamWriter} per thread.
+ * Writes a trace directory: the definitions file (append-only; every definition is written, through
+ * the page cache, before the call that defines it returns) and one {@link StreamWriter} per thread.
  *
- * <p>Definition methods are thread-safe and meant for slow paths (weave time, a thread's first event).
- * Event methods live on {@link StreamWriter} and are single-threaded per stream.
+ * <p>Definition methods are thread-safe and meant for slow paths (weave time, a thread's first
+ * event). Event methods live on {@link StreamWriter} and are single-threaded per stream.
  */
 public final class TraceWriter implements Closeable {
 
@@ -52,14 +51,13 @@ public final class TraceWriter implements Closeable {
     /** 64 KiB first window per thread, doubling up to 4 MiB; no size limit; problems ignored. */
     public static Options defaults() {
       return new Options(
-          64 * 1024,
-          4 * 1024 * 1024,
-          0,
-          r -> new Thread(r, "weft-window-preparer"),
-          problem -> {});
+          64 * 1024, 4 * 1024 * 1024, 0, r -> new Thread(r, "weft-window-preparer"), problem -> {});
     }
 
-    /** Window sizes: the first window of each thread and the largest window (a power of two ≥ 4 KiB). */
+    /**
+     * Window sizes: the first window of each thread and the largest window (a power of two ≥ 4
+     * KiB).
+     */
     public Options withWindows(int first, int max) {
       if (first < 4096 || max < first) {
         throw new IllegalArgumentException("windows must be >= 4096 bytes and first <= max");
@@ -89,7 +87,14 @@ public final class TraceWriter implements Closeable {
 
   private final Path dir;
   private final Options options;
-  private final FileChannel defs;
+
+  /**
+   * The definitions file. A stream, not a FileChannel: definitions are written on application
+   * threads, and a FileChannel closes itself when an interrupted thread uses it.
+   */
+  private final FileOutputStream defs;
+
+  private boolean defsOpen = true;
   private final Map<String, Integer> strings = new HashMap<>();
   private final AtomicInteger nextStream = new AtomicInteger(1);
   private final List<StreamWriter> streams = new CopyOnWriteArrayList<>();
@@ -104,16 +109,15 @@ public final class TraceWriter implements Closeable {
     this.dir = dir;
     this.options = options;
     Files.createDirectories(dir.resolve(TraceFiles.EVENTS_DIR));
-    this.defs =
-        FileChannel.open(
-            dir.resolve(TraceFiles.DEFS_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Path defsFile = dir.resolve(TraceFiles.DEFS_FILE);
+    Files.createFile(defsFile);
+    this.defs = new FileOutputStream(defsFile.toFile(), true);
     ByteBuffer h = ByteBuffer.allocate(TraceFiles.DEFS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     h.put(TraceFiles.DEFS_MAGIC);
     h.putShort((short) TraceFiles.VERSION_MAJOR);
     h.putShort((short) TraceFiles.VERSION_MINOR);
     h.putInt(0);
-    h.flip();
-    writeFully(h);
+    defs.write(h.array());
     this.preparer = new WindowPreparer(this, options.threadFactory);
   }
 
@@ -145,7 +149,7 @@ public final class TraceWriter implements Closeable {
     return preparer.thread();
   }
 
-  // ---- definitions --------------------------------------------------------------------------------
+  // ---- definitions ------------------------------------------------------------------------------
 
   public synchronized void defineClock(ClockDef clock) throws IOException {
     ByteBuffer b = record();
@@ -222,8 +226,8 @@ public final class TraceWriter implements Closeable {
   }
 
   /**
-   * Defines a thread and opens its event stream. The thread definition is on disk before this returns,
-   * so no event of the stream can precede it.
+   * Defines a thread and opens its event stream. The thread definition is on disk before this
+   * returns, so no event of the stream can precede it.
    *
    * @param time when the thread first recorded
    * @return the stream; it may start out dropping when no window could be allocated
@@ -262,8 +266,9 @@ public final class TraceWriter implements Closeable {
   }
 
   /**
-   * Ends the trace: records the drop counts and a clean-end marker. Streams stay mapped (an application
-   * thread may still be writing; its late events are harmless), so this never faults a racing writer.
+   * Ends the trace: records the drop counts and a clean-end marker. Streams stay mapped (an
+   * application thread may still be writing; its late events are harmless), so this never faults a
+   * racing writer.
    */
   public synchronized void close(long endTime) throws IOException {
     if (closed) {
@@ -283,6 +288,7 @@ public final class TraceWriter implements Closeable {
     ByteBuffer b = record();
     Varint.putSigned(b, endTime);
     append(TraceFiles.DEF_END, b);
+    defsOpen = false;
     defs.close();
   }
 
@@ -314,7 +320,7 @@ public final class TraceWriter implements Closeable {
     return firstProblem;
   }
 
-  // ---- internals ----------------------------------------------------------------------------------
+  // ---- internals --------------------------------------------------------------------------------
 
   WindowPreparer preparer() {
     return preparer;
@@ -381,7 +387,7 @@ public final class TraceWriter implements Closeable {
 
   /** Appends one record (type, payload length, payload) with a single write. */
   private void append(int type, ByteBuffer payload) throws IOException {
-    if (!defs.isOpen()) {
+    if (!defsOpen) {
       throw new IOException("trace is closed");
     }
     payload.flip();
@@ -391,12 +397,6 @@ public final class TraceWriter implements Closeable {
     Varint.put(r, len);
     r.put(payload);
     r.flip();
-    writeFully(r);
-  }
-
-  private void writeFully(ByteBuffer b) throws IOException {
-    while (b.hasRemaining()) {
-      defs.write(b);
-    }
+    defs.write(r.array(), 0, r.limit());
   }
 }

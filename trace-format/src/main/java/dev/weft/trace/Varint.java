@@ -18,7 +18,10 @@ final class Varint {
     put(b, (v << 1) ^ (v >> 63));
   }
 
-  /** Reads an unsigned varint; throws {@link java.nio.BufferUnderflowException} when the buffer ends first. */
+  /**
+   * Reads an unsigned varint; throws {@link java.nio.BufferUnderflowException} when the buffer ends
+   * first.
+   */
   static long get(ByteBuffer b) {
     long v = 0;
     for (int shift = 0; shift < 64; shift += 7) {

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bytes that are not a Weft trace: corrupt event bytes make a stream CORRUPT with a one-line problem
- * naming the file (the events before them are still read); a foreign directory, a bad magic number
- * or an unsupported version make {@link Trace#open} throw a {@link TraceFormatException} with a
- * one-line message naming the file.
+ * Bytes that are not a Weft trace: corrupt event bytes make a stream CORRUPT with a one-line
+ * problem naming the file (the events before them are still read); a foreign directory, a bad magic
+ * number or an unsupported version make {@link Trace#open} throw a {@link TraceFormatException}
+ * with a one-line message naming the file.
  */
 class CorruptionTest {
   @TempDir Path tmp;

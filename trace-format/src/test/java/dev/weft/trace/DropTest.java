@@ -96,53 +96,34 @@ class DropTest {
   }
 
   /**
-   * An interrupted application thread never allocates a window itself (an interrupt would close the
-   * file channel): it drops until the background thread has one ready, keeps its interrupt status,
-   * and the resumed stream starts with a DROPPED event counting the gap.
+   * Once the size limit lifts (here: bytes handed back, as when a failed window is released),
+   * recording resumes in a new window that starts with a DROPPED event counting the gap; its time
+   * is the last recorded event's time.
    */
   @Test
-  void interruptedThreadDropsUntilTheNextWindowIsReadyThenMarksTheGap() throws Exception {
+  void recordingResumesWithADroppedEventCountingTheGap() throws Exception {
     Path dir = tmp.resolve("resume");
-    CountDownLatch preparerMayRun = new CountDownLatch(1);
     TraceWriter.Options options =
-        TraceWriter.Options.defaults()
-            .withWindows(4096, 4096)
-            .withThreadFactory(
-                r ->
-                    new Thread(
-                        () -> {
-                          try {
-                            preparerMayRun.await();
-                          } catch (InterruptedException e) {
-                            return;
-                          }
-                          r.run();
-                        }));
+        TraceWriter.Options.defaults().withWindows(4096, 4096).withMaxBytes(4096);
     List<Event> expected = new ArrayList<>();
     StreamWriter s;
     try (TraceWriter w = TraceWriter.create(dir, options)) {
       w.defineRegion(new RegionDef(1, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 1));
       s = w.openStream(1, "main", 0, 0, 0);
       long t = 0;
-      Thread.currentThread().interrupt();
-      try {
-        while (s.dropped() < 500) {
-          t += 10;
-          long before = s.events();
-          s.enter(t, 1);
-          if (s.events() > before) {
-            expected.add(new Event(EventKind.ENTER, t, 1, new long[] {1}));
-          }
+      while (s.dropped() < 500) {
+        t += 10;
+        long before = s.events();
+        s.enter(t, 1);
+        if (s.events() > before) {
+          expected.add(new Event(EventKind.ENTER, t, 1, new long[] {1}));
         }
-        assertTrue(Thread.currentThread().isInterrupted(), "the application's interrupt is kept");
-      } finally {
-        Thread.interrupted();
       }
       long lastRecorded = expected.get(expected.size() - 1).time();
-      preparerMayRun.countDown();
+      w.releaseBytes(4096); // room for one more window
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      long resumedAt = -1;
-      while (resumedAt < 0 && System.nanoTime() < deadline) {
+      boolean resumed = false;
+      while (!resumed && System.nanoTime() < deadline) {
         t += 10;
         long dropped = s.dropped();
         long before = s.events();
@@ -150,12 +131,12 @@ class DropTest {
         if (s.events() > before) {
           expected.add(new Event(EventKind.DROPPED, lastRecorded, 1, new long[] {dropped}));
           expected.add(new Event(EventKind.EXIT, t, 1, new long[] {1}));
-          resumedAt = t;
-        } else {
-          Thread.sleep(1);
+          resumed = true;
+        } else if (s.dropped() % 65_536 == 1) {
+          Thread.sleep(1); // the background thread was just asked for a window
         }
       }
-      assertTrue(resumedAt > 0, "recording resumed once the window was prepared");
+      assertTrue(resumed, "recording resumed once the limit lifted");
       s.exit(t + 10, 1);
       expected.add(new Event(EventKind.EXIT, t + 10, 1, new long[] {1}));
     }
@@ -176,6 +157,62 @@ class DropTest {
       TraceVerifier.VerifyReport report = TraceVerifier.verify(trace);
       assertTrue(report.ok(), report.errors().toString());
       assertEquals(s.dropped(), report.dropped());
+    }
+  }
+
+  /**
+   * An interrupted application thread that must allocate its next window itself (the background
+   * thread is held back here) still records everything, and its interrupt status is kept: a
+   * FileChannel used with the status set would close itself.
+   */
+  @Test
+  void interruptedThreadAllocatesWindowsAndKeepsItsInterruptStatus() throws Exception {
+    Path dir = tmp.resolve("interrupted");
+    CountDownLatch preparerMayRun = new CountDownLatch(1);
+    TraceWriter.Options options =
+        TraceWriter.Options.defaults()
+            .withWindows(4096, 4096)
+            .withThreadFactory(
+                r ->
+                    new Thread(
+                        () -> {
+                          try {
+                            preparerMayRun.await();
+                          } catch (InterruptedException e) {
+                            return;
+                          }
+                          r.run();
+                        }));
+    int n = 10_000; // 3 bytes each: several 4 KiB windows
+    StreamWriter s;
+    try (TraceWriter w = TraceWriter.create(dir, options)) {
+      Thread.currentThread().interrupt();
+      try {
+        s = w.openStream(1, "main", 0, 0, 0);
+        for (int i = 1; i <= n; i++) {
+          s.enter(i, 1);
+        }
+        w.defineRegion(new RegionDef(1, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 1));
+        assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+      } finally {
+        Thread.interrupted();
+        preparerMayRun.countDown();
+      }
+      assertEquals(n, s.events());
+      assertEquals(0, s.dropped());
+      assertTrue(w.synchronousWindows() >= 5, "windows allocated: " + w.synchronousWindows());
+    }
+    try (Trace trace = Trace.open(dir)) {
+      assertTrue(trace.definitions().closedCleanly());
+      assertNotNull(trace.definitions().region(1));
+      StreamCursor c = trace.stream(1);
+      long i = 0;
+      while (c.next()) {
+        i++;
+        assertEquals(i, c.time());
+      }
+      assertEquals(StreamCursor.State.COMPLETE, c.state(), c.problem());
+      assertEquals(n, i);
     }
   }
 }

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 
 /**
  * The child JVM of {@link KillTest}: threads write a known event sequence as fast as they can and
- * report progress on stdout ("written STREAM COUNT", after each batch is committed) until the parent
- * kills the process. Stops by itself after a minute, should the parent be gone.
+ * report progress on stdout ("written STREAM COUNT", after each batch is committed) until the
+ * parent kills the process. Stops by itself after a minute, should the parent be gone.
  */
 public final class KillChild {
   static final int REGION_WORK = 1;
@@ -53,8 +53,7 @@ public final class KillChild {
         new RegionDef(
             REGION_LOCK, ConstructKind.REENTRANT_LOCK, "lock", "K", "run", "K.java", 3, 3));
     w.defineRegion(
-        new RegionDef(
-            REGION_SUBMIT, ConstructKind.EXECUTOR, "submit", "K", "run", "K.java", 5, 5));
+        new RegionDef(REGION_SUBMIT, ConstructKind.EXECUTOR, "submit", "K", "run", "K.java", 5, 5));
     long deadline = System.nanoTime() + 60_000_000_000L;
     for (int n = 0; n < threads; n++) {
       Thread thread =
@@ -64,7 +63,10 @@ public final class KillChild {
                   StreamWriter s = w.openStream(Thread.currentThread().getId(), "w", 0, 0, 0);
                   for (long i = 0; System.nanoTime() < deadline; ) {
                     for (long end = i + BATCH; i < end; i++) {
-                      Writes.write(s, expected(s.id(), i).kind(), expected(s.id(), i).time(),
+                      Writes.write(
+                          s,
+                          expected(s.id(), i).kind(),
+                          expected(s.id(), i).time(),
                           expected(s.id(), i).fields());
                     }
                     synchronized (System.out) {

@@ -24,6 +24,7 @@ class KillTest {
   @TempDir Path tmp;
 
   private static final int THREADS = 3;
+
   /** Kill once every stream has reported this many events (many windows crossed by then). */
   private static final long ENOUGH = 200_000;
 

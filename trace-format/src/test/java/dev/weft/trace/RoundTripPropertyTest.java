@@ -135,7 +135,8 @@ class RoundTripPropertyTest {
         times[i++] = c.time();
       }
       assertEquals(4, i);
-      assertEquals(List.of(2000L, 2000L, 2500L, 2500L), List.of(times[0], times[1], times[2], times[3]));
+      assertEquals(
+          List.of(2000L, 2000L, 2500L, 2500L), List.of(times[0], times[1], times[2], times[3]));
     }
   }
 

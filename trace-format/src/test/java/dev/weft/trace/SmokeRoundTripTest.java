@@ -16,16 +16,19 @@ class SmokeRoundTripTest {
   void writesAndReadsTwoThreadsInTimeOrder() throws Exception {
     Path dir = tmp.resolve("t");
     List<Event> written = new ArrayList<>();
-    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192))) {
+    try (TraceWriter w =
+        TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4096, 8192))) {
       w.defineClock(new ClockDef(0, 1_000, 1));
-      w.defineRegion(new RegionDef(7, ConstructKind.USER_REGION, "work", "A", "run", "A.java", 3, 9));
+      w.defineRegion(
+          new RegionDef(7, ConstructKind.USER_REGION, "work", "A", "run", "A.java", 3, 9));
       StreamWriter a = w.openStream(1, "main", 0, 0, 0);
       StreamWriter b = w.openStream(2, "worker", ThreadDef.DAEMON, 0, 0);
       for (int i = 0; i < 5000; i++) {
         a.enter(10L * i, 7);
         written.add(new Event(EventKind.ENTER, 10L * i, a.id(), new long[] {7}));
         b.lockAcquired(10L * i + 5, 123456789L, LockFlags.SHARED);
-        written.add(new Event(EventKind.LOCK_ACQUIRED, 10L * i + 5, b.id(), new long[] {123456789L, 4}));
+        written.add(
+            new Event(EventKind.LOCK_ACQUIRED, 10L * i + 5, b.id(), new long[] {123456789L, 4}));
       }
       w.renameThread(b, 99, "worker-renamed");
     }

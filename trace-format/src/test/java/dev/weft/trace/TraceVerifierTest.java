@@ -42,7 +42,8 @@ class TraceVerifierTest {
     String[] names = {"", "work", "inner", "lock", "barrier", "join"};
     for (int id = 1; id <= 5; id++) {
       w.defineRegion(
-          new RegionDef(id, ConstructKind.USER_REGION, names[id], "App", "run", "App.java", id, id));
+          new RegionDef(
+              id, ConstructKind.USER_REGION, names[id], "App", "run", "App.java", id, id));
     }
     w.defineObject(new ObjectDef(SEMAPHORE, ConstructKind.SEMAPHORE, "Semaphore", 0));
     body.write(w);
@@ -360,7 +361,8 @@ class TraceVerifierTest {
     // The second block (after the 64 KiB first window) claims to start at time 0.
     Path file = TraceFiles.streamFile(dir, 1);
     long second = TraceFiles.EVENTS_HEADER_SIZE + 64 * 1024;
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
       ch.read(b, second);
       assertEquals(TraceFiles.CODE_BLOCK, b.get(0) & 0xFF, "a second block exists");

@@ -50,9 +50,9 @@ class TruncationTest {
       StreamWriter small = w.openStream(2, "worker", ThreadDef.DAEMON, 0, 0);
       w.openStream(3, "idle", 0, 0, 0);
       long now = 0;
-      for (int i = 0; i < 1600; i++) {
+      for (int i = 0; i < 900; i++) {
         now += 1 + r.nextInt(40_000);
-        StreamWriter s = i % 80 == 0 ? small : big;
+        StreamWriter s = i % 45 == 0 ? small : big;
         Event e = Writes.random(r, now, s.id());
         Writes.write(s, e.kind(), e.time(), e.fields());
         written.computeIfAbsent(s.id(), k -> new ArrayList<>()).add(e);
@@ -69,6 +69,10 @@ class TruncationTest {
       Path file = TraceFiles.streamFile(copy, stream);
       byte[] bytes = Files.readAllBytes(file);
       assertTrue(bytes.length > TraceFiles.EVENTS_HEADER_SIZE);
+      if (stream == 1) {
+        int second = TraceFiles.EVENTS_HEADER_SIZE + 4096;
+        assertEquals(TraceFiles.CODE_BLOCK, bytes[second] & 0xFF, "stream 1 crosses blocks");
+      }
       List<Event> all = written.get(stream);
       int previous = Integer.MAX_VALUE;
       // From the whole file down to nothing, one byte shorter each time.
@@ -129,7 +133,8 @@ class TruncationTest {
           assertEquals(StreamCursor.State.COMPLETE, c.state(), where);
         }
         int missing = 3 - t.streamIds().size();
-        long ignored = t.warnings().stream().filter(w -> w.contains("no thread definition")).count();
+        long ignored =
+            t.warnings().stream().filter(w -> w.contains("no thread definition")).count();
         assertEquals(missing, ignored, where + ": " + t.warnings());
         if (n < bytes.length) {
           assertFalse(t.warnings().isEmpty(), where);

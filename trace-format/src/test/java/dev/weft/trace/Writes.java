@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** Test helper: writes any event kind through its {@link StreamWriter} method, and random events. */
+/**
+ * Test helper: writes any event kind through its {@link StreamWriter} method, and random events.
+ */
 final class Writes {
   private Writes() {}
 

@@ -288,6 +288,38 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#joinBlockedEnter}. */
+  public static void joinBlockedEnter(int region, Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedEnter(region, task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#joinBlockedExit}. */
+  public static void joinBlockedExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.joinBlockedExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#helpEnter}. */
   public static void helpEnter(int region) {
     WeftSink s = sink;
@@ -486,6 +518,22 @@ public final class WeftBridge {
     if (s != null) {
       try {
         s.threadCreate(region, child);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#poolThreadCreate}. */
+  public static void poolThreadCreate(int region, Thread child, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.poolThreadCreate(region, child, pool);
       } catch (Throwable t) {
         try {
           fault(s, t);

@@ -77,6 +77,16 @@ public abstract class WeftSink {
   /** The join wait at {@code region} ends. */
   public abstract void joinWaitExit(int region);
 
+  /**
+   * A thread running a fork-join task blocks (parks) inside a join of {@code task}. With aggregated
+   * tasks this is recorded as a join wait (its busy time stops); otherwise the join is already
+   * recorded where the application called it, and this is ignored.
+   */
+  public abstract void joinBlockedEnter(int region, Object task);
+
+  /** The blocking started by {@link #joinBlockedEnter} ends. */
+  public abstract void joinBlockedExit(int region);
+
   /** Inside a join wait, the thread starts running other tasks (fork-join helping). */
   public abstract void helpEnter(int region);
 
@@ -130,10 +140,19 @@ public abstract class WeftSink {
   /** The calling thread starts {@code child}. */
   public abstract void threadCreate(int region, Thread child);
 
-  /** The calling thread begins running (first thing in its {@code run}). */
+  /**
+   * The calling thread starts {@code child} as a worker of {@code pool} (a thread pool adding a
+   * worker): like {@link #threadCreate}, and the child's thread definition names the pool.
+   */
+  public abstract void poolThreadCreate(int region, Thread child, Object pool);
+
+  /**
+   * The calling thread begins running (first thing in its {@code run}). Recorded for threads whose
+   * creation was seen ({@link #threadCreate}, {@link #poolThreadCreate}) and virtual threads.
+   */
   public abstract void threadBegin();
 
-  /** The calling thread ends. */
+  /** The calling thread ends (recorded when its begin was). */
   public abstract void threadEnd();
 
   // ---- failure

@@ -29,6 +29,7 @@ public final class AgentOptions {
           "buffer",
           "maxsize",
           "start",
+          "tasks",
           "duration",
           "test.fail");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
@@ -39,6 +40,7 @@ public final class AgentOptions {
   private final long buffer;
   private final long maxSize;
   private final boolean startOn;
+  private final boolean aggregateTasks;
   private final long durationMillis;
   private final long failAfter;
   private final String description;
@@ -50,6 +52,7 @@ public final class AgentOptions {
       long buffer,
       long maxSize,
       boolean startOn,
+      boolean aggregateTasks,
       long durationMillis,
       long failAfter,
       String description) {
@@ -59,6 +62,7 @@ public final class AgentOptions {
     this.buffer = buffer;
     this.maxSize = maxSize;
     this.startOn = startOn;
+    this.aggregateTasks = aggregateTasks;
     this.durationMillis = durationMillis;
     this.failAfter = failAfter;
     this.description = description;
@@ -67,7 +71,8 @@ public final class AgentOptions {
   /** All defaults: every family, every class, default directory. */
   public static AgentOptions defaults() {
     return new AgentOptions(
-        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, 0, 0, "");
+        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, false, 0, 0,
+        "");
   }
 
   /**
@@ -122,6 +127,15 @@ public final class AgentOptions {
         throw new OptionException("start=" + start + ": must be on or off");
       }
     }
+    boolean aggregateTasks = false;
+    String tasks = values.get("tasks");
+    if (tasks != null) {
+      if (tasks.equals("aggregate")) {
+        aggregateTasks = true;
+      } else if (!tasks.equals("all")) {
+        throw new OptionException("tasks=" + tasks + ": must be all or aggregate");
+      }
+    }
     long durationMillis = duration(values.get("duration"));
     long failAfter = 0;
     if (values.get("test.fail") != null) {
@@ -139,6 +153,7 @@ public final class AgentOptions {
         buffer,
         maxSize,
         startOn,
+        aggregateTasks,
         durationMillis,
         failAfter,
         description.toString());
@@ -346,6 +361,14 @@ public final class AgentOptions {
   /** Whether recording is on from the start ({@code start=on}) or waits for {@code Weft.on()}. */
   public boolean startOn() {
     return startOn;
+  }
+
+  /**
+   * Whether fork-join tasks are aggregated ({@code tasks=aggregate}): per-thread TASK_SUMMARY
+   * records instead of TASK_CREATE/BEGIN/END per task.
+   */
+  public boolean aggregateTasks() {
+    return aggregateTasks;
   }
 
   /**

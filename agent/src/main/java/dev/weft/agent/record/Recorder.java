@@ -3,6 +3,7 @@ package dev.weft.agent.record;
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.bridge.WeftSink;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.StreamWriter;
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,6 +43,13 @@ public final class Recorder extends WeftSink {
   /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
   private static final int SKIPPED_VIRTUAL = -1;
 
+  /**
+   * Spin calls closer together than this (from the end of one to the start of the next), or with
+   * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
+   * short; more is work of its own.
+   */
+  static final long SPIN_GAP_NANOS = 100_000;
+
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final long failAfter;
@@ -51,6 +60,24 @@ public final class Recorder extends WeftSink {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
+  /**
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   */
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  /**
+   * States of fork-join workers by thread id: pools may erase their workers' thread locals between
+   * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+  /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
+  private volatile int virtualScheduler;
+  /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
+  private final boolean aggregateForkJoin;
+  /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
+  private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+  /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
+  private volatile int unforkedRegion;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -59,19 +86,49 @@ public final class Recorder extends WeftSink {
           if (isVirtual(t)) {
             return new ThreadState(t, false, true);
           }
-          if (carriers == null) {
-            return new ThreadState(t, ignoredThreads.containsKey(t), false);
+          if (t instanceof ForkJoinWorkerThread) {
+            return workerState(t);
           }
-          // A platform thread may have carried virtual threads already: one state, one stream.
-          ThreadState s = carriers.get();
-          if (s == null) {
-            s = new ThreadState(t, ignoredThreads.containsKey(t), false);
-            carriers.set(s);
-          }
-          return s;
+          return platformState(t);
         }
       };
   private volatile boolean on;
+
+  /** A fork-join worker's one state, found again after its thread locals were erased. */
+  private ThreadState workerState(Thread t) {
+    ThreadState s = workerStates.get(t.getId());
+    if (s == null || s.thread != t) {
+      s = platformState(t);
+      workerStates.put(t.getId(), s);
+    } else if (carriers != null && carriers.get() != s) {
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
+  private ThreadState platformState(Thread t) {
+    if (carriers == null) {
+      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+    }
+    // A platform thread may have carried virtual threads already: one state, one stream.
+    ThreadState s = carriers.get();
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** As the full constructor, with every task recorded ({@code tasks=all}). */
+  public Recorder(
+      TraceWriter writer,
+      RegionRegistry regions,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
+    this(writer, regions, startOn, failAfter, inst, false);
+  }
 
   /**
    * @param writer the open trace
@@ -79,18 +136,21 @@ public final class Recorder extends WeftSink {
    * @param startOn whether measurement starts on
    * @param failAfter for tests: throw at this event (0 = never)
    * @param inst to reach virtual threads' carriers (JDK 21+); null: virtual threads are skipped
+   * @param aggregateForkJoin summarise fork-join tasks ({@code tasks=aggregate})
    */
   public Recorder(
       TraceWriter writer,
       RegionRegistry regions,
       boolean startOn,
       long failAfter,
-      Instrumentation inst) {
+      Instrumentation inst,
+      boolean aggregateForkJoin) {
     this.writer = writer;
     this.regions = regions;
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.aggregateForkJoin = aggregateForkJoin;
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -150,7 +210,11 @@ public final class Recorder extends WeftSink {
         w.vthreadUnmount(System.nanoTime(), s.mounted);
         s.mounted = 0;
       }
+      endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the thread's busy time so far comes before the event about to be written
+      }
       return w; // the caller writes one event and clears the guard
     } catch (RuntimeException | Error e) {
       s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
@@ -178,7 +242,15 @@ public final class Recorder extends WeftSink {
         virtualSkipped.increment();
         return null;
       }
-      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      if (carrier instanceof ForkJoinWorkerThread) {
+        c = workerStates.get(carrier.getId());
+      }
+      if (c == null || c.thread != carrier) {
+        c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+        if (carrier instanceof ForkJoinWorkerThread) {
+          workerStates.put(carrier.getId(), c);
+        }
+      }
       carriers.set(c);
     }
     if (c.busy || c.ignored) {
@@ -208,12 +280,24 @@ public final class Recorder extends WeftSink {
         w.vthreadMount(now, id);
         c.mounted = id;
       }
+      endSpin(s, w);
       injectFailure();
+      if (s.aggDepth > 0 && !s.aggBlocked) {
+        summarise(s, w); // the busy time so far comes before the event about to be written
+      }
       s.writing = c;
       return w;
     } catch (RuntimeException | Error e) {
       c.busy = false;
       throw e;
+    }
+  }
+
+  /** Any other event ends the thread's spin, at the end of its last spin call. */
+  private static void endSpin(ThreadState s, StreamWriter w) {
+    if (s.spinRegion != 0) {
+      w.spinExit(s.spinLastEnd, s.spinRegion);
+      s.spinRegion = 0;
     }
   }
 
@@ -223,11 +307,38 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /**
+   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
+   * between taking its carrier's stream and writing the event; so its definitions are made first.
+   */
+  private void definePoolFirst(ThreadState s, Object pool) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        poolId(pool);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
+  /** See {@link #definePoolFirst}. */
+  private void defineObjectFirst(ThreadState s, int region, Object o) {
+    if (s.virtual && !s.busy) {
+      s.busy = true;
+      try {
+        objectId(region, o);
+      } finally {
+        s.busy = false;
+      }
+    }
+  }
+
   private StreamWriter open(ThreadState s) {
     Thread t = s.thread;
     try {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
-      int pool = 0;
+      int pool = s.pool;
       if (t instanceof ForkJoinWorkerThread) {
         boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
         pool = poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
@@ -254,7 +365,11 @@ public final class Recorder extends WeftSink {
   // ------------------------------------------------------------------------
 
   private long objectId(int region, Object o) {
-    long id = IdentityIds.of(o);
+    return defined(region, IdentityIds.of(o), o);
+  }
+
+  /** Defines object {@code o} under {@code id} on first sight; returns the id. */
+  private long defined(int region, long id, Object o) {
     if (id != 0 && objectsSeen.firstSight(id)) {
       int parties = 0;
       if (o instanceof CyclicBarrier) {
@@ -264,9 +379,14 @@ public final class Recorder extends WeftSink {
       } else if (o instanceof CountDownLatch) {
         parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
       }
+      ConstructKind kind = SyncObjects.kindOf(o);
       try {
         writer.defineObject(
-            new ObjectDef(id, regions.kind(region), o.getClass().getName(), parties));
+            new ObjectDef(
+                id,
+                kind != null ? kind : regions.kind(region),
+                SyncObjects.className(o),
+                parties));
       } catch (Exception e) {
         // Events keep the id; only the object's description is lost.
       }
@@ -279,14 +399,13 @@ public final class Recorder extends WeftSink {
   }
 
   /**
-   * @param virtualScheduler the pool carries virtual threads (described as such)
+   * @param carriesVirtual the pool carries virtual threads (described as such)
    */
-  private int poolId(Object pool, boolean virtualScheduler) {
+  private int poolId(Object pool, boolean carriesVirtual) {
     if (pool == null) {
       return 0;
     }
-    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
-    id = id == 0 ? 1 : id;
+    int id = idOf(pool);
     if (poolsSeen.firstSight(id)) {
       ConstructKind kind = ConstructKind.EXECUTOR;
       int parallelism = 0;
@@ -300,9 +419,10 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (virtualScheduler) {
+      if (carriesVirtual) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
+        virtualScheduler = id;
       }
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
@@ -311,6 +431,22 @@ public final class Recorder extends WeftSink {
       }
     }
     return id;
+  }
+
+  /** The JDK's scheduler of virtual threads: a fork-join pool whose factory is the JDK's. */
+  private static boolean isVirtualThreadScheduler(Object pool) {
+    return pool instanceof ForkJoinPool
+        && ((ForkJoinPool) pool)
+            .getFactory()
+            .getClass()
+            .getName()
+            .startsWith("java.lang.VirtualThread");
+  }
+
+  /** A pool's id: its identity hash code, never 0. */
+  private static int idOf(Object pool) {
+    int id = System.identityHashCode(pool) & 0x7FFFFFFF;
+    return id == 0 ? 1 : id;
   }
 
   private static long targetId(Object target) {
@@ -455,7 +591,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.fork(System.nanoTime(), region, poolId(pool), parallelism);
+        int poolId = poolId(pool);
+        w.fork(System.nanoTime(), region, poolId, parallelism);
+        if (aggregateForkJoin && poolId != 0) {
+          forkedRegions.put(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -468,7 +608,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.join(System.nanoTime(), region, poolId(pool));
+        int poolId = poolId(pool);
+        w.join(System.nanoTime(), region, poolId);
+        if (aggregateForkJoin) {
+          forkedRegions.remove(poolId, region);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -477,11 +621,21 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void taskCreate(int region, Object task, Object pool) {
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      return; // summarised where it runs
+    }
+    int scheduler = virtualScheduler;
+    if (scheduler != 0 && pool != null && scheduler == idOf(pool)) {
+      return; // a virtual thread's run: its mount is what the trace shows
+    }
     ThreadState s = states.get();
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId(pool));
+        int poolId = poolId(pool);
+        if (poolId == 0 || poolId != virtualScheduler) {
+          w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
+        }
       } finally {
         s.writing.busy = false;
       }
@@ -491,6 +645,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskBegin(Object task) {
     ThreadState s = states.get();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedBegin(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -504,6 +665,13 @@ public final class Recorder extends WeftSink {
   @Override
   public void taskEnd(Object task) {
     ThreadState s = states.get();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedEnd(s);
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -529,7 +697,13 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitEnter(int region, Object target) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return; // a worker's application code runs inside summarised tasks (cheaper than the next)
+    }
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -542,7 +716,13 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void joinWaitExit(int region) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return;
+    }
     ThreadState s = states.get();
+    if (s.aggDepth > 0) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
@@ -550,6 +730,130 @@ public final class Recorder extends WeftSink {
       } finally {
         s.writing.busy = false;
       }
+    }
+  }
+
+  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+
+  /**
+   * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
+   * interval; nested ones (run while joining, or inline) are counted in it.
+   */
+  private void aggregatedBegin(ThreadState s) {
+    if (s.busy) {
+      return;
+    }
+    if (s.aggDepth++ == 0) {
+      s.aggStart = System.nanoTime();
+      s.aggCount = 0;
+    }
+    s.aggCount++;
+  }
+
+  /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
+  private void aggregatedEnd(ThreadState s) {
+    if (s.busy || s.aggDepth == 0 || --s.aggDepth > 0) {
+      return;
+    }
+    s.aggBlocked = false;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        summarise(s, w);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * Writes TASK_SUMMARY for the thread's busy time since the interval started (the guard is held):
+   * the tasks begun meanwhile and the time they ran, in the parallel region open on the thread's
+   * pool. The next interval starts now.
+   */
+  private void summarise(ThreadState s, StreamWriter w) {
+    long now = System.nanoTime();
+    long busy = now - s.aggStart;
+    long count = s.aggCount;
+    s.aggStart = now;
+    s.aggCount = 0;
+    if (busy <= 0 && count == 0) {
+      return;
+    }
+    if (s.summaryPool < 0) {
+      s.summaryPool =
+          s.thread instanceof ForkJoinWorkerThread
+              ? poolId(((ForkJoinWorkerThread) s.thread).getPool())
+              : 0;
+    }
+    Integer region = s.summaryPool == 0 ? null : forkedRegions.get(s.summaryPool);
+    w.taskSummary(now, region == null ? unforkedRegion() : region, s.summaryPool, count, busy);
+  }
+
+  /** The region of summaries of tasks that run outside any recorded parallel region. */
+  private int unforkedRegion() {
+    int r = unforkedRegion;
+    if (r == 0) {
+      synchronized (forkedRegions) {
+        r = unforkedRegion;
+        if (r == 0) {
+          r =
+              regions.register(
+                  ConstructKind.FORK_JOIN_TASK,
+                  "fork-join tasks",
+                  "java.util.concurrent.ForkJoinTask",
+                  "exec",
+                  "",
+                  0,
+                  0);
+          unforkedRegion = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void joinBlockedEnter(int region, Object task) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (s.aggDepth == 0 || s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s); // writes the summary up to now
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        s.aggBlocked = true;
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void joinBlockedExit(int region) {
+    if (!aggregateForkJoin) {
+      return;
+    }
+    ThreadState s = states.get();
+    if (!s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        long now = System.nanoTime();
+        w.joinWaitExit(now, region);
+        s.aggStart = now; // busy again from here
+      } finally {
+        s.aggBlocked = false;
+        s.writing.busy = false;
+      }
+    } else {
+      s.aggBlocked = false;
     }
   }
 
@@ -588,7 +892,14 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.barrierEnter(System.nanoTime(), region, objectId(region, barrier), generation);
+        if (barrier instanceof CyclicBarrier) {
+          // Woven code cannot see the generation: count it here, and keep it for the departure.
+          generation = SyncObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
+        long id = objectId(region, barrier); // first sight: before the timestamp
+        w.barrierEnter(System.nanoTime(), region, id, generation);
       } finally {
         s.writing.busy = false;
       }
@@ -601,6 +912,10 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        if (barrier instanceof CyclicBarrier && barrier == s.barrierObject) {
+          generation = s.barrierGeneration;
+        }
+        s.barrierObject = null;
         w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
       } finally {
         s.writing.busy = false;
@@ -610,14 +925,61 @@ public final class Recorder extends WeftSink {
 
   // ---- locks
   // --------------------------------------------------------------------------------------
+  //
+  // A lock's id is the id of the object that stands for it (SyncObjects: a ReentrantLock's
+  // synchronizer, a stamped lock for its views; a monitor's object whatever its class). Each thread
+  // remembers what it holds, even while measurement is off, to mark re-entrant acquisitions and to
+  // find the id of a held lock by reference: hashing an object whose monitor is held can inflate
+  // the monitor, so a monitor is hashed only at its first request, before it is entered.
+
+  /** The traits of the lock's class, from the thread's one-class cache. */
+  private static int traits(ThreadState s, Object lock) {
+    Class<?> c = lock.getClass();
+    if (c != s.traitsClass) {
+      s.traitsClass = c;
+      s.traits = SyncObjects.traits(c);
+    }
+    return s.traits;
+  }
 
   @Override
   public void lockRequest(int region, Object lock) {
+    if (lock == null) {
+      return; // the call throws NullPointerException
+    }
     ThreadState s = states.get();
+    long id = 0;
+    Object standsFor = lock;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      int traits = 0;
+      ConstructKind kind = regions.kind(region);
+      if (kind != ConstructKind.MONITOR
+          && kind != ConstructKind.SYNCHRONIZED_METHOD
+          && kind != ConstructKind.OBJECT_WAIT) {
+        traits = traits(s, lock);
+        if (id == 0) {
+          standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return; // a condition of an unknown lock
+          }
+        }
+      }
+      if (id == 0) {
+        id = IdentityIds.of(standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockRequest(System.nanoTime(), region, objectId(region, lock));
+        if (id != s.lastDefined) {
+          defined(region, id, standsFor); // first sight: before the timestamp
+          s.lastDefined = id;
+        }
+        w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
@@ -626,11 +988,42 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockAcquired(Object lock, int flags) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits;
+      if (s.requestObject == lock) {
+        id = s.requestId;
+        traits = s.requestTraits;
+      } else {
+        // No request seen (e.g. a synchronized method entered before the agent could weave it).
+        traits = traits(s, lock);
+        id = s.heldIdOf(lock);
+        if (id == 0) {
+          Object standsFor = SyncObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return;
+          }
+          id = defined(0, IdentityIds.of(standsFor), standsFor);
+        }
+      }
+      s.requestObject = null;
+      flags |= traits & SyncObjects.SHARED;
+      if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0
+          && (traits & SyncObjects.UNOWNED) == 0) {
+        if ((flags & LockFlags.AFTER_WAIT) == 0 && s.holds(id)) {
+          flags |= LockFlags.REENTRANT;
+        }
+        s.hold(lock, id);
+      }
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockAcquired(System.nanoTime(), IdentityIds.of(lock), flags);
+        w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
         s.writing.busy = false;
       }
@@ -639,11 +1032,26 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void lockReleased(Object lock) {
+    if (lock == null) {
+      return;
+    }
     ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = SyncObjects.lockOf(lock, traits(s, lock));
+        if (standsFor == null) {
+          return;
+        }
+        id = IdentityIds.of(standsFor);
+      }
+      s.unhold(id);
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockReleased(System.nanoTime(), IdentityIds.of(lock));
+        w.lockReleased(System.nanoTime(), id);
       } finally {
         s.writing.busy = false;
       }
@@ -685,35 +1093,109 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.notify(System.nanoTime(), region, objectId(region, object), waitKind);
+        long id = notifiedId(s, region, object);
+        w.notify(System.nanoTime(), region, id, waitKind);
       } finally {
         s.writing.busy = false;
       }
     }
   }
 
+  /** The id NOTIFY names: a held monitor's id, a condition's lock, else the object's own id. */
+  private long notifiedId(ThreadState s, int region, Object object) {
+    if (object == null) {
+      return 0;
+    }
+    long id = s.heldIdOf(object);
+    if (id != 0) {
+      return id;
+    }
+    int traits = SyncObjects.traits(object.getClass());
+    if ((traits & SyncObjects.CONDITION) != 0) {
+      Object lock = SyncObjects.lockOf(object, traits);
+      if (lock != null) {
+        return defined(region, IdentityIds.of(lock), lock);
+      }
+    }
+    return objectId(region, object);
+  }
+
+  /**
+   * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
+   * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
+   * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host does
+   * to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last call,
+   * when the thread records anything else.
+   */
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
+    long now = System.nanoTime();
+    if (s.spinRegion != 0 && !s.busy && on) {
+      if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
+        return;
+      }
+      long cpu = ThreadCpu.now();
+      // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      if (cpu >= 0
+          && s.spinCpu >= 0
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+        s.spinCpu = cpu;
+        s.spinCpuAt = now;
+        return;
+      }
+    }
+    StreamWriter w = acquire(s); // ends a previous spin, if any
     if (w != null) {
       try {
-        w.spinEnter(System.nanoTime(), region);
+        w.spinEnter(now, region);
+        s.spinRegion = region;
+        s.spinLastEnd = now;
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
       } finally {
         s.writing.busy = false;
       }
     }
   }
 
+  /**
+   * A spin call returned: remembered as the end of the open spin, with the thread's CPU time at
+   * most every {@link #SPIN_GAP_NANOS} (reading it costs a system call); nothing is written.
+   */
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    StreamWriter w = acquire(s);
-    if (w != null) {
+    if (s.spinRegion != 0 && !s.busy) {
+      long now = System.nanoTime();
+      s.spinLastEnd = now;
+      if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
+      }
+    }
+  }
+
+  /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
+  private static final class ThreadCpu {
+    private static final java.lang.management.ThreadMXBean THREADS = threads();
+
+    private static java.lang.management.ThreadMXBean threads() {
       try {
-        w.spinExit(System.nanoTime(), region);
-      } finally {
-        s.writing.busy = false;
+        java.lang.management.ThreadMXBean t =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() && t.isThreadCpuTimeEnabled() ? t : null;
+      } catch (Throwable e) {
+        return null;
+      }
+    }
+
+    static long now() {
+      try {
+        return THREADS == null ? -1 : THREADS.getCurrentThreadCpuTime();
+      } catch (RuntimeException e) {
+        return -1;
       }
     }
   }
@@ -724,10 +1206,32 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadCreate(int region, Thread child) {
     ThreadState s = states.get();
+    if (s.ignored || child == null) {
+      return;
+    }
+    announcedThreads.put(child.getId(), 0);
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.threadCreate(System.nanoTime(), region, child == null ? 0 : child.getId());
+        w.threadCreate(System.nanoTime(), region, child.getId());
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {
+    ThreadState s = states.get();
+    if (s.ignored || child == null) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        int poolId = poolId(pool);
+        announcedThreads.put(child.getId(), poolId);
+        w.threadCreate(System.nanoTime(), region, child.getId());
       } finally {
         s.writing.busy = false;
       }
@@ -737,10 +1241,21 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadBegin() {
     ThreadState s = states.get();
+    if (s.begun || s.busy) {
+      return;
+    }
+    Integer pool = announcedThreads.remove(s.thread.getId());
+    if (pool == null && !s.virtual) {
+      return; // a thread whose start was not seen (JDK internals): recorded from its first event
+    }
+    if (pool != null && s.stream == null) {
+      s.pool = pool;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadBegin(System.nanoTime());
+        s.begun = true;
       } finally {
         s.writing.busy = false;
       }
@@ -750,10 +1265,14 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     ThreadState s = states.get();
+    if (!s.begun) {
+      return;
+    }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
         w.threadEnd(System.nanoTime());
+        s.begun = false;
       } finally {
         s.writing.busy = false;
       }

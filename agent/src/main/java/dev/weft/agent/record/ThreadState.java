@@ -5,12 +5,16 @@ import java.util.Arrays;
 
 /**
  * What the recorder keeps per thread: its stream (opened at its first event), the re-entrancy
- * guard, and the stack of open user regions. Touched only by its own thread (a carrier's also by
- * the virtual thread it carries, never at the same time), so nothing here is synchronized.
+ * guard, the stack of open user regions, the locks it holds, its open spin and its latest barrier
+ * arrival. Touched only by its own thread (a carrier's also by the virtual thread it carries, never
+ * at the same time), so nothing here is synchronized.
  */
 final class ThreadState {
   /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
   private static final int MAX_DEPTH = 4096;
+
+  /** Most lock holds remembered; deeper ones are not checked for re-entrancy. */
+  private static final int MAX_HELD = 64;
 
   final Thread thread;
 
@@ -34,14 +38,121 @@ final class ThreadState {
   /** The thread name last recorded, compared by reference to notice renames cheaply. */
   String name;
 
+  /** The pool this thread works for, when announced at its creation (0: none or unknown). */
+  int pool;
+
+  /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
+  boolean begun;
+
+  /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
+  final boolean carrier;
+
+  /** Aggregated fork-join tasks: tasks open on this thread (0: no busy interval open). */
+  int aggDepth;
+
+  /** Aggregated fork-join tasks: start of the busy interval not yet summarised. */
+  long aggStart;
+
+  /** Aggregated fork-join tasks: tasks begun in that interval. */
+  long aggCount;
+
+  /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
+  boolean aggBlocked;
+
+  /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
+  int summaryPool = -1;
+
   private int[] regions = new int[16];
   private int depth;
   private int overflow;
+
+  // ---- locks: what this thread holds, for re-entrancy and for ids without hashing a held monitor
+
+  private Object[] heldObjects = new Object[4];
+  private long[] heldIds = new long[4];
+  private int heldCount;
+  /** The object of the last LOCK_REQUEST not yet answered by LOCK_ACQUIRED, and its id. */
+  Object requestObject;
+
+  long requestId;
+  int requestTraits;
+  /** The class whose traits were looked up last, and those traits. */
+  Class<?> traitsClass;
+
+  int traits;
+  /** The id of the lock this thread last requested: defined already, no need to look again. */
+  long lastDefined;
+
+  // ---- spinning: one SPIN_ENTER per spin loop, SPIN_EXIT written before the thread's next event
+
+  /** Region of the open spin, 0 when the thread is not spinning. */
+  int spinRegion;
+
+  /** When the latest spin call of the open spin returned. */
+  long spinLastEnd;
+
+  /** The thread's CPU time (-1: unknown) when last sampled during the spin, and when that was. */
+  long spinCpu;
+
+  long spinCpuAt;
+
+  // ---- barriers: the generation of the latest arrival, for its departure
+
+  Object barrierObject;
+  long barrierGeneration;
 
   ThreadState(Thread thread, boolean ignored, boolean virtual) {
     this.thread = thread;
     this.ignored = ignored;
     this.virtual = virtual;
+    this.carrier = thread.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+  }
+
+  /** The id of a lock this thread holds through {@code lock} (the same reference), or 0. */
+  long heldIdOf(Object lock) {
+    for (int i = heldCount - 1; i >= 0; i--) {
+      if (heldObjects[i] == lock) {
+        return heldIds[i];
+      }
+    }
+    return 0;
+  }
+
+  /** Whether this thread holds the lock with this id. */
+  boolean holds(long id) {
+    for (int i = heldCount - 1; i >= 0; i--) {
+      if (heldIds[i] == id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Remembers a hold of lock {@code id}, taken through {@code lock}. */
+  void hold(Object lock, long id) {
+    if (heldCount == heldIds.length) {
+      if (heldCount >= MAX_HELD) {
+        return;
+      }
+      heldObjects = Arrays.copyOf(heldObjects, heldCount * 2);
+      heldIds = Arrays.copyOf(heldIds, heldCount * 2);
+    }
+    heldObjects[heldCount] = lock;
+    heldIds[heldCount++] = id;
+  }
+
+  /** Forgets the innermost hold of lock {@code id}; false when it was not remembered. */
+  boolean unhold(long id) {
+    for (int i = heldCount - 1; i >= 0; i--) {
+      if (heldIds[i] == id) {
+        heldCount--;
+        System.arraycopy(heldObjects, i + 1, heldObjects, i, heldCount - i);
+        System.arraycopy(heldIds, i + 1, heldIds, i, heldCount - i);
+        heldObjects[heldCount] = null;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Remembers an entered user region (0 when its enter was not recorded). */

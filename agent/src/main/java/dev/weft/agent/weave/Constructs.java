@@ -1,6 +1,26 @@
 package dev.weft.agent.weave;
 
+import dev.weft.agent.constructs.CompletableFutures;
+import dev.weft.agent.constructs.Conditions;
+import dev.weft.agent.constructs.CountDownLatches;
+import dev.weft.agent.constructs.CyclicBarriers;
+import dev.weft.agent.constructs.ExecutorSites;
+import dev.weft.agent.constructs.ExecutorTasks;
+import dev.weft.agent.constructs.ForkJoinSites;
+import dev.weft.agent.constructs.ForkJoinTasks;
+import dev.weft.agent.constructs.FutureSites;
+import dev.weft.agent.constructs.Monitors;
+import dev.weft.agent.constructs.ParallelStreams;
+import dev.weft.agent.constructs.Phasers;
+import dev.weft.agent.constructs.ReadWriteLocks;
+import dev.weft.agent.constructs.ReentrantLocks;
+import dev.weft.agent.constructs.Semaphores;
+import dev.weft.agent.constructs.Spins;
+import dev.weft.agent.constructs.StampedLocks;
+import dev.weft.agent.constructs.ThreadJoins;
+import dev.weft.agent.constructs.Threads;
 import dev.weft.agent.constructs.UserRegions;
+import dev.weft.agent.constructs.Waits;
 import java.util.List;
 
 /** The registry of construct instrumentations: one line per family. */
@@ -10,8 +30,30 @@ public final class Constructs {
   /** Every instrumentation the agent knows; {@code constructs=} selects among them by family. */
   public static List<ConstructInstrumentation> all() {
     return List.of(
-        new UserRegions()
-        // One line per family, e.g. new ForkJoinTasks(), new Monitors(), new ReentrantLocks()
+        new UserRegions(),
+        // Before any family that adds locals: a rewritten synchronized method keeps its monitor in
+        // a slot that later visitors must see in use (see Monitors).
+        new Monitors(),
+        new ReentrantLocks(),
+        new ReadWriteLocks(),
+        new StampedLocks(),
+        new Semaphores(),
+        new CyclicBarriers(),
+        new Phasers(),
+        new CountDownLatches(),
+        new Waits(),
+        new Conditions(),
+        new Spins(),
+        new ForkJoinTasks(),
+        new ForkJoinSites(),
+        new ParallelStreams(),
+        new ExecutorTasks(),
+        new ExecutorSites(),
+        new CompletableFutures(),
+        new FutureSites(),
+        new ThreadJoins(),
+        new Threads()
+        // Virtual threads need no family: the recorder finds their carriers itself.
         );
   }
 }

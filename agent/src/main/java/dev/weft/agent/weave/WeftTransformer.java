@@ -101,18 +101,32 @@ public final class WeftTransformer implements ClassFileTransformer {
   /** Whether this class file would be offered to some application instrumentation. */
   public boolean mayWeave(String internalName, byte[] classfile) {
     boolean filtered = filter.accepts(internalName);
+    WeaveTarget target = null;
     for (int i = 0; i < applicationScoped.size(); i++) {
-      if ((filtered || !applicationScoped.get(i).honoursClassFilter())
-          && containsAny(classfile, applicationHints.get(i))) {
-        return true;
+      ConstructInstrumentation c = applicationScoped.get(i);
+      if ((filtered || !c.honoursClassFilter()) && containsAny(classfile, applicationHints.get(i))) {
+        if (target == null) {
+          target = new WeaveTarget(internalName, null, classfile, true, regions);
+        }
+        if (wants(c, target)) {
+          return true;
+        }
       }
     }
     return false;
   }
 
-  /**
-   * Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes.
-   */
+  /** The family's finer test; a failing test is a weaving error and means no. */
+  private boolean wants(ConstructInstrumentation c, WeaveTarget target) {
+    try {
+      return c.wantsApplicationClass(target);
+    } catch (Throwable t) {
+      error(t);
+      return false;
+    }
+  }
+
+  /** Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes. */
   public void deactivate() {
     active = false;
   }
@@ -199,23 +213,27 @@ public final class WeftTransformer implements ClassFileTransformer {
       String className, ClassLoader loader, Class<?> redefined, byte[] classfile) {
     boolean filtered = filter.accepts(className);
     List<ConstructInstrumentation> candidates = null;
-    for (int i = 0; i < applicationScoped.size(); i++) {
-      ConstructInstrumentation c = applicationScoped.get(i);
-      if ((filtered || !c.honoursClassFilter())
-          && containsAny(classfile, applicationHints.get(i))) {
-        if (candidates == null) {
-          candidates = new ArrayList<>(2);
-        }
-        candidates.add(c);
-      }
-    }
-    if (candidates == null) {
-      return null;
-    }
+    WeaveTarget target = null;
     boolean guard = recorder.suspendCurrentThread();
     try {
-      WeaveTarget target =
-          new WeaveTarget(className, loader, classfile, redefined != null, regions);
+      for (int i = 0; i < applicationScoped.size(); i++) {
+        ConstructInstrumentation c = applicationScoped.get(i);
+        if ((filtered || !c.honoursClassFilter())
+            && containsAny(classfile, applicationHints.get(i))) {
+          if (target == null) {
+            target = new WeaveTarget(className, loader, classfile, redefined != null, regions);
+          }
+          if (wants(c, target)) {
+            if (candidates == null) {
+              candidates = new ArrayList<>(2);
+            }
+            candidates.add(c);
+          }
+        }
+      }
+      if (candidates == null) {
+        return null;
+      }
       ClassReader reader = target.reader();
       // COMPUTE_MAXS only: computing frames would load classes from inside the transformer.
       ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);

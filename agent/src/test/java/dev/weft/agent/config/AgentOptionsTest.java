@@ -25,7 +25,15 @@ class AgentOptionsTest {
     assertEquals(4L << 20, o.buffer());
     assertEquals(0, o.maxSize());
     assertTrue(o.startOn());
+    assertFalse(o.aggregateTasks());
     assertTrue(o.filter().accepts("com/acme/Foo"));
+  }
+
+  @Test
+  void tasksAreRecordedOneByOneOrAggregated() throws OptionException {
+    assertFalse(parse("tasks=all").aggregateTasks());
+    assertTrue(parse("tasks=aggregate").aggregateTasks());
+    assertTrue(AgentOptions.parse("", Map.of("weft.tasks", "aggregate"), Map.of()).aggregateTasks());
   }
 
   @Test
@@ -102,6 +110,7 @@ class AgentOptionsTest {
     assertMessage("maxsize=-1", "not a size");
     assertMessage("maxsize=big", "not a size");
     assertMessage("start=maybe", "must be on or off");
+    assertMessage("tasks=some", "must be all or aggregate");
     assertMessage("include=com..acme", "not a class pattern");
     assertMessage("test.fail=0", "positive number");
     assertMessage("out=", "needs a directory");

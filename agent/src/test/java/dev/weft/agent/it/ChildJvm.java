@@ -18,14 +18,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Starts test applications in child JVMs, with or without the shaded agent jar. */
-final class ChildJvm {
-  static final Path AGENT_JAR =
+public final class ChildJvm {
+  public static final Path AGENT_JAR =
       Path.of(System.getProperty("weft.agent.jar", "target/weft-agent.jar")).toAbsolutePath();
-  static final Path IT_LIBS =
+  public static final Path IT_LIBS =
       Path.of(System.getProperty("weft.it.libs", "target/it-libs")).toAbsolutePath();
 
   /** The JDKs to test on: the one running the tests (17) and, when installed, JDK 25. */
-  static Stream<Path> jdks() {
+  public static Stream<Path> jdks() {
     List<Path> out = new ArrayList<>();
     out.add(Path.of(System.getProperty("java.home")));
     String jdk25 = System.getProperty("weft.jdk25.home", "");
@@ -36,7 +36,7 @@ final class ChildJvm {
   }
 
   /** The feature release of a JDK (17, 25), from its {@code release} file. */
-  static int featureVersion(Path jdk) {
+  public static int featureVersion(Path jdk) {
     try {
       for (String line : Files.readAllLines(jdk.resolve("release"))) {
         if (line.startsWith("JAVA_VERSION=")) {
@@ -51,14 +51,15 @@ final class ChildJvm {
   }
 
   /** What a finished child printed. */
-  record Result(int exitCode, String stdout, String stderr) {
-    List<String> stderrLines() {
+  public record Result(int exitCode, String stdout, String stderr) {
+    /** stderr split into lines. */
+    public List<String> stderrLines() {
       return stderr.isEmpty() ? List.of() : List.of(stderr.split("\\R"));
     }
   }
 
   /** Class path of the test applications: the test classes and the api jar (plus extras). */
-  static String classPath(Path... extra) {
+  public static String classPath(Path... extra) {
     StringBuilder cp =
         new StringBuilder(Path.of("target", "test-classes").toAbsolutePath().toString());
     cp.append(File.pathSeparator).append(codeSource(Weft.class));
@@ -68,7 +69,7 @@ final class ChildJvm {
     return cp.toString();
   }
 
-  static String codeSource(Class<?> c) {
+  public static String codeSource(Class<?> c) {
     try {
       return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (Exception e) {
@@ -80,7 +81,7 @@ final class ChildJvm {
    * The command line: {@code java [-javaagent:jar=OPTIONS] -cp CP MAIN ARGS}; null options = no
    * agent.
    */
-  static List<String> command(
+  public static List<String> command(
       Path jdk, String agentOptions, String classPath, String main, String... args) {
     assertTrue(Files.isRegularFile(AGENT_JAR), AGENT_JAR + " missing: run mvn package first");
     List<String> cmd = new ArrayList<>();
@@ -96,7 +97,7 @@ final class ChildJvm {
   }
 
   /** Runs to completion (at most two minutes) in {@code workDir}. */
-  static Result run(List<String> command, Path workDir) {
+  public static Result run(List<String> command, Path workDir) {
     try {
       ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
@@ -119,7 +120,7 @@ final class ChildJvm {
     }
   }
 
-  static Thread drain(InputStream in, ByteArrayOutputStream sink) {
+  public static Thread drain(InputStream in, ByteArrayOutputStream sink) {
     Thread t =
         new Thread(
             () -> {

@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Map;
 
 /** A whole (small) trace read into memory for assertions. */
-final class TraceFacts {
-  final Definitions definitions;
-  final Map<Integer, List<Event>> eventsByStream = new LinkedHashMap<>();
-  final Map<Integer, StreamCursor.State> states = new LinkedHashMap<>();
-  final List<String> warnings;
+public final class TraceFacts {
+  public final Definitions definitions;
+  public final Map<Integer, List<Event>> eventsByStream = new LinkedHashMap<>();
+  public final Map<Integer, StreamCursor.State> states = new LinkedHashMap<>();
+  public final List<String> warnings;
 
   private TraceFacts(Trace trace) {
     this.definitions = trace.definitions();
@@ -34,21 +34,21 @@ final class TraceFacts {
     this.warnings = List.copyOf(trace.warnings());
   }
 
-  static TraceFacts read(Path dir) {
+  public static TraceFacts read(Path dir) {
     try (Trace t = Trace.open(dir)) {
       return new TraceFacts(t);
     }
   }
 
   /** All events of all streams (stream order, then time order). */
-  List<Event> all() {
+  public List<Event> all() {
     List<Event> out = new ArrayList<>();
     eventsByStream.values().forEach(out::addAll);
     return out;
   }
 
   /** The regions with this name. */
-  List<RegionDef> regionsNamed(String name) {
+  public List<RegionDef> regionsNamed(String name) {
     List<RegionDef> out = new ArrayList<>();
     for (RegionDef r : definitions.regions()) {
       if (r.name().equals(name)) {
@@ -59,7 +59,7 @@ final class TraceFacts {
   }
 
   /** The one region with this name. */
-  RegionDef region(String name) {
+  public RegionDef region(String name) {
     List<RegionDef> r = regionsNamed(name);
     if (r.size() != 1) {
       throw new AssertionError("expected one region named " + name + ", found " + r);
@@ -68,18 +68,18 @@ final class TraceFacts {
   }
 
   /** How many events of {@code kind} carry region {@code region}. */
-  long count(EventKind kind, int region) {
+  public long count(EventKind kind, int region) {
     return all().stream()
         .filter(e -> e.kind() == kind && e.get(dev.weft.trace.Field.REGION) == region)
         .count();
   }
 
-  long count(EventKind kind) {
+  public long count(EventKind kind) {
     return all().stream().filter(e -> e.kind() == kind).count();
   }
 
   /** Region names of a stream's ENTER/EXIT events, e.g. "+outer", "-outer". */
-  List<String> enterExitNames(int stream) {
+  public List<String> enterExitNames(int stream) {
     List<String> out = new ArrayList<>();
     for (Event e : eventsByStream.get(stream)) {
       if (e.kind() == EventKind.ENTER || e.kind() == EventKind.EXIT) {
@@ -91,7 +91,7 @@ final class TraceFacts {
   }
 
   /** Reads all remaining events of a cursor, for counting. */
-  static long countAll(EventCursor c) {
+  public static long countAll(EventCursor c) {
     long n = 0;
     while (c.next()) {
       n++;

@@ -58,7 +58,7 @@ class RecorderTest {
   void whatTheRecorderCausesIsNotRecorded() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
-    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null);
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
     WeftBridge.install(r);
     TracedGetterPool pool = new TracedGetterPool();
     WeftBridge.fork(1, pool, 2); // the recorder describes the pool: it calls getCorePoolSize()
@@ -80,7 +80,7 @@ class RecorderTest {
   void userRegionsStayBalancedAcrossOnAndOff() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
-    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null);
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
     WeftBridge.install(r);
     WeftBridge.userRegionExit(); // nothing open: nothing happens
     WeftBridge.userRegionEnter(1);
@@ -102,7 +102,7 @@ class RecorderTest {
   void aFailingRecorderIsUninstalledAndClosesTheTrace() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
-    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 3, null);
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 3, null, false);
     WeftBridge.install(r);
     for (int i = 0; i < 5; i++) {
       WeftBridge.enter(1); // the third throws inside the recorder; the bridge swallows it

@@ -73,6 +73,12 @@ final class RecordingSink extends WeftSink {
   public void joinWaitExit(int region) {}
 
   @Override
+  public void joinBlockedEnter(int region, Object task) {}
+
+  @Override
+  public void joinBlockedExit(int region) {}
+
+  @Override
   public void helpEnter(int region) {}
 
   @Override
@@ -104,6 +110,9 @@ final class RecordingSink extends WeftSink {
 
   @Override
   public void threadCreate(int region, Thread child) {}
+
+  @Override
+  public void poolThreadCreate(int region, Thread child, Object pool) {}
 
   @Override
   public void threadBegin() {}

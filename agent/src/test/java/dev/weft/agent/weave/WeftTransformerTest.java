@@ -35,7 +35,7 @@ class WeftTransformerTest {
   void open() throws Exception {
     writer = TraceWriter.create(tmp.resolve("t"), TraceWriter.Options.defaults());
     regions = new RegionRegistry(writer);
-    recorder = new Recorder(writer, regions, true, 0, null);
+    recorder = new Recorder(writer, regions, true, 0, null, false);
   }
 
   @AfterEach

@@ -26,9 +26,12 @@ import java.util.Map;
         contribute nothing (their time is [[execution]]). A shared (read) acquisition waits only \
         for exclusive holders. A semaphore permit waits when another thread released a permit \
         after the request. When the holder at the request never recorded a release (missing \
-        events), the whole wait is waiting_for_holder_ns. The monitor given up by Object.wait (or \
-        the lock by Condition.await) counts as released by the waiting thread at the WAIT_ENTER \
-        and re-taken at the WAIT_EXIT or its AFTER_WAIT acquisition. Split into \
+        events), the whole wait is waiting_for_holder_ns. Object.wait (and Condition.await) gives \
+        up its monitor (lock) entirely, however often it was entered: the LOCK_RELEASED recorded \
+        just before the WAIT_ENTER is that release, and the LOCK_REQUEST..LOCK_ACQUIRED \
+        (AFTER_WAIT) after the WAIT_EXIT is the re-acquisition, contended like any other; without \
+        a recorded release, the innermost lock held is given up at the WAIT_ENTER and re-taken at \
+        the WAIT_EXIT. Split into \
         [[monitor_contention]] and [[lock_api_contention]]; attributed to the lock's call site.\
         """,
     diagnosis =

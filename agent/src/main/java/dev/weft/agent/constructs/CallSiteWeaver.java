@@ -1,0 +1,303 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.weave.LineTrackingMethodVisitor;
+import java.util.ArrayList;
+import java.util.List;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.TypePath;
+import org.objectweb.asm.commons.AnalyzerAdapter;
+
+/**
+ * Weaves code around chosen method calls inside a method: before the call, after it returns and
+ * when it throws (the exception is rethrown unchanged), optionally depending on a run-time
+ * condition evaluated once before the call. This is how waits and regions get the file and line of
+ * the call the user wrote, and how calls inside JDK methods are bracketed (e.g. the {@code exec()}
+ * call in {@code ForkJoinTask.doExec}).
+ *
+ * <p>A woven call looks like this (frames are written from the types an {@link AnalyzerAdapter}
+ * tracks; nothing is loaded, no frame is computed):
+ *
+ * <pre>
+ *   [arguments stored in fresh locals, receiver kept in a fresh local, arguments reloaded]
+ *   [condition → fresh int local]
+ *   before
+ *   start: the call
+ *   end:   after; goto resume
+ *   handler (any Throwable): thrown; athrow
+ *   resume: nop
+ * </pre>
+ *
+ * The handler is inline, right after the call, so that the rethrown exception stays inside the try
+ * blocks that enclose the call in the original code; its exception-table entry is written before
+ * the method's own entries (which are deferred to {@code visitMaxs}), so it is the one that runs
+ * first. Fresh locals are slots beyond the frame's current locals: nothing live is there, and they
+ * are used only until the bracket ends.
+ *
+ * <p>Bracket parts write to the visitor they are given (the frame tracker), not back through this
+ * weaver, so the calls they emit are never matched themselves.
+ *
+ * <p>Calls are left alone where a bracket cannot be written safely: in unreachable code, in a
+ * constructor before {@code super(...)}, and in classes older than Java 7 (whose frames are
+ * optional).
+ */
+public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
+  private final AnalyzerAdapter frames;
+  private final boolean canWeave;
+  private final List<Object[]> methodHandlers = new ArrayList<>();
+
+  /**
+   * @param next the rest of the visitor chain
+   * @param owner internal name of the class
+   * @param access the method's access flags
+   * @param name the method's name
+   * @param descriptor the method's descriptor
+   * @param classVersion the class file version
+   */
+  protected CallSiteWeaver(
+      MethodVisitor next,
+      String owner,
+      int access,
+      String name,
+      String descriptor,
+      int classVersion) {
+    this(new AnalyzerAdapter(owner, access, name, descriptor, next), name, classVersion);
+  }
+
+  private CallSiteWeaver(AnalyzerAdapter frames, String name, int classVersion) {
+    super(frames, name);
+    this.frames = frames;
+    this.canWeave = (classVersion & 0xFFFF) >= Opcodes.V1_7;
+  }
+
+  /**
+   * What to weave around a call, or null to leave it as it is. Called for every method call in
+   * reachable code; {@link #line()} is the call's line.
+   */
+  protected abstract Bracket bracketFor(
+      int opcode, String owner, String name, String descriptor, boolean isInterface);
+
+  /** Code woven around one call. Every part must leave the operand stack as it found it. */
+  public abstract static class Bracket {
+    /**
+     * Whether {@link Site#loadReceiver} and {@link Site#loadArgument} are used. The arguments are
+     * then saved in fresh locals, which costs a few instructions per call.
+     */
+    protected boolean keepsOperands() {
+      return false;
+    }
+
+    /** Whether there is a condition: {@link #condition} pushes an int, 0 meaning false. */
+    protected boolean hasCondition() {
+      return false;
+    }
+
+    /** Pushes the condition (an int), evaluated once before the call; see {@link Site#when}. */
+    protected void condition(MethodVisitor mv, Site site) {}
+
+    /** Before the call (the arguments are on the stack). */
+    protected void before(MethodVisitor mv, Site site) {}
+
+    /** Whether {@link #after} and {@link #thrown} are woven. */
+    protected boolean hasExit() {
+      return true;
+    }
+
+    /** After the call returned (its result, if any, is on the stack). */
+    protected void after(MethodVisitor mv, Site site) {}
+
+    /** When the call threw (the exception is on the stack and is rethrown afterwards). */
+    protected void thrown(MethodVisitor mv, Site site) {
+      after(mv, site);
+    }
+  }
+
+  /** What the parts of a bracket can use at one call. */
+  public final class Site {
+    private final int receiverLocal;
+    private final int[] argumentLocals;
+    private final Type[] argumentTypes;
+    private int conditionLocal = -1;
+
+    Site(int receiverLocal, int[] argumentLocals, Type[] argumentTypes) {
+      this.receiverLocal = receiverLocal;
+      this.argumentLocals = argumentLocals;
+      this.argumentTypes = argumentTypes;
+    }
+
+    /** Pushes the call's receiver (null for a static call or when operands are not kept). */
+    public void loadReceiver(MethodVisitor mv) {
+      if (receiverLocal < 0) {
+        mv.visitInsn(Opcodes.ACONST_NULL);
+      } else {
+        mv.visitVarInsn(Opcodes.ALOAD, receiverLocal);
+      }
+    }
+
+    /** Whether the call takes arguments. */
+    public boolean hasArguments() {
+      return argumentTypes.length > 0;
+    }
+
+    /** Pushes argument {@code i} (when operands are kept). */
+    public void loadArgument(MethodVisitor mv, int i) {
+      if (argumentLocals == null) {
+        throw new IllegalStateException("operands were not kept");
+      }
+      mv.visitVarInsn(argumentTypes[i].getOpcode(Opcodes.ILOAD), argumentLocals[i]);
+    }
+
+    /**
+     * Emits {@code code}, run only when the condition evaluated before the call equals {@code
+     * expected}. Without a condition, {@code code} always runs.
+     */
+    public void when(boolean expected, Runnable code) {
+      if (conditionLocal < 0) {
+        if (expected) {
+          code.run();
+        }
+        return;
+      }
+      Object[] locals = frameTypes(frames.locals);
+      Object[] stack = frameTypes(frames.stack);
+      Label skip = new Label();
+      frames.visitVarInsn(Opcodes.ILOAD, conditionLocal);
+      frames.visitJumpInsn(expected ? Opcodes.IFEQ : Opcodes.IFNE, skip);
+      code.run();
+      frames.visitLabel(skip);
+      frames.visitFrame(Opcodes.F_NEW, locals.length, locals, stack.length, stack);
+    }
+  }
+
+  @Override
+  public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+    // Deferred: the entries of woven calls must come first in the exception table.
+    methodHandlers.add(new Object[] {start, end, handler, type});
+  }
+
+  @Override
+  public AnnotationVisitor visitTryCatchAnnotation(
+      int typeRef, TypePath typePath, String descriptor, boolean visible) {
+    // A type annotation on a catch clause refers to the block visited last, whose place in the
+    // table moves: dropped (it has no effect on execution) rather than misplaced.
+    return null;
+  }
+
+  @Override
+  public void visitMaxs(int maxStack, int maxLocals) {
+    flushMethodHandlers();
+    super.visitMaxs(maxStack, maxLocals);
+  }
+
+  @Override
+  public void visitEnd() {
+    flushMethodHandlers();
+    super.visitEnd();
+  }
+
+  private void flushMethodHandlers() {
+    for (Object[] h : methodHandlers) {
+      super.visitTryCatchBlock((Label) h[0], (Label) h[1], (Label) h[2], (String) h[3]);
+    }
+    methodHandlers.clear();
+  }
+
+  @Override
+  public void visitMethodInsn(
+      int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    Bracket b = null;
+    if (canWeave
+        && frames.locals != null
+        && !name.equals("<init>")
+        && !frames.locals.contains(Opcodes.UNINITIALIZED_THIS)) {
+      b = bracketFor(opcode, owner, name, descriptor, isInterface);
+    }
+    if (b == null) {
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+      return;
+    }
+    weave(b, opcode, owner, name, descriptor, isInterface);
+  }
+
+  private void weave(
+      Bracket b, int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    int free = frames.locals.size();
+    int receiverLocal = -1;
+    int[] argumentLocals = null;
+    Type[] args = Type.getArgumentTypes(descriptor);
+    if (b.keepsOperands()) {
+      argumentLocals = new int[args.length];
+      for (int i = 0; i < args.length; i++) {
+        argumentLocals[i] = free;
+        free += args[i].getSize();
+      }
+      for (int i = args.length - 1; i >= 0; i--) {
+        frames.visitVarInsn(args[i].getOpcode(Opcodes.ISTORE), argumentLocals[i]);
+      }
+      if (opcode != Opcodes.INVOKESTATIC) {
+        receiverLocal = free++;
+        frames.visitInsn(Opcodes.DUP);
+        frames.visitVarInsn(Opcodes.ASTORE, receiverLocal);
+      }
+      for (int i = 0; i < args.length; i++) {
+        frames.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), argumentLocals[i]);
+      }
+    }
+    Site site = new Site(receiverLocal, argumentLocals, args);
+    if (b.hasCondition()) {
+      b.condition(frames, site);
+      site.conditionLocal = free++;
+      frames.visitVarInsn(Opcodes.ISTORE, site.conditionLocal);
+    }
+    b.before(frames, site);
+
+    if (!b.hasExit()) {
+      frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+      return;
+    }
+    Label start = new Label();
+    Label end = new Label();
+    Label handler = new Label();
+    Label resume = new Label();
+    frames.visitTryCatchBlock(start, end, handler, "java/lang/Throwable");
+    frames.visitLabel(start);
+    Object[] localsAtCall = frameTypes(frames.locals);
+    frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    frames.visitLabel(end);
+    Object[] localsAfter = frameTypes(frames.locals);
+    Object[] stackAfter = frameTypes(frames.stack);
+    b.after(frames, site);
+    frames.visitJumpInsn(Opcodes.GOTO, resume);
+
+    frames.visitLabel(handler);
+    frames.visitFrame(
+        Opcodes.F_NEW, localsAtCall.length, localsAtCall, 1, new Object[] {"java/lang/Throwable"});
+    b.thrown(frames, site);
+    frames.visitInsn(Opcodes.ATHROW);
+
+    frames.visitLabel(resume);
+    frames.visitFrame(
+        Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
+    // A frame of the original code may follow at once; the nop keeps the two offsets apart.
+    frames.visitInsn(Opcodes.NOP);
+  }
+
+  /**
+   * The analyzer's types in frame form: a long or double takes one element in a frame but two (the
+   * second being TOP) in the analyzer's lists.
+   */
+  private static Object[] frameTypes(List<Object> types) {
+    List<Object> out = new ArrayList<>(types.size());
+    for (int i = 0; i < types.size(); i++) {
+      Object t = types.get(i);
+      out.add(t);
+      if (t == Opcodes.LONG || t == Opcodes.DOUBLE) {
+        i++;
+      }
+    }
+    return out.toArray();
+  }
+}

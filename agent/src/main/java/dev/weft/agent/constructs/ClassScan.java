@@ -1,0 +1,205 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.weave.WeaveTarget;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * A quick look at a class file before it is parsed, shared by the synchronisation families: the
+ * methods it references, which methods may call them, which are {@code synchronized} or may contain
+ * a {@code monitorenter}, and how many local slots each uses. One pass over the constant pool and
+ * one over the bytes of method code (no instruction decoding, no parsing), done once per class for
+ * all families: the many classes with nothing to weave cost next to nothing, and only methods with
+ * something to weave are parsed.
+ *
+ * <p>The code checks are byte searches: an opcode's byte may also be an operand, so they may say
+ * yes wrongly (the method is then parsed for nothing), never no wrongly.
+ */
+final class ClassScan {
+  private static final int METHODREF = 10;
+  private static final int INTERFACE_METHODREF = 11;
+
+  /** The last scan on this thread: the families asking about one class share it. */
+  private static final ThreadLocal<ClassScan> LAST = new ThreadLocal<>();
+
+  /** Which method references matter (owner and descriptor in internal form). */
+  interface Calls {
+    boolean match(String owner, String name, String descriptor);
+  }
+
+  /** A method with monitors. */
+  static final class Method {
+    final boolean synchronizedMethod;
+    /** Some byte of the code is the monitorenter opcode (an operand may be too: a superset). */
+    final boolean mayEnterMonitors;
+    /** The Code attribute's max_locals: the first slot the method never uses. */
+    final int maxLocals;
+
+    Method(boolean synchronizedMethod, boolean mayEnterMonitors, int maxLocals) {
+      this.synchronizedMethod = synchronizedMethod;
+      this.mayEnterMonitors = mayEnterMonitors;
+      this.maxLocals = maxLocals;
+    }
+  }
+
+  private final WeakReference<WeaveTarget> target;
+  /** Constant pool indices of method references, and their owner, name and descriptor. */
+  private final int[] refIndex;
+
+  private final String[] refOwner;
+  private final String[] refName;
+  private final String[] refDescriptor;
+  private final int poolSize;
+  /** Per method with code: name + descriptor, and the constant pool indices its invokes may use. */
+  private final List<String> methodKeys = new ArrayList<>();
+
+  private final List<int[]> methodInvokes = new ArrayList<>();
+  private final Map<String, Method> monitors = new HashMap<>();
+
+  private ClassScan(WeaveTarget target) {
+    this.target = new WeakReference<>(target);
+    ClassReader reader = target.reader();
+    byte[] classfile = target.classfile();
+    char[] buffer = new char[reader.getMaxStringLength()];
+    poolSize = reader.getItemCount();
+    int refs = 0;
+    int[] index = new int[16];
+    for (int i = 1; i < poolSize; i++) {
+      int offset = reader.getItem(i);
+      // 0: the second slot of a long or double
+      if (offset != 0
+          && (classfile[offset - 1] == METHODREF || classfile[offset - 1] == INTERFACE_METHODREF)) {
+        if (refs == index.length) {
+          index = Arrays.copyOf(index, refs * 2);
+        }
+        index[refs++] = i;
+      }
+    }
+    refIndex = Arrays.copyOf(index, refs);
+    refOwner = new String[refs];
+    refName = new String[refs];
+    refDescriptor = new String[refs];
+    for (int r = 0; r < refs; r++) {
+      int offset = reader.getItem(refIndex[r]);
+      refOwner[r] = reader.readClass(offset, buffer);
+      int nameAndType = reader.getItem(reader.readUnsignedShort(offset + 2));
+      refName[r] = reader.readUTF8(nameAndType, buffer);
+      refDescriptor[r] = reader.readUTF8(nameAndType + 2, buffer);
+    }
+    scanMethods(reader, classfile, buffer);
+  }
+
+  /** The scan of {@code target}, shared by the families that ask about it on this thread. */
+  static ClassScan of(WeaveTarget target) {
+    ClassScan last = LAST.get();
+    if (last != null && last.target.get() == target) {
+      return last;
+    }
+    ClassScan scan = new ClassScan(target);
+    LAST.set(scan);
+    return scan;
+  }
+
+  /** The methods (name + descriptor) whose code may invoke what {@code calls} matches. */
+  Set<String> methodsCalling(Calls calls) {
+    boolean[] wanted = null;
+    for (int r = 0; r < refIndex.length; r++) {
+      if (calls.match(refOwner[r], refName[r], refDescriptor[r])) {
+        if (wanted == null) {
+          wanted = new boolean[poolSize];
+        }
+        wanted[refIndex[r]] = true;
+      }
+    }
+    if (wanted == null) {
+      return Set.of();
+    }
+    Set<String> out = new HashSet<>();
+    for (int m = 0; m < methodKeys.size(); m++) {
+      for (int index : methodInvokes.get(m)) {
+        if (index < wanted.length && wanted[index]) {
+          out.add(methodKeys.get(m));
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The methods with monitors, by name + descriptor: synchronized ones and those whose code may
+   * contain a {@code monitorenter}.
+   */
+  Map<String, Method> methodsWithMonitors() {
+    return monitors;
+  }
+
+  private void scanMethods(ClassReader reader, byte[] classfile, char[] buffer) {
+    int u = reader.header + 6; // access_flags, this_class, super_class
+    u += 2 + 2 * reader.readUnsignedShort(u); // interfaces
+    int fields = reader.readUnsignedShort(u);
+    u += 2;
+    for (int i = 0; i < fields; i++) {
+      u = skipAttributes(reader, u + 6);
+    }
+    int methods = reader.readUnsignedShort(u);
+    u += 2;
+    int[] invokes = new int[64];
+    for (int i = 0; i < methods; i++) {
+      int access = reader.readUnsignedShort(u);
+      String name = reader.readUTF8(u + 2, buffer);
+      String descriptor = reader.readUTF8(u + 4, buffer);
+      int attributes = reader.readUnsignedShort(u + 6);
+      u += 8;
+      for (int a = 0; a < attributes; a++) {
+        int length = reader.readInt(u + 2);
+        if ("Code".equals(reader.readUTF8(u, buffer))) {
+          // Code: max_stack u2, max_locals u2, code_length u4, code
+          int maxLocals = reader.readUnsignedShort(u + 8);
+          int start = u + 14;
+          int end = start + reader.readInt(u + 10);
+          int count = 0;
+          boolean mayEnter = false;
+          for (int p = start; p < end; p++) {
+            int op = classfile[p] & 0xFF;
+            if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE && p + 2 < end) {
+              if (count == invokes.length) {
+                invokes = Arrays.copyOf(invokes, count * 2);
+              }
+              invokes[count++] = ((classfile[p + 1] & 0xFF) << 8) | (classfile[p + 2] & 0xFF);
+            } else if (op == Opcodes.MONITORENTER) {
+              mayEnter = true;
+            }
+          }
+          String key = name + descriptor;
+          if (count > 0) {
+            methodKeys.add(key);
+            methodInvokes.add(Arrays.copyOf(invokes, count));
+          }
+          boolean sync = (access & Opcodes.ACC_SYNCHRONIZED) != 0;
+          if (sync || mayEnter) {
+            monitors.put(key, new Method(sync, mayEnter, maxLocals));
+          }
+        }
+        u += 6 + length;
+      }
+    }
+  }
+
+  private static int skipAttributes(ClassReader reader, int u) {
+    int attributes = reader.readUnsignedShort(u);
+    u += 2;
+    for (int a = 0; a < attributes; a++) {
+      u += 6 + reader.readInt(u + 2);
+    }
+    return u;
+  }
+}

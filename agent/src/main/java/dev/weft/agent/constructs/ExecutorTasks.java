@@ -1,0 +1,212 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.ConstructInstrumentation;
+import dev.weft.agent.weave.HookedMethod;
+import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.trace.ConstructKind;
+import java.util.Set;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Executor tasks inside the JDK (family {@code executors}); a task is the {@code Runnable} the
+ * executor runs, identified by its identity hash code, so that the queue wait (create → begin) is
+ * measured per task:
+ *
+ * <ul>
+ *   <li>{@code ThreadPoolExecutor}: TASK_CREATE at the entry of {@code execute(Runnable)} (every
+ *       {@code submit} ends there with its {@code FutureTask}); TASK_BEGIN/END around the {@code
+ *       task.run()} call in {@code runWorker}; where {@code addWorker} starts a worker, the worker
+ *       is announced as a member of the pool (THREAD_CREATE on the submitting thread; the worker's
+ *       thread definition names the pool).
+ *   <li>{@code ScheduledThreadPoolExecutor}: TASK_CREATE when a task is queued ({@code
+ *       delayedExecute}) and each time a periodic task is queued again ({@code reExecutePeriodic}),
+ *       so every run of a periodic task has its own create → begin.
+ *   <li>Thread-per-task executors (JDK 21+, e.g. {@code newVirtualThreadPerTaskExecutor()}):
+ *       TASK_CREATE when the task's thread is made ({@code newThread}), TASK_BEGIN/END in the run
+ *       of the task's {@code Future} or runner, on the task's (virtual) thread.
+ * </ul>
+ *
+ * <p>A task rejected by {@code execute} keeps its TASK_CREATE (it never begins). At attach, the
+ * workers already running keep running the original {@code runWorker} loop: their tasks are not
+ * seen; workers started after the attach are.
+ */
+public final class ExecutorTasks implements ConstructInstrumentation {
+  private static final String TPE = "java/util/concurrent/ThreadPoolExecutor";
+  private static final String STPE = "java/util/concurrent/ScheduledThreadPoolExecutor";
+  private static final String PER_TASK = "java/util/concurrent/ThreadPerTaskExecutor";
+  private static final String BOUND_FUTURE = PER_TASK + "$ThreadBoundFuture";
+  private static final String TASK_RUNNER = PER_TASK + "$TaskRunner";
+
+  @Override
+  public Family family() {
+    return Family.EXECUTORS;
+  }
+
+  @Override
+  public Set<String> jdkClasses() {
+    return Set.of(TPE, STPE, PER_TASK, BOUND_FUTURE, TASK_RUNNER);
+  }
+
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    switch (target.internalName()) {
+      case TPE:
+        return weaveThreadPool(target);
+      case STPE:
+        return weaveScheduled(target);
+      case PER_TASK:
+        return weaveThreadPerTask(target);
+      default:
+        return weaveTaskRun(target);
+    }
+  }
+
+  private static byte[] weaveThreadPool(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+            int region = region(target, ConstructKind.EXECUTOR, "ThreadPoolExecutor.execute", name);
+            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+          }
+          if (name.equals("runWorker")) {
+            target.changed();
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    owner.equals("java/lang/Runnable") && callName.equals("run")
+                        ? Brackets.TASK_RUN
+                        : null);
+          }
+          if (name.equals("addWorker")) {
+            int region =
+                region(target, ConstructKind.THREAD_START, "ThreadPoolExecutor.addWorker", name);
+            Bracket announce = announceWorker(region);
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    callName.equals("start")
+                            && (owner.equals("java/lang/Thread") && callDescriptor.equals("()V")
+                                || callDescriptor.equals("(Ljava/lang/Thread;)V"))
+                        ? announce
+                        : null);
+          }
+          return mv;
+        });
+  }
+
+  /**
+   * Before the worker thread is started ({@code t.start()} on JDK 17, {@code container.start(t)} on
+   * 21+): {@code WeftBridge.poolThreadCreate(region, t, this)}.
+   */
+  private static Bracket announceWorker(int region) {
+    return new Bracket() {
+      @Override
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasExit() {
+        return false;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        if (site.hasArguments()) {
+          site.loadArgument(mv, 0);
+        } else {
+          site.loadReceiver(mv);
+        }
+        mv.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Thread");
+        mv.visitVarInsn(Opcodes.ALOAD, 0); // the pool
+        BridgeCalls.call(mv, "poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V");
+      }
+    };
+  }
+
+  private static byte[] weaveScheduled(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if ((name.equals("delayedExecute") || name.equals("reExecutePeriodic"))
+              && descriptor.equals("(Ljava/util/concurrent/RunnableScheduledFuture;)V")) {
+            int region =
+                region(target, ConstructKind.EXECUTOR, "ScheduledThreadPoolExecutor." + name, name);
+            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+          }
+          return mv;
+        });
+  }
+
+  private static byte[] weaveThreadPerTask(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if (name.equals("newThread")
+              && descriptor.equals("(Ljava/lang/Runnable;)Ljava/lang/Thread;")) {
+            int region =
+                region(target, ConstructKind.EXECUTOR, "ThreadPerTaskExecutor.submit", name);
+            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+          }
+          return mv;
+        });
+  }
+
+  /** {@code run()} of a thread-per-task future or runner: TASK_BEGIN/END on {@code this}. */
+  private static byte[] weaveTaskRun(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if (!name.equals("run") || !descriptor.equals("()V")) {
+            return mv;
+          }
+          target.changed();
+          return new HookedMethod(mv, target.internalName(), access, name, descriptor, version) {
+            @Override
+            protected boolean shouldHook() {
+              return true;
+            }
+
+            @Override
+            protected void onEnter() {
+              mv.visitVarInsn(Opcodes.ALOAD, 0);
+              BridgeCalls.call(mv, "taskBegin", "(Ljava/lang/Object;)V");
+            }
+
+            @Override
+            protected void onReturn(int opcode) {
+              mv.visitVarInsn(Opcodes.ALOAD, 0);
+              BridgeCalls.call(mv, "taskEnd", "(Ljava/lang/Object;)V");
+            }
+
+            @Override
+            protected void onThrow() {
+              onReturn(Opcodes.ATHROW);
+            }
+          };
+        });
+  }
+
+  /** Registers a region for a JDK method and marks the class as changed. */
+  static int region(WeaveTarget target, ConstructKind kind, String name, String method) {
+    target.changed();
+    return target.regions().register(kind, name, target.binaryName(), method, "", 0, 0);
+  }
+}

@@ -1,0 +1,105 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.constructs.Brackets.Pool;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.trace.ConstructKind;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Parallel streams (family {@code forkjoin}): the terminal operation of a stream pipeline, at the
+ * line where the application calls it, is a parallel region when the stream is parallel at run time
+ * ({@code isParallel()}, asked once before the call): FORK before the terminal call, with the pool
+ * the stream runs in (the caller's fork-join pool, else the common pool) and its parallelism, and
+ * JOIN when the call returns or throws. The caller runs part of the work itself, so it is a member
+ * of the region's team; the tasks the stream forks are recorded by {@link ForkJoinTasks}.
+ *
+ * <p>Waiting done inside the stream implementation (joins of its own subtasks) belongs to the
+ * region and is not recorded as a separate wait.
+ *
+ * <p>Sequential streams cost one {@code isParallel()} call per terminal operation. Lazy escapes
+ * ({@code iterator()}, {@code spliterator()}) are not regions.
+ */
+public final class ParallelStreams extends ApplicationCallSites {
+  private static final Set<String> STREAMS =
+      Set.of(
+          "java/util/stream/Stream",
+          "java/util/stream/IntStream",
+          "java/util/stream/LongStream",
+          "java/util/stream/DoubleStream");
+
+  private static final Set<String> TERMINAL =
+      Set.of(
+          "forEach",
+          "forEachOrdered",
+          "toArray",
+          "reduce",
+          "collect",
+          "toList",
+          "min",
+          "max",
+          "count",
+          "sum",
+          "average",
+          "summaryStatistics",
+          "anyMatch",
+          "allMatch",
+          "noneMatch",
+          "findFirst",
+          "findAny");
+
+  @Override
+  public Family family() {
+    return Family.FORKJOIN;
+  }
+
+  @Override
+  public List<String> applicationHints() {
+    return List.of("java/util/stream/");
+  }
+
+  @Override
+  protected Bracket bracketFor(ApplicationCallSites.Call c) {
+    if (c.opcode != Opcodes.INVOKEINTERFACE
+        || !STREAMS.contains(c.owner)
+        || !TERMINAL.contains(c.name)) {
+      return null;
+    }
+    return parallelRegion(c.region(ConstructKind.PARALLEL_STREAM, "parallel stream " + c.name));
+  }
+
+  private static Bracket parallelRegion(int region) {
+    return new Bracket() {
+      @Override
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasCondition() {
+        return true;
+      }
+
+      @Override
+      protected void condition(MethodVisitor mv, Site site) {
+        site.loadReceiver(mv);
+        mv.visitMethodInsn(
+            Opcodes.INVOKEINTERFACE, "java/util/stream/BaseStream", "isParallel", "()Z", true);
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        site.when(true, () -> Brackets.fork(mv, site, region, Pool.CURRENT_OR_COMMON));
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        site.when(true, () -> Brackets.join(mv, site, region, Pool.CURRENT_OR_COMMON));
+      }
+    };
+  }
+}

@@ -1,0 +1,207 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.HookedMethod;
+import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.trace.ConstructKind;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Thread start, begin and end (family {@code threads}):
+ *
+ * <ul>
+ *   <li>THREAD_CREATE (on the starting thread, with the child's Java id) where application code
+ *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or
+ *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread).
+ *   <li>THREAD_BEGIN at the start of {@code Thread.run()} and of {@code run()} in application
+ *       subclasses of {@code Thread} (unless they call {@code super.run()}, which is hooked
+ *       already); THREAD_END when it returns or throws. The recorder writes them for threads whose
+ *       start it saw (and for virtual threads), so JDK-internal threads are not given lifetimes.
+ * </ul>
+ */
+public final class Threads extends ApplicationCallSites {
+  private static final String THREAD = "java/lang/Thread";
+  private static final Set<String> THREADS = Set.of(THREAD);
+  private static final Set<String> BUILDERS =
+      Set.of(
+          "java/lang/Thread$Builder",
+          "java/lang/Thread$Builder$OfPlatform",
+          "java/lang/Thread$Builder$OfVirtual");
+  private static final String STARTED = "(Ljava/lang/Runnable;)Ljava/lang/Thread;";
+
+  @Override
+  public Family family() {
+    return Family.THREADS;
+  }
+
+  @Override
+  public Set<String> jdkClasses() {
+    return THREADS;
+  }
+
+  @Override
+  public List<String> applicationHints() {
+    return List.of(THREAD);
+  }
+
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) ->
+            name.equals("run") && descriptor.equals("()V")
+                ? lifetime(mv, target, access, name, descriptor, version)
+                : mv);
+  }
+
+  /** THREAD_BEGIN at the start of {@code run()}, THREAD_END when it returns or throws. */
+  private static MethodVisitor lifetime(
+      MethodVisitor next, WeaveTarget target, int access, String name, String descriptor, int v) {
+    target.changed();
+    return new HookedMethod(next, target.internalName(), access, name, descriptor, v) {
+      @Override
+      protected boolean shouldHook() {
+        return true;
+      }
+
+      @Override
+      protected void onEnter() {
+        BridgeCalls.call(mv, "threadBegin", "()V");
+      }
+
+      @Override
+      protected void onReturn(int opcode) {
+        BridgeCalls.call(mv, "threadEnd", "()V");
+      }
+
+      @Override
+      protected void onThrow() {
+        BridgeCalls.call(mv, "threadEnd", "()V");
+      }
+    };
+  }
+
+  @Override
+  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
+    ClassVisitor sites = super.visitApplicationClass(next, target);
+    return new ClassVisitor(Opcodes.ASM9, sites) {
+      private boolean isThread;
+      private int version;
+
+      @Override
+      public void visit(
+          int version,
+          int access,
+          String name,
+          String signature,
+          String superName,
+          String[] interfaces) {
+        this.version = version;
+        isThread =
+            superName != null
+                && SuperTypes.isSubtype(target.loader(), superName, THREADS)
+                && !callsSuperRun(target.reader());
+        super.visit(version, access, name, signature, superName, interfaces);
+      }
+
+      @Override
+      public MethodVisitor visitMethod(
+          int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if (isThread
+            && mv != null
+            && name.equals("run")
+            && descriptor.equals("()V")
+            && (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC)) == 0) {
+          return lifetime(mv, target, access, name, descriptor, version);
+        }
+        return mv;
+      }
+    };
+  }
+
+  /** Whether the class's {@code run()} calls a superclass's {@code run()}. */
+  private static boolean callsSuperRun(ClassReader reader) {
+    boolean[] found = {false};
+    reader.accept(
+        new ClassVisitor(Opcodes.ASM9) {
+          @Override
+          public MethodVisitor visitMethod(
+              int access, String name, String descriptor, String signature, String[] ex) {
+            if (!name.equals("run") || !descriptor.equals("()V")) {
+              return null;
+            }
+            return new MethodVisitor(Opcodes.ASM9) {
+              @Override
+              public void visitMethodInsn(
+                  int opcode, String owner, String n, String d, boolean itf) {
+                if (opcode == Opcodes.INVOKESPECIAL && n.equals("run") && d.equals("()V")) {
+                  found[0] = true;
+                }
+              }
+            };
+          }
+        },
+        ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return found[0];
+  }
+
+  @Override
+  protected Bracket bracketFor(ApplicationCallSites.Call c) {
+    if (c.is("start", "()V") && c.opcode != Opcodes.INVOKESTATIC && c.ownerIn(THREADS)) {
+      return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));
+    }
+    if (c.is("start", STARTED) && BUILDERS.contains(c.owner)
+        || c.is("startVirtualThread", STARTED) && c.owner.equals(THREAD)) {
+      return afterStart(c.region(ConstructKind.THREAD_START, "Thread." + c.name));
+    }
+    return null;
+  }
+
+  /** {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}. */
+  private static Bracket beforeStart(int region) {
+    return new Bracket() {
+      @Override
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasExit() {
+        return false;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        site.loadReceiver(mv);
+        mv.visitTypeInsn(Opcodes.CHECKCAST, THREAD);
+        BridgeCalls.call(mv, "threadCreate", "(ILjava/lang/Thread;)V");
+      }
+    };
+  }
+
+  /** {@code WeftBridge.threadCreate(region, thread)} with the thread a builder started. */
+  private static Bracket afterStart(int region) {
+    return new Bracket() {
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        mv.visitInsn(Opcodes.DUP);
+        BridgeCalls.push(mv, region);
+        mv.visitInsn(Opcodes.SWAP);
+        BridgeCalls.call(mv, "threadCreate", "(ILjava/lang/Thread;)V");
+      }
+
+      @Override
+      protected void thrown(MethodVisitor mv, Site site) {}
+    };
+  }
+}

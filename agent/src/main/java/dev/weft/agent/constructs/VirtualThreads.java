@@ -1,0 +1,61 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.ConstructInstrumentation;
+import dev.weft.agent.weave.HookedMethod;
+import dev.weft.agent.weave.WeaveTarget;
+import java.util.Set;
+
+/**
+ * Virtual threads (JDK 21+, family {@code threads}): THREAD_BEGIN/END at the start and end of
+ * {@code VirtualThread.run(task)}, on the virtual thread. The recorder writes a virtual thread's
+ * events to its carrier's stream, after a VTHREAD_MOUNT record (see the recorder); the scheduler's
+ * own fork-join tasks, one per stretch of a virtual thread, are not recorded.
+ */
+public final class VirtualThreads implements ConstructInstrumentation {
+  private static final String VIRTUAL_THREAD = "java/lang/VirtualThread";
+
+  @Override
+  public Family family() {
+    return Family.THREADS;
+  }
+
+  @Override
+  public Set<String> jdkClasses() {
+    return Set.of(VIRTUAL_THREAD);
+  }
+
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if (name.equals("run") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+            target.changed();
+            return new HookedMethod(mv, target.internalName(), access, name, descriptor, version) {
+              @Override
+              protected boolean shouldHook() {
+                return true;
+              }
+
+              @Override
+              protected void onEnter() {
+                BridgeCalls.call(mv, "threadBegin", "()V");
+              }
+
+              @Override
+              protected void onReturn(int opcode) {
+                BridgeCalls.call(mv, "threadEnd", "()V");
+              }
+
+              @Override
+              protected void onThrow() {
+                BridgeCalls.call(mv, "threadEnd", "()V");
+              }
+            };
+          }
+          return mv;
+        });
+  }
+}

@@ -1,0 +1,152 @@
+package dev.weft.agentit.apps.sync;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Waiting in all the ways the waits family records: wait/notify and Condition await/signal
+ * ping-pong between two threads, sleeps, park/unpark, and spin loops (onSpinWait and yield).
+ */
+public final class WaitsApp {
+  public static final int ROUNDS = 5;
+  public static final long SPIN_MS = 60;
+  public static final long WORK_MS = 5;
+
+  private static final Object monitor = new Object();
+  private static int turn;
+  private static volatile boolean released;
+
+  public static void main(String[] args) throws Exception {
+    monitorPingPong();
+    conditionPingPong();
+    sleeps();
+    parking();
+    spinning();
+  }
+
+  private static void monitorPingPong() throws InterruptedException {
+    Thread ping = new Thread(() -> monitorPlayer(0), "monitor-ping");
+    Thread pong = new Thread(() -> monitorPlayer(1), "monitor-pong");
+    startWhenWaiting(ping, pong);
+    ping.join();
+    pong.join();
+    System.out.println("wait/notify: " + ROUNDS + " rounds");
+  }
+
+  private static void monitorPlayer(int me) {
+    for (int round = 0; round < ROUNDS; round++) {
+      synchronized (monitor) { // ping-pong synchronized site
+        while (turn != me) {
+          try {
+            monitor.wait(); // wait site
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        turn = 1 - me;
+        monitor.notifyAll(); // notify site
+      }
+    }
+  }
+
+  private static void conditionPingPong() throws InterruptedException {
+    ReentrantLock lock = new ReentrantLock();
+    Condition changed = lock.newCondition();
+    int[] conditionTurn = {0};
+    Runnable[] players = new Runnable[2];
+    for (int p = 0; p < 2; p++) {
+      int me = p;
+      players[p] =
+          () -> {
+            for (int round = 0; round < ROUNDS; round++) {
+              lock.lock(); // condition lock site
+              try {
+                while (conditionTurn[0] != me) {
+                  changed.await(); // await site
+                }
+                conditionTurn[0] = 1 - me;
+                changed.signalAll(); // signal site
+              } catch (InterruptedException e) {
+                return;
+              } finally {
+                lock.unlock();
+              }
+            }
+          };
+    }
+    Thread ping = new Thread(players[0], "condition-ping");
+    Thread pong = new Thread(players[1], "condition-pong");
+    startWhenWaiting(ping, pong);
+    ping.join();
+    pong.join();
+    System.out.println("await/signal: " + ROUNDS + " rounds");
+  }
+
+  /** Starts {@code second} once {@code first} waits for its turn, so that some waits happen. */
+  private static void startWhenWaiting(Thread first, Thread second) throws InterruptedException {
+    first.start();
+    while (first.getState() != Thread.State.WAITING) {
+      Thread.sleep(1);
+    }
+    second.start();
+  }
+
+  private static void sleeps() throws InterruptedException {
+    Thread.sleep(30); // sleep site
+    TimeUnit.MILLISECONDS.sleep(20); // time unit sleep site
+    System.out.println("slept");
+  }
+
+  private static void parking() throws InterruptedException {
+    Thread parker =
+        new Thread(
+            () -> {
+              while (!released) {
+                LockSupport.park(monitor); // park site
+              }
+            },
+            "parker");
+    parker.start();
+    Thread.sleep(30);
+    released = true;
+    LockSupport.unpark(parker); // unpark site
+    parker.join();
+    System.out.println("unparked");
+  }
+
+  private static void spinning() throws InterruptedException {
+    released = false;
+    Thread spinner =
+        new Thread(
+            () -> {
+              while (!released) {
+                Thread.onSpinWait(); // spin site
+              }
+              yieldUntil(System.nanoTime() + WORK_MS * 1_000_000, SPIN_MS * 1_000_000);
+              try {
+                Thread.sleep(1); // the spin ends before this wait
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "spinner");
+    spinner.start();
+    Thread.sleep(SPIN_MS);
+    released = true;
+    spinner.join();
+    System.out.println("spun");
+  }
+
+  /** Works (no spin calls) until {@code busyUntil}, then yields for {@code yieldNanos}. */
+  private static void yieldUntil(long busyUntil, long yieldNanos) {
+    while (System.nanoTime() < busyUntil) {
+      // work: separates the two spins
+    }
+    long deadline = System.nanoTime() + yieldNanos;
+    while (System.nanoTime() < deadline) {
+      Thread.yield(); // yield site
+    }
+  }
+}

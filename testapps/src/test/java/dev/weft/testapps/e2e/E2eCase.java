@@ -1,0 +1,165 @@
+package dev.weft.testapps.e2e;
+
+import dev.weft.testapps.harness.SmallRuns;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One end-to-end case: a scenario with {@link SmallRuns}' arguments plus a variant (e.g. {@code
+ * --barrier phaser}), and what of its truth cannot be compared with the analysis, and why.
+ *
+ * @param scenario the scenario's name
+ * @param variant extra arguments after the small ones
+ * @param exhaustiveKinds truth kinds that list every thread that can have the property: a thread
+ *     the truth leaves out must have (close to) none of it in the analysis
+ * @param regions truth region name → the file name of the analysis region's location (barrier
+ *     regions are named by their first await call site)
+ * @param notCompared truth kind, or {@code kind[key]}, → why it is not compared
+ * @param warmRecorder whether the recorder's first use of every construct family happens before
+ *     the measured run (see {@link WarmedScenarioMain})
+ */
+record E2eCase(
+    String scenario,
+    List<String> variant,
+    Set<String> exhaustiveKinds,
+    Map<String, String> regions,
+    Map<String, String> notCompared,
+    boolean warmRecorder) {
+
+  /** The command-line arguments after the scenario name. */
+  List<String> args() {
+    List<String> args = new ArrayList<>(SmallRuns.args(scenario));
+    args.addAll(variant);
+    return args;
+  }
+
+  /** A short name for reports: scenario and variant. */
+  String label() {
+    String label = variant.isEmpty() ? scenario : scenario + " " + String.join(" ", variant);
+    return warmRecorder ? label : label + " (recorder cold)";
+  }
+
+  /** The same case without the recorder warm-up. */
+  E2eCase recorderCold() {
+    return new E2eCase(scenario, variant, exhaustiveKinds, regions, notCompared, false);
+  }
+
+  @Override
+  public String toString() {
+    return label();
+  }
+
+  /** Truth kinds no scenario's comparison covers, and why (the same for every case). */
+  static final Map<String, String> NOT_COMPARED_ANYWHERE =
+      Map.ofEntries(
+          Map.entry("busy_ns", "the scenario's own work only; execution holds far more"),
+          Map.entry("comm_ns", "a sleep, which the analysis counts as execution"),
+          Map.entry("elements", "a count of work items, not a wait"),
+          Map.entry("tasks_created", "a count (compared in the agent's own tests)"),
+          Map.entry("pool_tasks", "a count (compared in the agent's own tests)"),
+          Map.entry(
+              "task_queue_wait_ns",
+              "per task; the analysis reports queue wait per pool (compared as"
+                  + " pool_queue_wait_ns)"),
+          Map.entry("lock_acquisitions", "a count"),
+          Map.entry("contended_acquisitions", "a count"),
+          Map.entry("block_nnz", "the matrix split, not a time"),
+          Map.entry("block_rows", "the matrix split, not a time"),
+          Map.entry(
+              "spin_wait_for_last_ns",
+              "spin_wait has no causes split (compared as a whole: spin_wait_ns)"));
+
+  /** Every case the harness runs: each scenario, and each of its variants. */
+  static List<E2eCase> all() {
+    List<E2eCase> cases = new ArrayList<>();
+    Set<String> poolKinds =
+        Set.of("join_wait_ns", "idle_threads_ns", "limited_parallelism_ns");
+    cases.add(of("idle-threads", List.of(), poolKinds, Map.of(), Map.of()));
+    cases.add(of("idle-threads", List.of("--mode", "overlap"), poolKinds, Map.of(), Map.of()));
+    for (String barrier : List.of("cyclic", "phaser", "latch")) {
+      cases.add(
+          of(
+              "barrier-imbalance",
+              List.of("--barrier", barrier),
+              Set.of("barrier_wait_ns", "join_wait_ns"),
+              Map.of("iteration", "BarrierImbalance.java"),
+              Map.of()));
+    }
+    for (String lock : List.of("reentrant", "fair", "synchronized", "rwlock")) {
+      cases.add(
+          of(
+              "lock-contention",
+              List.of("--lock", lock),
+              Set.of("lock_contention_ns", "join_wait_ns"),
+              Map.of(),
+              Map.of()));
+    }
+    cases.add(of("fork-join-imbalance", List.of(), Set.of("join_wait_ns"), Map.of(), Map.of()));
+    cases.add(
+        of(
+            "parallel-stream",
+            List.of(),
+            Set.of(),
+            Map.of(),
+            Map.of(
+                "join_wait_ns[main]",
+                "the truth times pool.submit(...).get() as one join wait, but submit is not"
+                    + " waiting: it creates the pool's worker threads (milliseconds on a loaded"
+                    + " host), which the analysis counts as the caller's execution. Only the"
+                    + " get() is a join wait.")));
+    cases.add(
+        of(
+            "executor-queue",
+            List.of(),
+            Set.of("join_wait_ns", "idle_threads_ns", "limited_parallelism_ns"),
+            Map.of(),
+            Map.of()));
+    for (String api : List.of("future", "completable")) {
+      cases.add(
+          of("future-wait", List.of("--api", api), Set.of("join_wait_ns"), Map.of(), Map.of()));
+    }
+    for (String split : List.of("rows", "nnz")) {
+      cases.add(
+          of(
+              "sparse-cg",
+              List.of("--split", split),
+              Set.of("barrier_wait_ns", "join_wait_ns"),
+              Map.of("cg", "SparseCg.java"),
+              Map.of()));
+    }
+    cases.add(
+        of(
+            "nested",
+            List.of(),
+            Set.of("idle_threads_ns", "limited_parallelism_ns"),
+            Map.of(),
+            Map.of(
+                "region_busy_ns",
+                "the varying-team regions are rounds of executor submissions: the event model"
+                    + " has no FORK/JOIN for them, so the analysis has no region to compare"
+                    + " (their varying team size is checked through limited_parallelism_ns)",
+                "imbalance",
+                "see region_busy_ns",
+                "work_imbalance_ns",
+                "see region_busy_ns")));
+    cases.add(
+        of("spin-barrier", List.of(), Set.of("spin_wait_ns", "join_wait_ns"), Map.of(), Map.of()));
+    // The recorder's own first-use work must not delay a thread at its first barrier either.
+    cases.add(cases.get(2).recorderCold());
+    return cases;
+  }
+
+  private static E2eCase of(
+      String scenario,
+      List<String> variant,
+      Set<String> exhaustiveKinds,
+      Map<String, String> regions,
+      Map<String, String> notCompared) {
+    Map<String, String> all = new LinkedHashMap<>(NOT_COMPARED_ANYWHERE);
+    all.putAll(notCompared);
+    return new E2eCase(scenario, variant, exhaustiveKinds, regions, all, true);
+  }
+}

@@ -1,0 +1,441 @@
+package dev.weft.testapps.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.analysis.AnalysisResult;
+import dev.weft.analysis.AnalysisResult.PropertyResult;
+import dev.weft.analysis.AnalysisResult.RegionResult;
+import dev.weft.analysis.AnalysisResult.ThreadSeverity;
+import dev.weft.trace.EventKind;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Compares one traced run's analysis with the scenario's own truth from the same run, per thread
+ * (and per pool and region where the truth is), and says which comparisons fail.
+ *
+ * <p>Each comparison allows {@link #RELATIVE} of the truth plus {@link #STEP_NS} per boundary the
+ * compared time depends on (a wait's start or end, a task's begin or end, a round of a pool's work
+ * starting or ending), counted from the trace. Why a boundary needs an allowance at all: the
+ * scenario reads {@code System.nanoTime()} outside the call it times (before its truth bookkeeping
+ * and the call, after the call returns), the recorder reads it inside the woven call. Between the
+ * two run tens of microseconds of CPU work (the truth's own bookkeeping, the hook and its
+ * re-entrancy guard, a lock or barrier object's first-sight definition, a future's completion
+ * before TASK_END), and a host with several runnable threads per core stretches that CPU time to
+ * a few hundred microseconds of wall time. {@code Thread.sleep} granularity does not enter:
+ * both clocks see the same sleep.
+ */
+final class TruthComparison {
+  /** Relative allowance: 2 % of the truth. */
+  static final double RELATIVE = 0.02;
+
+  /** Absolute allowance per boundary: 0.5 ms (see the class comment). */
+  static final long STEP_NS = 500_000;
+
+  /** One compared value. */
+  record Check(String what, long truthNs, long analysisNs, long allowedNs, int steps) {
+    boolean passed() {
+      return Math.abs(analysisNs - truthNs) <= allowedNs;
+    }
+
+    long deviationNs() {
+      return analysisNs - truthNs;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%-48s truth %10.3f ms  analysis %10.3f ms  deviation %+9.3f ms  allowed ±%.3f ms"
+              + " (2%% + %d steps)%s",
+          what,
+          truthNs / 1e6,
+          analysisNs / 1e6,
+          deviationNs() / 1e6,
+          allowedNs / 1e6,
+          steps,
+          passed() ? "" : "  FAILED");
+    }
+  }
+
+  /** A ratio compared within an interval derived from the allowances of its inputs. */
+  record RatioCheck(String what, double truth, double analysis, double low, double high) {
+    boolean passed() {
+      return analysis >= low - 1e-4 && analysis <= high + 1e-4;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%-48s truth %10.4f     analysis %10.4f     allowed [%.4f, %.4f]%s",
+          what,
+          truth,
+          analysis,
+          low,
+          high,
+          passed() ? "" : "  FAILED");
+    }
+  }
+
+  private final E2eCase testCase;
+  private final TracedRun run;
+  private final AnalysisResult analysis;
+  private final List<Check> checks = new ArrayList<>();
+  private final List<RatioCheck> ratios = new ArrayList<>();
+  private final Set<String> uncompared = new TreeSet<>();
+  private final List<String> problems = new ArrayList<>();
+
+  private TruthComparison(E2eCase testCase, TracedRun run) {
+    this.testCase = testCase;
+    this.run = run;
+    this.analysis = run.analysis;
+  }
+
+  /** Compares every truth kind of {@code run} that has a counterpart in the analysis. */
+  static TruthComparison of(E2eCase testCase, TracedRun run) {
+    TruthComparison c = new TruthComparison(testCase, run);
+    c.compareAll();
+    return c;
+  }
+
+  List<Check> checks() {
+    return checks;
+  }
+
+  List<RatioCheck> ratios() {
+    return ratios;
+  }
+
+  boolean passed() {
+    return problems.isEmpty()
+        && checks.stream().allMatch(Check::passed)
+        && ratios.stream().allMatch(RatioCheck::passed);
+  }
+
+  /** Truth kinds (or kind[key]) found in the truth but not compared, with the reason. */
+  Set<String> uncompared() {
+    return uncompared;
+  }
+
+  /** The check with the largest deviation relative to its allowance. */
+  Check worst() {
+    Check worst = null;
+    for (Check c : checks) {
+      if (worst == null
+          || Math.abs(c.deviationNs()) * (double) Math.max(1, worst.allowedNs())
+              > Math.abs(worst.deviationNs()) * (double) Math.max(1, c.allowedNs())) {
+        worst = c;
+      }
+    }
+    return worst;
+  }
+
+  /** Every check, one per line. */
+  String table() {
+    StringBuilder b = new StringBuilder();
+    for (Check c : checks) {
+      b.append("  ").append(c).append('\n');
+    }
+    for (RatioCheck r : ratios) {
+      b.append("  ").append(r).append('\n');
+    }
+    for (String p : problems) {
+      b.append("  ").append(p).append("  FAILED\n");
+    }
+    return b.toString();
+  }
+
+  private void compareAll() {
+    JsonNode truth = run.truth();
+    for (Iterator<String> it = truth.fieldNames(); it.hasNext(); ) {
+      String kind = it.next();
+      if (testCase.notCompared().containsKey(kind)) {
+        uncompared.add(kind + ": " + testCase.notCompared().get(kind));
+        continue;
+      }
+      switch (kind) {
+        case "barrier_wait_ns" -> perThread(kind, truth.get(kind), this::barrierSteps, "barrier_wait");
+        case "lock_contention_ns" ->
+            perThread(
+                kind,
+                truth.get(kind),
+                t -> run.count(t, EventKind.LOCK_REQUEST),
+                "lock_contention",
+                "monitor_contention",
+                "lock_api_contention");
+        case "join_wait_ns" -> joinWait(truth.get(kind));
+        case "spin_wait_ns" ->
+            perThread(kind, truth.get(kind), t -> run.count(t, EventKind.SPIN_ENTER), "spin_wait");
+        case "idle_threads_ns" -> perThread(kind, truth.get(kind), this::poolSteps, "idle_threads");
+        case "limited_parallelism_ns" -> limitedParallelism(truth.get(kind));
+        case "pool_queue_wait_ns" -> poolQueueWait(truth.get(kind));
+        case "barrier_wait_for_last_ns" ->
+            causeTotal(kind, truth.get(kind), "barrier_wait", "waiting_for_last_ns");
+        case "barrier_release_latency_ns" ->
+            causeTotal(kind, truth.get(kind), "barrier_wait", "release_latency_ns");
+        case "region_busy_ns" -> regions(truth);
+        case "imbalance", "work_imbalance_ns" -> {
+          // compared with region_busy_ns
+        }
+        default -> uncompared.add(kind + ": no counterpart in the analysis");
+      }
+    }
+  }
+
+  private interface Steps {
+    int of(String thread);
+  }
+
+  /** Arrivals (a latch's countDown and await are one arrival each). */
+  private int barrierSteps(String thread) {
+    return Math.max(
+        run.count(thread, EventKind.BARRIER_ENTER), run.count(thread, EventKind.BARRIER_EXIT));
+  }
+
+  /**
+   * A pool worker's idle time moves with its own task boundaries, its start and end, and its
+   * pool's rounds starting and ending.
+   */
+  private int poolSteps(String thread) {
+    String pool = run.poolOfThread.get(thread);
+    String scenarioPool = pool == null ? null : run.scenarioPoolName.getOrDefault(pool, pool);
+    int rounds = scenarioPool == null ? 0 : run.roundsByPool.getOrDefault(scenarioPool, 0);
+    return 2
+        + 2 * rounds
+        + run.count(thread, EventKind.TASK_BEGIN)
+        + run.count(thread, EventKind.TASK_END);
+  }
+
+  private void perThread(String kind, JsonNode truth, Steps steps, String... properties) {
+    Map<String, Long> byThread = new LinkedHashMap<>();
+    for (String p : properties) {
+      add(byThread, property(p), 1);
+    }
+    compareThreads(kind, truth, byThread, steps);
+  }
+
+  /**
+   * Join wait: a master's wait after the last task of its region ended is thread management in the
+   * analysis (its join part), so for threads that are not pool workers both are added.
+   */
+  private void joinWait(JsonNode truth) {
+    Map<String, Long> byThread = new LinkedHashMap<>();
+    add(byThread, property("join_wait"), 1);
+    for (ThreadSeverity t : property("thread_management").byThread()) {
+      if (!run.isPoolWorker(t.thread())) {
+        byThread.merge(t.thread(), t.severityNs(), Long::sum);
+      }
+    }
+    compareThreads(
+        "join_wait_ns",
+        truth,
+        byThread,
+        t -> run.count(t, EventKind.JOIN_WAIT_ENTER) + run.count(t, EventKind.FORK));
+  }
+
+  /**
+   * Limited parallelism: a worker's idle time between a region's FORK and its first task is
+   * thread management in the analysis (its fork part), so for pool workers both are added.
+   */
+  private void limitedParallelism(JsonNode truth) {
+    Map<String, Long> byThread = new LinkedHashMap<>();
+    add(byThread, property("limited_parallelism"), 1);
+    for (ThreadSeverity t : property("thread_management").byThread()) {
+      if (run.isPoolWorker(t.thread())) {
+        byThread.merge(t.thread(), t.severityNs(), Long::sum);
+      }
+    }
+    compareThreads("limited_parallelism_ns", truth, byThread, this::poolSteps);
+  }
+
+  private void compareThreads(
+      String kind, JsonNode truth, Map<String, Long> byThread, Steps steps) {
+    Set<String> seen = new TreeSet<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = truth.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String thread = e.getKey();
+      seen.add(thread);
+      String excluded = testCase.notCompared().get(kind + "[" + thread + "]");
+      if (excluded != null) {
+        uncompared.add(kind + "[" + thread + "]: " + excluded);
+        continue;
+      }
+      check(kind + "[" + thread + "]", e.getValue().asLong(), byThread.getOrDefault(thread, 0L),
+          steps.of(thread));
+    }
+    if (testCase.exhaustiveKinds().contains(kind)) {
+      for (Map.Entry<String, Long> e : byThread.entrySet()) {
+        if (!seen.contains(e.getKey())
+            && !e.getKey().startsWith(WarmedScenarioMain.WARM_UP_PREFIX)) {
+          // The truth says this thread has none of it.
+          check(kind + "[" + e.getKey() + "] (not in truth)", 0, e.getValue(),
+              Math.max(1, steps.of(e.getKey())));
+        }
+      }
+    }
+  }
+
+  private void poolQueueWait(JsonNode truth) {
+    PropertyResult p = property("pool_queue_wait");
+    Map<String, Long> byPool = new LinkedHashMap<>();
+    if (p.causes() != null) {
+      for (Map.Entry<String, Long> e : p.causes().entrySet()) {
+        byPool.merge(run.scenarioPoolName.getOrDefault(e.getKey(), e.getKey()), e.getValue(),
+            Long::sum);
+      }
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = truth.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String pool = e.getKey();
+      check("pool_queue_wait_ns[" + pool + "]", e.getValue().asLong(),
+          byPool.getOrDefault(pool, 0L), 2 * run.tasksCreatedByPool.getOrDefault(pool, 0));
+    }
+  }
+
+  private void causeTotal(String kind, JsonNode truth, String property, String cause) {
+    long total = 0;
+    int steps = 0;
+    for (Iterator<Map.Entry<String, JsonNode>> it = truth.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      total += e.getValue().asLong();
+      steps += barrierSteps(e.getKey());
+    }
+    Map<String, Long> causes = property(property).causes();
+    long analysed = causes == null ? 0 : causes.getOrDefault(cause, 0L);
+    check(kind + " (all threads) vs " + property + "." + cause, total, analysed, steps);
+  }
+
+  /**
+   * Region busy times per thread, and the imbalance and time lost derived from them: the analysis
+   * region is the one whose location is in the file the case names.
+   */
+  private void regions(JsonNode truth) {
+    JsonNode busy = truth.get("region_busy_ns");
+    for (Iterator<Map.Entry<String, JsonNode>> it = busy.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String name = e.getKey();
+      String file = testCase.regions().get(name);
+      if (file == null) {
+        uncompared.add("region_busy_ns[" + name + "]: no analysis region named for it");
+        continue;
+      }
+      RegionResult region = null;
+      for (RegionResult r : analysis.regions()) {
+        if (r.location() != null && r.location().startsWith(file + ":")) {
+          region = r;
+          break;
+        }
+      }
+      if (region == null) {
+        problems.add("region " + name + ": no analysis region located in " + file);
+        continue;
+      }
+      Map<String, Long> truthBusy = new LinkedHashMap<>();
+      Map<String, Long> tolerance = new LinkedHashMap<>();
+      for (Iterator<Map.Entry<String, JsonNode>> t = e.getValue().fields(); t.hasNext(); ) {
+        Map.Entry<String, JsonNode> member = t.next();
+        String thread = member.getKey();
+        long value = member.getValue().asLong();
+        // A busy span runs from one departure to the next arrival: two boundaries per arrival.
+        int steps = 2 * barrierSteps(thread);
+        Check c =
+            check(
+                "region_busy_ns[" + name + "][" + thread + "]",
+                value,
+                region.busyNsByThread().getOrDefault(thread, 0L),
+                steps);
+        truthBusy.put(thread, value);
+        tolerance.put(thread, c.allowedNs());
+      }
+      for (String member : region.busyNsByThread().keySet()) {
+        if (!truthBusy.containsKey(member)) {
+          problems.add(
+              "region " + name + ": the analysis counts " + member + " in its team, the truth not");
+        }
+      }
+      JsonNode imbalance = truth.path("imbalance").path(name);
+      if (!imbalance.isMissingNode()) {
+        double[] bounds = imbalanceBounds(truthBusy, tolerance);
+        ratios.add(
+            new RatioCheck(
+                "imbalance[" + name + "]", imbalance.asDouble(), region.imbalance(), bounds[0],
+                bounds[1]));
+      }
+      JsonNode lost = truth.path("work_imbalance_ns").path(name);
+      if (!lost.isMissingNode()) {
+        // lost = T·max − Σ busy: each member's allowance counts once, the busiest's T times more.
+        long maxTolerance = tolerance.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        long sum = tolerance.values().stream().mapToLong(Long::longValue).sum();
+        long allowed = sum + truthBusy.size() * maxTolerance;
+        checks.add(
+            new Check(
+                "work_imbalance_ns[" + name + "] vs region lost_ns",
+                lost.asLong(),
+                region.lostNs(),
+                allowed,
+                0));
+      }
+    }
+  }
+
+  /**
+   * The range of (max − mean) / mean over busy vectors within the members' allowances: the highest
+   * at a corner of the box, the lowest where the busiest is as low as it can be and the others are
+   * raised towards it.
+   */
+  static double[] imbalanceBounds(Map<String, Long> busy, Map<String, Long> tolerance) {
+    List<String> members = new ArrayList<>(busy.keySet());
+    int n = members.size();
+    double high = 0;
+    for (int corner = 0; corner < (1 << Math.min(n, 12)); corner++) {
+      double max = 0;
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        String m = members.get(i);
+        double v = Math.max(0, busy.get(m) + ((corner >> i & 1) == 1 ? 1 : -1) * tolerance.get(m));
+        max = Math.max(max, v);
+        sum += v;
+      }
+      if (sum > 0) {
+        high = Math.max(high, max / (sum / n) - 1);
+      }
+    }
+    double lowestMax = 0;
+    for (String m : members) {
+      lowestMax = Math.max(lowestMax, busy.get(m) - tolerance.get(m));
+    }
+    double sum = 0;
+    for (String m : members) {
+      sum += Math.min(busy.get(m) + tolerance.get(m), Math.max(0, lowestMax));
+    }
+    double low = sum > 0 && lowestMax > 0 ? Math.max(0, lowestMax / (sum / n) - 1) : 0;
+    return new double[] {low, high};
+  }
+
+  private Check check(String what, long truthNs, long analysisNs, int steps) {
+    long allowed = Math.round(RELATIVE * truthNs) + steps * STEP_NS;
+    Check c = new Check(what, truthNs, analysisNs, allowed, steps);
+    checks.add(c);
+    return c;
+  }
+
+  private PropertyResult property(String id) {
+    PropertyResult p = analysis.property(id);
+    if (p == null) {
+      throw new IllegalStateException("the analysis has no property " + id);
+    }
+    return p;
+  }
+
+  private static void add(Map<String, Long> byThread, PropertyResult p, int sign) {
+    for (ThreadSeverity t : p.byThread()) {
+      byThread.merge(t.thread(), sign * t.severityNs(), Long::sum);
+    }
+  }
+}
