@@ -20,6 +20,8 @@ import java.util.Set;
  * @param notCompared truth kind, or {@code kind[key]}, → why it is not compared
  * @param warmRecorder whether the recorder's first use of every construct family happens before
  *     the measured run (see {@link WarmedScenarioMain})
+ * @param callsPerThread truth kind → how many timed calls each thread makes, where calls that do
+ *     not block leave no event to count (at least this many boundaries are allowed for)
  */
 record E2eCase(
     String scenario,
@@ -27,7 +29,8 @@ record E2eCase(
     Set<String> exhaustiveKinds,
     Map<String, String> regions,
     Map<String, String> notCompared,
-    boolean warmRecorder) {
+    boolean warmRecorder,
+    Map<String, Integer> callsPerThread) {
 
   /** The command-line arguments after the scenario name. */
   List<String> args() {
@@ -44,7 +47,8 @@ record E2eCase(
 
   /** The same case without the recorder warm-up. */
   E2eCase recorderCold() {
-    return new E2eCase(scenario, variant, exhaustiveKinds, regions, notCompared, false);
+    return new E2eCase(
+        scenario, variant, exhaustiveKinds, regions, notCompared, false, callsPerThread);
   }
 
   @Override
@@ -134,7 +138,8 @@ record E2eCase(
         of(
             "nested",
             List.of(),
-            Set.of("idle_threads_ns", "limited_parallelism_ns"),
+            // The truth covers the team pool only, not the fork-join pool's workers.
+            Set.of(),
             Map.of(),
             Map.of(
                 "region_busy_ns",
@@ -145,11 +150,30 @@ record E2eCase(
                 "see region_busy_ns",
                 "work_imbalance_ns",
                 "see region_busy_ns")));
+    E2eCase spin =
+        of("spin-barrier", List.of(), Set.of("spin_wait_ns", "join_wait_ns"), Map.of(), Map.of());
+    // Every thread passes the spin barrier once per iteration; the last arrival does not spin.
     cases.add(
-        of("spin-barrier", List.of(), Set.of("spin_wait_ns", "join_wait_ns"), Map.of(), Map.of()));
+        new E2eCase(
+            spin.scenario(),
+            spin.variant(),
+            spin.exhaustiveKinds(),
+            spin.regions(),
+            spin.notCompared(),
+            true,
+            Map.of("spin_wait_ns", optionValue(spin.args(), "--iterations"))));
     // The recorder's own first-use work must not delay a thread at its first barrier either.
     cases.add(cases.get(2).recorderCold());
     return cases;
+  }
+
+  /** The integer value of {@code option} in {@code args}. */
+  private static int optionValue(List<String> args, String option) {
+    int i = args.indexOf(option);
+    if (i < 0 || i + 1 >= args.size()) {
+      throw new IllegalArgumentException(option + " not in " + args);
+    }
+    return Integer.parseInt(args.get(i + 1));
   }
 
   private static E2eCase of(
@@ -160,6 +184,6 @@ record E2eCase(
       Map<String, String> notCompared) {
     Map<String, String> all = new LinkedHashMap<>(NOT_COMPARED_ANYWHERE);
     all.putAll(notCompared);
-    return new E2eCase(scenario, variant, exhaustiveKinds, regions, all, true);
+    return new E2eCase(scenario, variant, exhaustiveKinds, regions, all, true, Map.of());
   }
 }

@@ -107,9 +107,9 @@ class EndToEndTest {
               run.traceDir,
               comparison.table());
       attempts.append(report);
+      System.out.print(report);
       if (comparison.passed()) {
         summarise(jdk, c, attempt, comparison, true);
-        System.out.print(report);
         return;
       }
       summarise(jdk, c, attempt, comparison, false);

@@ -172,7 +172,7 @@ final class TruthComparison {
         case "join_wait_ns" -> joinWait(truth.get(kind));
         case "spin_wait_ns" ->
             perThread(kind, truth.get(kind), t -> run.count(t, EventKind.SPIN_ENTER), "spin_wait");
-        case "idle_threads_ns" -> perThread(kind, truth.get(kind), this::poolSteps, "idle_threads");
+        case "idle_threads_ns" -> perThread(kind, truth.get(kind), this::idleSteps, "idle_threads");
         case "limited_parallelism_ns" -> limitedParallelism(truth.get(kind));
         case "pool_queue_wait_ns" -> poolQueueWait(truth.get(kind));
         case "barrier_wait_for_last_ns" ->
@@ -198,16 +198,21 @@ final class TruthComparison {
         run.count(thread, EventKind.BARRIER_ENTER), run.count(thread, EventKind.BARRIER_EXIT));
   }
 
-  /**
-   * A pool worker's idle time moves with its own task boundaries, its start and end, and its
-   * pool's rounds starting and ending.
-   */
-  private int poolSteps(String thread) {
+  /** Rounds of work of the pool {@code thread} works for (see {@link TracedRun#roundsByPool}). */
+  private int rounds(String thread) {
     String pool = run.poolOfThread.get(thread);
     String scenarioPool = pool == null ? null : run.scenarioPoolName.getOrDefault(pool, pool);
-    int rounds = scenarioPool == null ? 0 : run.roundsByPool.getOrDefault(scenarioPool, 0);
-    return 2
-        + 2 * rounds
+    return scenarioPool == null ? 0 : run.roundsByPool.getOrDefault(scenarioPool, 0);
+  }
+
+  /** A pool worker's idle time ends and starts at its own start and end and its pool's rounds. */
+  private int idleSteps(String thread) {
+    return 2 + 2 * rounds(thread);
+  }
+
+  /** Idle time while work is in flight: the pool's rounds and the worker's own tasks. */
+  private int inFlightIdleSteps(String thread) {
+    return 2 * rounds(thread)
         + run.count(thread, EventKind.TASK_BEGIN)
         + run.count(thread, EventKind.TASK_END);
   }
@@ -251,7 +256,7 @@ final class TruthComparison {
         byThread.merge(t.thread(), t.severityNs(), Long::sum);
       }
     }
-    compareThreads("limited_parallelism_ns", truth, byThread, this::poolSteps);
+    compareThreads("limited_parallelism_ns", truth, byThread, this::inFlightIdleSteps);
   }
 
   private void compareThreads(
@@ -266,8 +271,12 @@ final class TruthComparison {
         uncompared.add(kind + "[" + thread + "]: " + excluded);
         continue;
       }
+      // At least one boundary: the truth times every call it lists, blocked or not; some calls
+      // leave no event when they do not block (a spin barrier's last arrival), so a case may give
+      // the number of calls.
+      int calls = testCase.callsPerThread().getOrDefault(kind, 1);
       check(kind + "[" + thread + "]", e.getValue().asLong(), byThread.getOrDefault(thread, 0L),
-          steps.of(thread));
+          Math.max(calls, steps.of(thread)));
     }
     if (testCase.exhaustiveKinds().contains(kind)) {
       for (Map.Entry<String, Long> e : byThread.entrySet()) {
@@ -342,8 +351,9 @@ final class TruthComparison {
         Map.Entry<String, JsonNode> member = t.next();
         String thread = member.getKey();
         long value = member.getValue().asLong();
-        // A busy span runs from one departure to the next arrival: two boundaries per arrival.
-        int steps = 2 * barrierSteps(thread);
+        // A busy span runs from one departure to the next arrival: two boundaries per arrival,
+        // and the first from the thread's start.
+        int steps = 2 * barrierSteps(thread) + 1;
         Check c =
             check(
                 "region_busy_ns[" + name + "][" + thread + "]",
