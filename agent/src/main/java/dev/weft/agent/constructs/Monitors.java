@@ -33,8 +33,8 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  *       to release the monitor), so that the JIT still sees balanced monitors; every {@code
  *       monitorexit}, including the one in that handler, records the release, so an exception
  *       leaving the block records it too (there just after the exit: the handler covers itself, and
- *       C1 gives up on a method with a call in such a handler). A {@code monitorenter} without
- *       such a handler (not javac, ecj, Kotlin or Scala output) is left alone.
+ *       C1 gives up on a method with a call in such a handler). A {@code monitorenter} without such
+ *       a handler (not javac, ecj, Kotlin or Scala output) is left alone.
  *   <li><b>Methods</b> of a class woven as it is defined: the {@code synchronized} modifier is
  *       removed and the body is wrapped in an explicit monitor on {@code this} (or the class), with
  *       a catch-all handler that releases it, as javac compiles a block. This gives the request
