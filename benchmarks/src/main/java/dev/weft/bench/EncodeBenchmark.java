@@ -83,6 +83,7 @@ public class EncodeBenchmark {
 
   @Setup(Level.Iteration)
   public void open() throws IOException {
+    task = 1_000; // task ids count up within an iteration, as an agent's would within a run
     dir = Files.createTempDirectory("weft-encode-");
     writer = TraceWriter.create(dir, TraceWriter.Options.defaults().withWindows(4 << 20, 64 << 20));
     stream = writer.openStream(1, "bench", 0, 0, now);
