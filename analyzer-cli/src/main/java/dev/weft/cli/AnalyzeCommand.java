@@ -30,12 +30,12 @@ import picocli.CommandLine.Spec;
     name = "analyze",
     mixinStandardHelpOptions = true,
     description = {
-      "Wait-state analysis of a trace: idle threads, limited parallelism, thread management,",
-      "join, barrier, lock, spin and condition waits, pool queue wait and work imbalance,",
-      "by call path and thread (see PROPERTIES.md).",
-      "--format json writes the weft-analysis/1 document that weft diff and weft check read;"
-          + " --format html writes a page with the property tree, call paths, threads and a"
-          + " timeline, to report.html unless -o says otherwise."
+      "Wait-state analysis of a trace, as text, JSON or an HTML page.",
+      "Idle threads, limited parallelism, thread management, join, barrier, lock, spin and"
+          + " condition waits, pool queue wait and work imbalance, by call path and thread (see"
+          + " PROPERTIES.md). --format json writes the weft-analysis/1 document that weft diff"
+          + " and weft check read; --format html writes a page with the property tree, call"
+          + " paths, threads and a timeline, to report.html unless -o says otherwise."
     })
 final class AnalyzeCommand implements Callable<Integer> {
   /** Where {@code --format html} goes without {@code -o}: a page does not belong on a terminal. */

@@ -94,6 +94,7 @@ final class AttachCommand implements Callable<Integer> {
     WeftCommand root = WeftCommand.root(spec);
     PrintWriter err = spec.commandLine().getErr();
     Path agentJar = WeftHome.agentJar(root, agent);
+    requireAttachApi();
     for (String o : options) {
       if (o.strip().startsWith("duration=")) {
         throw new BadInputException("--opt " + o + ": use --duration TIME");
@@ -244,6 +245,19 @@ final class AttachCommand implements Callable<Integer> {
             + ")");
     err.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * Checks that the JDK's attach API is there: a runtime image without module {@code jdk.attach} (a
+   * JRE, a jlink image) cannot attach. Called before {@link TargetJvm} is loaded.
+   */
+  static void requireAttachApi() {
+    if (ModuleLayer.boot().findModule("jdk.attach").isEmpty()) {
+      throw new BadInputException(
+          "attaching needs a JDK (module jdk.attach), and weft runs on "
+              + System.getProperty("java.home")
+              + ": run weft with a JDK's java (JAVA or JAVA_HOME)");
+    }
   }
 
   /** Asks the agent to detach; for the shutdown hook, where nothing can be reported any more. */

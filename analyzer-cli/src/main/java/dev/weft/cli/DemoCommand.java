@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.analysis.TextReport;
 import java.io.IOException;
@@ -124,9 +125,17 @@ final class DemoCommand implements Callable<Integer> {
         throw new BadInputException(
             "the agent wrote no trace to " + dir + ": " + firstLine(programErr, programOut));
       }
+      AnalysisResult result = Analyzer.analyze(dir);
       PrintWriter outWriter = spec.commandLine().getOut();
-      outWriter.print(TextReport.render(Analyzer.analyze(dir)));
+      outWriter.print(TextReport.render(result));
       outWriter.flush();
+      if (result.trace().events() == 0) {
+        err.println(
+            "weft: demo: note: the trace holds no events: this agent does not instrument the"
+                + " constructs scenario '"
+                + scenario
+                + "' uses (see agent/OPTIONS.md, construct families)");
+      }
       if (kept) {
         err.println(
             "weft: demo: trace in "

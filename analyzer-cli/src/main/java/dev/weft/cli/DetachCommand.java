@@ -44,6 +44,7 @@ final class DetachCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path agentJar = WeftHome.agentJar(WeftCommand.root(spec), agent);
+    AttachCommand.requireAttachApi();
     String reply;
     try (TargetJvm target = TargetJvm.attach(pid)) {
       if (target.featureVersion() > 0 && target.featureVersion() < 17) {

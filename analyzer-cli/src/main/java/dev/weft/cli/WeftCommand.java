@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       "  weft run returns the exit code of the program it ran."
     },
     subcommands = {
+      DemoCommand.class,
       RunCommand.class,
       AttachCommand.class,
       DetachCommand.class,
@@ -40,7 +41,6 @@ import picocli.CommandLine.Spec;
       ExportCommand.class,
       DiffCommand.class,
       CheckCommand.class,
-      DemoCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     })

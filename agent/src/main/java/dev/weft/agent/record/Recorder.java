@@ -419,7 +419,7 @@ public final class Recorder extends WeftSink {
       } else if (pool instanceof ThreadPoolExecutor) {
         parallelism = ((ThreadPoolExecutor) pool).getCorePoolSize();
       }
-      if (carriesVirtual) {
+      if (carriesVirtual || isVirtualThreadScheduler(pool)) {
         kind = ConstructKind.VIRTUAL_THREAD;
         name = "virtual thread scheduler";
         virtualScheduler = id;
@@ -1131,6 +1131,9 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinEnter(int region) {
     ThreadState s = states.get();
+    if (s.virtual) {
+      return; // not recorded: a virtual thread's spin could end on another carrier's stream
+    }
     long now = System.nanoTime();
     if (s.spinRegion != 0 && !s.busy && on) {
       if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
@@ -1167,7 +1170,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void spinExit(int region) {
     ThreadState s = states.get();
-    if (s.spinRegion != 0 && !s.busy) {
+    if (s.spinRegion != 0 && !s.busy && !s.virtual) {
       long now = System.nanoTime();
       s.spinLastEnd = now;
       if (now - s.spinCpuAt > SPIN_GAP_NANOS) {

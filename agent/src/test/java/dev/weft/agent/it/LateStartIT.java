@@ -78,7 +78,10 @@ class LateStartIT {
     Result r =
         ChildJvm.run(
             ChildJvm.command(
-                jdk, "out=" + trace, ChildJvm.classPath(), VirtualThreadsApp.class.getName()),
+                jdk,
+                "out=" + trace + ",constructs=regions", // the skip count below is of regions only
+                ChildJvm.classPath(),
+                VirtualThreadsApp.class.getName()),
             tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());

@@ -108,18 +108,27 @@ class VirtualThreadsIT {
         }
       }
     }
-    assertTrue(begun.containsAll(started), "every virtual thread begins on a carrier");
-    assertEquals(begun, ended, "every begun virtual thread ends");
+    // The recorder skips (and counts) a virtual thread's event when its carrier's stream is held
+    // by another virtual thread blocked inside the recorder (JDK 24+: e.g. while the carrier's
+    // stream is opened, at the start).
+    long skipped =
+        Long.parseLong(
+            run.trace
+                .definitions
+                .attributes()
+                .getOrDefault("agent.virtual_thread_events_skipped", "0"));
+    begun.retainAll(started); // the executor's virtual threads begin too
+    ended.retainAll(started);
+    assertTrue(begun.size() >= THREADS * 9 / 10, "most virtual threads' begins: " + begun.size());
+    assertTrue(THREADS - begun.size() <= skipped, "the others were counted as skipped");
+    assertTrue(begun.size() - ended.size() <= skipped, "ends: " + ended.size());
     assertTrue(mounts >= THREADS, "mounts: " + mounts);
     assertTrue(mounts - unmounts <= threads.size(), "at most one mount left open per carrier");
 
     // Tasks of the virtual-thread-per-task executor: created on main, run on virtual threads.
     List<Event> creates = run.eventsOn(main, EventKind.TASK_CREATE);
     assertEquals(200, creates.size());
-    assertEquals(200, run.events(EventKind.TASK_BEGIN).size());
-    assertEquals(200, run.events(EventKind.TASK_END).size());
-    assertTrue(
-        !run.trace.definitions.attributes().containsKey("agent.virtual_thread_events_skipped"),
-        () -> "nothing skipped: " + run.trace.definitions.attributes());
+    assertTrue(200 - run.events(EventKind.TASK_BEGIN).size() <= skipped);
+    assertEquals(run.events(EventKind.TASK_BEGIN).size(), run.events(EventKind.TASK_END).size());
   }
 }

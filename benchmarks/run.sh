@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs Weft's figures (hot path, locks, fork-join, coarse apps vs JFR, start-up, bytes per event,
+# analyzer throughput, attach latency), prints one table and writes BENCHMARKS.md at the repo root.
+#
+#   benchmarks/run.sh [--quick|--full]      (default --quick: a few minutes; --full: about half an hour)
+#
+# Builds what it needs first (mvn -B -q package -DskipTests). Needs java/javac (JDK 17+), python3 and
+# GNU time (/usr/bin/time). Not part of CI: the figures depend on the machine and its load, so they
+# are reported with their spread and, wherever possible, as ratios measured in the same run.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+mode="quick"
+case "${1:---quick}" in
+  --quick) mode="quick" ;;
+  --full) mode="full" ;;
+  *) echo "usage: benchmarks/run.sh [--quick|--full]" >&2; exit 2 ;;
+esac
+command -v python3 > /dev/null || { echo "run.sh: python3 is needed" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "run.sh: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
+echo "building (mvn -B -q package -DskipTests)..." >&2
+(cd "$root" && mvn -B -q package -DskipTests)
+exec python3 "$here/figures.py" "--$mode"
