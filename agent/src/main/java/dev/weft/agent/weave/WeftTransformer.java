@@ -126,7 +126,9 @@ public final class WeftTransformer implements ClassFileTransformer {
     }
   }
 
-  /** Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes. */
+  /**
+   * Stops weaving: from now on every class keeps (or, retransformed, gets back) its original bytes.
+   */
   public void deactivate() {
     active = false;
   }
