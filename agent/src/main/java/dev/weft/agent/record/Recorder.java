@@ -307,33 +307,6 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  /**
-   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
-   * between taking its carrier's stream and writing the event; so its definitions are made first.
-   */
-  private void definePoolFirst(ThreadState s, Object pool) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        poolId(pool);
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
-  /** See {@link #definePoolFirst}. */
-  private void defineObjectFirst(ThreadState s, int region, Object o) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        objectId(region, o);
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
   private StreamWriter open(ThreadState s) {
     Thread t = s.thread;
     try {
