@@ -94,8 +94,9 @@ public final class TraceVerifier {
       if (defs.clock() != null) {
         origin = defs.clock().nanoBase();
       }
+      Set<Integer> withFiles = new HashSet<>(trace.streamIds());
       for (ThreadDef t : defs.threads()) {
-        if (!trace.streamIds().contains(t.stream())) {
+        if (!withFiles.contains(t.stream())) {
           warn(
               "thread '"
                   + t.name()
