@@ -14,11 +14,11 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
- * Call-site weaving for the synchronisation families: calls of a JDK API (a lock's {@code lock()}, a
- * barrier's {@code await()}, {@code Object.wait}...) in application methods get bridge calls around
- * them, with a region for the call's file and line. Weaving the call site rather than the JDK method
- * names the user's line for free and leaves the JDK's own uses (inside executors, queues, the
- * agent's trace writer) unrecorded.
+ * Call-site weaving for the synchronisation families: calls of a JDK API (a lock's {@code lock()},
+ * a barrier's {@code await()}, {@code Object.wait}...) in application methods get bridge calls
+ * around them, with a region for the call's file and line. Weaving the call site rather than the
+ * JDK method names the user's line for free and leaves the JDK's own uses (inside executors,
+ * queues, the agent's trace writer) unrecorded.
  *
  * <p>The call's receiver and arguments are first stored into local slots above every slot in use
  * (an {@link AnalyzerAdapter} after this visitor tracks the frame), so that hooks can load them
@@ -44,9 +44,9 @@ final class CallSites {
   }
 
   /**
-   * The class visitor: one family's {@link Method} on every method that may call what {@code
-   * calls} matches; other methods are not parsed. Classes older than Java 6 (no stack map frames,
-   * where the adapter loses track after jumps) are left alone.
+   * The class visitor: one family's {@link Method} on every method that may call what {@code calls}
+   * matches; other methods are not parsed. Classes older than Java 6 (no stack map frames, where
+   * the adapter loses track after jumps) are left alone.
    */
   static ClassVisitor visitor(
       ClassVisitor next, WeaveTarget target, ClassScan.Calls calls, MethodFactory factory) {
@@ -100,6 +100,7 @@ final class CallSites {
     private final int receiver;
     private final int[] argSlots;
     private int nextSlot;
+
     /** The region of the call site. */
     final int region;
 
@@ -248,7 +249,8 @@ final class CallSites {
       Label join = new Label();
       mv.visitJumpInsn(Opcodes.GOTO, join);
       mv.visitLabel(handler);
-      mv.visitFrame(Opcodes.F_NEW, handlerLocals.length, handlerLocals, 1, new Object[] {THROWABLE});
+      mv.visitFrame(
+          Opcodes.F_NEW, handlerLocals.length, handlerLocals, 1, new Object[] {THROWABLE});
       hooks.thrown(c);
       mv.visitInsn(Opcodes.ATHROW);
       mv.visitLabel(join);

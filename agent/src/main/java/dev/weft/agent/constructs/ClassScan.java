@@ -38,8 +38,10 @@ final class ClassScan {
   /** A method with monitors. */
   static final class Method {
     final boolean synchronizedMethod;
+
     /** Some byte of the code is the monitorenter opcode (an operand may be too: a superset). */
     final boolean mayEnterMonitors;
+
     /** The Code attribute's max_locals: the first slot the method never uses. */
     final int maxLocals;
 
@@ -51,6 +53,7 @@ final class ClassScan {
   }
 
   private final WeakReference<WeaveTarget> target;
+
   /** Constant pool indices of method references, and their owner, name and descriptor. */
   private final int[] refIndex;
 
@@ -58,6 +61,7 @@ final class ClassScan {
   private final String[] refName;
   private final String[] refDescriptor;
   private final int poolSize;
+
   /** Per method with code: name + descriptor, and the constant pool indices its invokes may use. */
   private final List<String> methodKeys = new ArrayList<>();
 

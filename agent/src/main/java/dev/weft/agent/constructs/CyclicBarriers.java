@@ -13,8 +13,8 @@ import org.objectweb.asm.Type;
 /**
  * {@code CyclicBarrier.await} in application code, a {@code barriers} family: BARRIER_ENTER before
  * the call, BARRIER_EXIT after it. The arrival index the call returns says who arrived last (index
- * 0: outcome LAST); an exception gives INTERRUPTED, TIMEOUT or BROKEN. The generation is numbered by
- * the recorder from the barrier's own generation object (0 for the first generation it sees).
+ * 0: outcome LAST); an exception gives INTERRUPTED, TIMEOUT or BROKEN. The generation is numbered
+ * by the recorder from the barrier's own generation object (0 for the first generation it sees).
  */
 public final class CyclicBarriers implements ConstructInstrumentation {
   private static final String CYCLIC_BARRIER = "java/util/concurrent/CyclicBarrier";

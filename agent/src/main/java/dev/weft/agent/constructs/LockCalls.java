@@ -76,8 +76,9 @@ final class LockCalls {
   }
 
   /**
-   * An acquiring call: REQUEST before; after, ACQUIRED with {@code flags}, plus {@code failFlag} when
-   * {@code result} says it did not acquire; when it throws, ACQUIRED with {@code flags | ABORTED}.
+   * An acquiring call: REQUEST before; after, ACQUIRED with {@code flags}, plus {@code failFlag}
+   * when {@code result} says it did not acquire; when it throws, ACQUIRED with {@code flags |
+   * ABORTED}.
    */
   static CallSites.Hooks acquire(int flags, Result result, int failFlag) {
     return new CallSites.Hooks() {

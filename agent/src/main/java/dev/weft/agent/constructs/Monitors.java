@@ -27,20 +27,21 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  * monitor}) or the method (kind {@code synchronized_method}).
  *
  * <ul>
- *   <li><b>Blocks</b> ({@code monitorenter}/{@code monitorexit}, in every class): the request and the
- *       release are plain calls before the instructions. The acquisition call after {@code
+ *   <li><b>Blocks</b> ({@code monitorenter}/{@code monitorexit}, in every class): the request and
+ *       the release are plain calls before the instructions. The acquisition call after {@code
  *       monitorenter} is covered by the block's own catch-all handler (the one the compiler emitted
  *       to release the monitor), so that the JIT still sees balanced monitors; every {@code
- *       monitorexit}, including the one in that handler, records the release, so an exception leaving
- *       the block records it too. A {@code monitorenter} without such a handler (not javac, ecj,
- *       Kotlin or Scala output) is left alone.
- *   <li><b>Methods</b> of a class woven as it is defined: the {@code synchronized} modifier is removed
- *       and the body is wrapped in an explicit monitor on {@code this} (or the class), with a
- *       catch-all handler that releases it, as javac compiles a block. This gives the request time,
- *       which the JVM's own method entry hides. A retransformation cannot change modifiers, so the
- *       rewrite is remembered and repeated when such a class is retransformed.
- *   <li><b>Methods</b> of a class that was loaded before the agent (attach): the modifier stays; the
- *       request and acquisition are recorded together on entry (the wait for the monitor is not
+ *       monitorexit}, including the one in that handler, records the release, so an exception
+ *       leaving the block records it too (there just after the exit: the handler covers itself, and
+ *       C1 gives up on a method with a call in such a handler). A {@code monitorenter} without such
+ *       a handler (not javac, ecj, Kotlin or Scala output) is left alone.
+ *   <li><b>Methods</b> of a class woven as it is defined: the {@code synchronized} modifier is
+ *       removed and the body is wrapped in an explicit monitor on {@code this} (or the class), with
+ *       a catch-all handler that releases it, as javac compiles a block. This gives the request
+ *       time, which the JVM's own method entry hides. A retransformation cannot change modifiers,
+ *       so the rewrite is remembered and repeated when such a class is retransformed.
+ *   <li><b>Methods</b> of a class that was loaded before the agent (attach): the modifier stays;
+ *       the request and acquisition are recorded together on entry (the wait for the monitor is not
  *       visible) and the release before every return and when an exception leaves.
  * </ul>
  *
@@ -170,16 +171,22 @@ public final class Monitors implements ConstructInstrumentation {
     private final boolean isStatic;
     private final boolean frames;
     private final SyncMode mode;
+
     /** REWRITE: the slot holding the method's monitor object. */
     private final int lockSlot;
+
     private final Label bodyStart = new Label();
     private int methodRegion;
+
     /** A free slot for a monitor object between two woven instructions (not across frames). */
     private final int spareSlot;
+
     /** A monitorenter seen and not yet emitted: what follows decides how it is woven. */
     private boolean pendingEnter;
+
     /** Ends of the self-covering handler ranges the code is in (javac's release handlers). */
     private final List<Label> selfCoveredUntil = new ArrayList<>(2);
+
     /** A release to record once out of the self-covering range; the object is in the spare slot. */
     private boolean pendingRelease;
 
@@ -348,7 +355,8 @@ public final class Monitors implements ConstructInstrumentation {
       super.visitEnd();
     }
 
-    // ---- blocks -----------------------------------------------------------------------------------
+    // ---- blocks
+    // -----------------------------------------------------------------------------------
 
     @Override
     public void visitInsn(int opcode) {

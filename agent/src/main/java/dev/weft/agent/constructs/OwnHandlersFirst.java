@@ -12,10 +12,11 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeAnnotationNode;
 
 /**
- * A method visitor whose own exception handlers come first in the exception table. The JVM takes the
- * first entry whose range covers the throwing instruction, so a handler around a single woven call
- * must precede the method's handlers that enclose the call; ASM visits a method's entries before its
- * code, so they are held back here and emitted at {@code visitMaxs}, after this visitor's own.
+ * A method visitor whose own exception handlers come first in the exception table. The JVM takes
+ * the first entry whose range covers the throwing instruction, so a handler around a single woven
+ * call must precede the method's handlers that enclose the call; ASM visits a method's entries
+ * before its code, so they are held back here and emitted at {@code visitMaxs}, after this
+ * visitor's own.
  */
 abstract class OwnHandlersFirst extends LineTrackingMethodVisitor {
   private final List<TryCatchBlockNode> originals = new ArrayList<>();

@@ -15,12 +15,13 @@ import org.objectweb.asm.Type;
  * {@code Phaser} calls in application code, a {@code barriers} family; the generation is the phase:
  *
  * <ul>
- *   <li>{@code arriveAndAwaitAdvance}: BARRIER_ENTER with the phase the phaser is in before the call,
- *       BARRIER_EXIT with the same phase after it (outcome BROKEN if the phaser was terminated).
+ *   <li>{@code arriveAndAwaitAdvance}: BARRIER_ENTER with the phase the phaser is in before the
+ *       call, BARRIER_EXIT with the same phase after it (outcome BROKEN if the phaser was
+ *       terminated).
  *   <li>{@code awaitAdvance} and {@code awaitAdvanceInterruptibly}: BARRIER_ENTER and EXIT with the
  *       awaited phase (INTERRUPTED, TIMEOUT on exceptions).
- *   <li>{@code arrive} and {@code arriveAndDeregister}: an arrival that does not wait, BARRIER_ENTER
- *       and EXIT together after the call, with the phase it returned.
+ *   <li>{@code arrive} and {@code arriveAndDeregister}: an arrival that does not wait,
+ *       BARRIER_ENTER and EXIT together after the call, with the phase it returned.
  * </ul>
  *
  * Which arrival was last is not recorded (the phaser does not say); the latest BARRIER_ENTER of a

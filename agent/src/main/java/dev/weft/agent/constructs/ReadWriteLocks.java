@@ -10,14 +10,15 @@ import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * Calls of a {@code ReentrantReadWriteLock}'s read and write locks through their own types, a {@code
- * locks} family: the {@code Lock} methods as in {@link ReentrantLocks}, read acquisitions marked
- * SHARED. Both locks of one read/write lock get one id (the recorder's), so readers and writers
- * contend on it. Calls through the {@code Lock} interface are {@link ReentrantLocks}' and are marked
- * SHARED by the recorder when the object is a read lock.
+ * Calls of a {@code ReentrantReadWriteLock}'s read and write locks through their own types, a
+ * {@code locks} family: the {@code Lock} methods as in {@link ReentrantLocks}, read acquisitions
+ * marked SHARED. Both locks of one read/write lock get one id (the recorder's), so readers and
+ * writers contend on it. Calls through the {@code Lock} interface are {@link ReentrantLocks}' and
+ * are marked SHARED by the recorder when the object is a read lock.
  */
 public final class ReadWriteLocks implements ConstructInstrumentation {
-  private static final String READ_LOCK = "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock";
+  private static final String READ_LOCK =
+      "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock";
   private static final String WRITE_LOCK =
       "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock";
 

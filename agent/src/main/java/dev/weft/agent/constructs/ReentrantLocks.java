@@ -9,9 +9,9 @@ import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * Calls of {@code Lock} and {@code ReentrantLock} in application code, a {@code locks} family: {@code
- * lock}, {@code lockInterruptibly}, {@code tryLock} (a failure is FAILED; a timed one that times out
- * or any interrupted attempt is ABORTED) and {@code unlock}. A {@code Lock} may be any
+ * Calls of {@code Lock} and {@code ReentrantLock} in application code, a {@code locks} family:
+ * {@code lock}, {@code lockInterruptibly}, {@code tryLock} (a failure is FAILED; a timed one that
+ * times out or any interrupted attempt is ABORTED) and {@code unlock}. A {@code Lock} may be any
  * implementation: the JDK's (a read/write lock's views, a stamped lock's views, which the recorder
  * maps to their lock) or the user's own, which is then a lock of its own. Calls through a user
  * subclass's static type ({@code MyLock.lock()}) are not recognised.

@@ -19,8 +19,7 @@ import org.objectweb.asm.MethodVisitor;
 public final class Semaphores implements ConstructInstrumentation {
   private static final String SEMAPHORE = "java/util/concurrent/Semaphore";
 
-  private static final ClassScan.Calls CALLS =
-      (owner, name, descriptor) -> owner.equals(SEMAPHORE);
+  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(SEMAPHORE);
 
   @Override
   public Family family() {

@@ -11,8 +11,8 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * {@code Thread.onSpinWait} and {@code Thread.yield} in application code, the {@code spin} family:
- * each call is bracketed by {@code spinEnter}/{@code spinExit}, and the recorder turns a run of them
- * into one spin: SPIN_ENTER at the first call, SPIN_EXIT at the end of the last one (see the
+ * each call is bracketed by {@code spinEnter}/{@code spinExit}, and the recorder turns a run of
+ * them into one spin: SPIN_ENTER at the first call, SPIN_EXIT at the end of the last one (see the
  * recorder for how runs are delimited), so the analyzer reports spin-wait time instead of work.
  * Busy loops that call neither are not recognised.
  */

@@ -13,8 +13,8 @@ import org.objectweb.asm.MethodVisitor;
  * Calls of {@code StampedLock} in application code, a {@code locks} family: {@code writeLock},
  * {@code readLock} (SHARED) and their interruptible and try variants (a zero stamp is FAILED, or
  * ABORTED for a timed try), and {@code unlockWrite}, {@code unlockRead}, {@code unlock}. Optimistic
- * reads are not locks and are not recorded; nor are {@code tryConvertTo*} and {@code tryUnlock*}.
- * A stamped lock has no owner: it is never re-entrant, and any thread may release it.
+ * reads are not locks and are not recorded; nor are {@code tryConvertTo*} and {@code tryUnlock*}. A
+ * stamped lock has no owner: it is never re-entrant, and any thread may release it.
  */
 public final class StampedLocks implements ConstructInstrumentation {
   private static final String STAMPED_LOCK = "java/util/concurrent/locks/StampedLock";
@@ -70,8 +70,7 @@ public final class StampedLocks implements ConstructInstrumentation {
           break;
         case "tryWriteLock()J":
         case "tryReadLock()J":
-          hooks =
-              LockCalls.acquire(shared, LockCalls.Result.NONZERO_IF_ACQUIRED, LockFlags.FAILED);
+          hooks = LockCalls.acquire(shared, LockCalls.Result.NONZERO_IF_ACQUIRED, LockFlags.FAILED);
           break;
         case "tryWriteLock" + TIMED:
         case "tryReadLock" + TIMED:

@@ -22,8 +22,8 @@ import org.objectweb.asm.Opcodes;
  *       The re-acquisition happens inside the call: its wait is part of the WAIT.
  *   <li>{@code notify} and {@code notifyAll}: NOTIFY (object_wait) naming the monitor.
  *   <li>{@code Thread.sleep} and {@code TimeUnit.sleep}: WAIT_ENTER/EXIT (sleep).
- *   <li>{@code LockSupport.park*}: WAIT_ENTER/EXIT (park); {@code LockSupport.unpark}: NOTIFY (park)
- *       naming the thread.
+ *   <li>{@code LockSupport.park*}: WAIT_ENTER/EXIT (park); {@code LockSupport.unpark}: NOTIFY
+ *       (park) naming the thread.
  * </ul>
  *
  * {@code Condition} waits are {@link Conditions}'.

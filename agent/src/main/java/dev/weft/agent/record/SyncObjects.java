@@ -26,15 +26,17 @@ import java.util.concurrent.locks.StampedLock;
  * StampedLock} stand for the stamped lock. Every other object is its own lock.
  *
  * <p>The private fields read here ({@code sync}, {@code this$0}, {@code generation}) have had these
- * names from JDK 8 to 25; the agent opens their packages to itself at start. Where a field cannot be
- * read, the object stands for itself, a condition names no lock (its lock events are not recorded),
- * and every CyclicBarrier generation is 0.
+ * names from JDK 8 to 25; the agent opens their packages to itself at start. Where a field cannot
+ * be read, the object stands for itself, a condition names no lock (its lock events are not
+ * recorded), and every CyclicBarrier generation is 0.
  */
 final class SyncObjects {
   /** Acquisitions are shared: read locks, semaphore permits ({@link LockFlags#SHARED}). */
   static final int SHARED = LockFlags.SHARED;
 
-  /** Acquisitions have no owner (semaphores, stamped locks): never re-entrant, released by anyone. */
+  /**
+   * Acquisitions have no owner (semaphores, stamped locks): never re-entrant, released by anyone.
+   */
   static final int UNOWNED = 1 << 8;
 
   /** A {@code Condition}: stands for its lock, which may be unknown. */
@@ -140,7 +142,9 @@ final class SyncObjects {
     return lock == null ? o : lock;
   }
 
-  /** The construct kind of lock {@code o} for its object definition, or null if not a j.u.c lock. */
+  /**
+   * The construct kind of lock {@code o} for its object definition, or null if not a j.u.c lock.
+   */
   static ConstructKind kindOf(Object o) {
     if (o instanceof ReentrantLock) {
       return ConstructKind.REENTRANT_LOCK;
@@ -166,8 +170,8 @@ final class SyncObjects {
 
   /**
    * The class name a lock's definition shows: the JDK lock a nested JDK class belongs to ({@code
-   * ReentrantReadWriteLock} for its read lock, {@code ReentrantLock} for its synchronizer), else the
-   * object's own class.
+   * ReentrantReadWriteLock} for its read lock, {@code ReentrantLock} for its synchronizer), else
+   * the object's own class.
    */
   static String className(Object o) {
     String name = o.getClass().getName();

@@ -66,9 +66,11 @@ class AttachSyncIT {
     assertNull(t.definitions.attributes().get("agent.weave_errors"));
     SyncTraces.assertRecorderNeverTracedItself(t);
 
-    long early = heldOnce(t, "synchronized AttachSyncApp$Early.method", "// early synchronized method");
+    long early =
+        heldOnce(t, "synchronized AttachSyncApp$Early.method", "// early synchronized method");
     assertTrue(early < HOLD_NS / 5, "a method loaded before the attach shows no wait: " + early);
-    long late = heldOnce(t, "synchronized AttachSyncApp$Late.method", "// late synchronized method");
+    long late =
+        heldOnce(t, "synchronized AttachSyncApp$Late.method", "// late synchronized method");
     assertTrue(late >= HOLD_NS / 2, "a method loaded after the attach shows its wait: " + late);
     heldOnce(t, "synchronized", "// early synchronized block");
   }

@@ -37,8 +37,15 @@ class BarrierIT {
   }
 
   /** One stay at a barrier: BARRIER_ENTER and the BARRIER_EXIT after it, on one thread. */
-  record Stay(String thread, int region, long object, long generation, long enter, long exit,
-      long exitGeneration, int outcome) {}
+  record Stay(
+      String thread,
+      int region,
+      long object,
+      long generation,
+      long enter,
+      long exit,
+      long exitGeneration,
+      int outcome) {}
 
   /** The stays of thread {@code name} (enter and exit events pair up in order). */
   private static List<Stay> stays(TraceFacts t, String name) {
@@ -70,7 +77,8 @@ class BarrierIT {
     return out;
   }
 
-  private static void assertSite(TraceFacts t, Stay s, String name, ConstructKind kind, String marker) {
+  private static void assertSite(
+      TraceFacts t, Stay s, String name, ConstructKind kind, String marker) {
     RegionDef r = t.definitions.region(s.region());
     assertEquals(name, r.name());
     assertEquals(kind, r.kind());
@@ -90,7 +98,8 @@ class BarrierIT {
       assertEquals(3, s.size());
       for (int g = 0; g < 3; g++) {
         Stay stay = s.get(g);
-        assertSite(t, stay, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// cyclic await site");
+        assertSite(
+            t, stay, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// cyclic await site");
         assertEquals(g, stay.generation());
         assertEquals(g, stay.exitGeneration());
         assertEquals(k == PARTIES - 1 ? BarrierOutcome.LAST : 0, stay.outcome(), stay.toString());
@@ -109,7 +118,8 @@ class BarrierIT {
       List<Stay> s = stays(t, "phaser-" + k);
       assertEquals(4, s.size());
       for (int p = 0; p < 4; p++) {
-        assertSite(t, s.get(p), "Phaser.arriveAndAwaitAdvance", ConstructKind.PHASER, "// phaser site");
+        assertSite(
+            t, s.get(p), "Phaser.arriveAndAwaitAdvance", ConstructKind.PHASER, "// phaser site");
         assertEquals(p, s.get(p).generation());
         assertEquals(0, s.get(p).outcome());
       }
@@ -121,11 +131,13 @@ class BarrierIT {
     assertGenerationsAreBarriers(phaser, 4);
 
     // CountDownLatch: the count-downs arrive, the last one opens; main waits for it.
-    Stay await = stays(t, "main").stream()
-        .filter(s -> t.definitions.region(s.region()).name().equals("CountDownLatch.await"))
-        .findFirst()
-        .orElseThrow();
-    assertSite(t, await, "CountDownLatch.await", ConstructKind.COUNT_DOWN_LATCH, "// latch await site");
+    Stay await =
+        stays(t, "main").stream()
+            .filter(s -> t.definitions.region(s.region()).name().equals("CountDownLatch.await"))
+            .findFirst()
+            .orElseThrow();
+    assertSite(
+        t, await, "CountDownLatch.await", ConstructKind.COUNT_DOWN_LATCH, "// latch await site");
     assertEquals(0, await.generation());
     assertEquals(0, await.outcome());
     Stay last = null;
@@ -133,7 +145,12 @@ class BarrierIT {
       List<Stay> s = stays(t, "counter-" + k);
       assertEquals(1, s.size());
       Stay countDown = s.get(0);
-      assertSite(t, countDown, "CountDownLatch.countDown", ConstructKind.COUNT_DOWN_LATCH, "// count-down site");
+      assertSite(
+          t,
+          countDown,
+          "CountDownLatch.countDown",
+          ConstructKind.COUNT_DOWN_LATCH,
+          "// count-down site");
       assertEquals(await.object(), countDown.object());
       assertEquals(0, countDown.generation());
       assertEquals(k == PARTIES - 1 ? BarrierOutcome.LAST : 0, countDown.outcome());
@@ -148,8 +165,10 @@ class BarrierIT {
     // A party timing out breaks the barrier for the one waiting.
     Stay broken = stays(t, "broken").get(0);
     Stay timedOut = stays(t, "timing-out").get(0);
-    assertSite(t, broken, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// broken await site");
-    assertSite(t, timedOut, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// timed await site");
+    assertSite(
+        t, broken, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// broken await site");
+    assertSite(
+        t, timedOut, "CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, "// timed await site");
     assertEquals(BarrierOutcome.BROKEN, broken.outcome());
     assertEquals(BarrierOutcome.TIMEOUT, timedOut.outcome());
     assertEquals(broken.generation(), timedOut.generation());
@@ -161,7 +180,12 @@ class BarrierIT {
     assertEquals(BarrierOutcome.TIMEOUT, timedAwait.outcome());
     assertTrue(timedAwait.exit() - timedAwait.enter() >= 50_000_000L * 98 / 100);
     Stay interrupted = stays(t, "interrupted").get(0);
-    assertSite(t, interrupted, "CountDownLatch.await", ConstructKind.COUNT_DOWN_LATCH, "// interrupted await site");
+    assertSite(
+        t,
+        interrupted,
+        "CountDownLatch.await",
+        ConstructKind.COUNT_DOWN_LATCH,
+        "// interrupted await site");
     assertEquals(BarrierOutcome.INTERRUPTED, interrupted.outcome());
   }
 

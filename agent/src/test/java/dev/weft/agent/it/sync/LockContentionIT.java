@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LockContentionIT {
   private static final int WORKERS = 4;
   private static final long HOLD_MS = 40;
+
   /**
    * How much shorter a recorded wait may be than the one the worker measured around its call: the
    * agent's own calls, plus a descheduling on a busy host.
@@ -136,8 +137,7 @@ class LockContentionIT {
         "recorded " + recordedTotal + " vs measured " + measuredTotal);
     // The k-th worker to get the lock waited for main's hold and the k-1 holds before its own.
     long atLeast = HOLD_MS * 1_000_000 * WORKERS * (WORKERS + 1) / 2;
-    assertTrue(
-        recordedTotal >= atLeast * 98 / 100, "recorded " + recordedTotal + " < " + atLeast);
+    assertTrue(recordedTotal >= atLeast * 98 / 100, "recorded " + recordedTotal + " < " + atLeast);
   }
 
   private static ConstructKind expectedKind(String mode) {

@@ -73,8 +73,7 @@ class LockFlagsIT {
     return found.get(0);
   }
 
-  private static void assertAttempt(
-      Attempt a, String name, ConstructKind kind, long flags) {
+  private static void assertAttempt(Attempt a, String name, ConstructKind kind, long flags) {
     assertEquals(name, a.site().name());
     assertEquals(kind, a.site().kind());
     assertEquals("LockFlagsApp.java", a.site().file());
@@ -91,7 +90,8 @@ class LockFlagsIT {
     Attempt block = at(main, "// throwing synchronized block");
     assertAttempt(block, "synchronized", ConstructKind.MONITOR, 0);
     Attempt method = at(main, "throw new IllegalStateException(\"inside a synchronized method\")");
-    assertAttempt(method, "synchronized LockFlagsApp.failing", ConstructKind.SYNCHRONIZED_METHOD, 0);
+    assertAttempt(
+        method, "synchronized LockFlagsApp.failing", ConstructKind.SYNCHRONIZED_METHOD, 0);
     for (Attempt a : List.of(block, method)) {
       assertEquals(1, releasesAfter(t, "main", a), "released once after the exception");
     }
@@ -104,7 +104,10 @@ class LockFlagsIT {
     assertTrue(timed.acquired().time() - timed.request().time() >= 20_000_000L * 98 / 100);
     Attempt interrupted = at(attempts(t, "interrupted"), "// interrupted lock site");
     assertAttempt(
-        interrupted, "ReentrantLock.lockInterruptibly", ConstructKind.REENTRANT_LOCK, LockFlags.ABORTED);
+        interrupted,
+        "ReentrantLock.lockInterruptibly",
+        ConstructKind.REENTRANT_LOCK,
+        LockFlags.ABORTED);
     Attempt held = at(attempts(t, "holder"), "// holder lock site");
     assertEquals(held.lock(), failed.lock());
     assertEquals(held.lock(), interrupted.lock());
@@ -113,8 +116,12 @@ class LockFlagsIT {
     // Re-entrant acquisitions.
     assertAttempt(at(main, "// outer monitor site"), "synchronized", ConstructKind.MONITOR, 0);
     assertAttempt(
-        at(main, "// inner monitor site"), "synchronized", ConstructKind.MONITOR, LockFlags.REENTRANT);
-    assertAttempt(at(main, "// outer lock site"), "ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 0);
+        at(main, "// inner monitor site"),
+        "synchronized",
+        ConstructKind.MONITOR,
+        LockFlags.REENTRANT);
+    assertAttempt(
+        at(main, "// outer lock site"), "ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 0);
     assertAttempt(
         at(main, "// inner lock site"),
         "ReentrantLock.lock",
@@ -140,7 +147,10 @@ class LockFlagsIT {
     assertAttempt(read, "ReadLock.lock", ConstructKind.READ_WRITE_LOCK, LockFlags.SHARED);
     Attempt reread = at(main, "// second read lock site");
     assertAttempt(
-        reread, "ReadLock.lock", ConstructKind.READ_WRITE_LOCK, LockFlags.SHARED | LockFlags.REENTRANT);
+        reread,
+        "ReadLock.lock",
+        ConstructKind.READ_WRITE_LOCK,
+        LockFlags.SHARED | LockFlags.REENTRANT);
     Attempt write = at(main, "// write lock site");
     assertAttempt(write, "Lock.lock", ConstructKind.REENTRANT_LOCK, 0);
     assertEquals(read.lock(), write.lock(), "read and write locks of one lock share its id");
@@ -150,7 +160,8 @@ class LockFlagsIT {
 
     // Stamped lock: never re-entrant, reads shared, its views are the lock.
     Attempt stampedRead = at(main, "// stamped read site");
-    assertAttempt(stampedRead, "StampedLock.readLock", ConstructKind.STAMPED_LOCK, LockFlags.SHARED);
+    assertAttempt(
+        stampedRead, "StampedLock.readLock", ConstructKind.STAMPED_LOCK, LockFlags.SHARED);
     assertAttempt(
         at(main, "// stamped failed try site"),
         "StampedLock.tryWriteLock",
@@ -196,8 +207,8 @@ class LockFlagsIT {
   }
 
   /**
-   * How many LOCK_RELEASED of the attempt's lock follow its acquisition on {@code thread} before the
-   * thread's next request of that lock.
+   * How many LOCK_RELEASED of the attempt's lock follow its acquisition on {@code thread} before
+   * the thread's next request of that lock.
    */
   private static int releasesAfter(TraceFacts t, String thread, Attempt a) {
     List<Event> events = t.eventsByStream.get(SyncTraces.stream(t, thread));

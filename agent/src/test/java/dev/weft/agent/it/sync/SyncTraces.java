@@ -33,8 +33,8 @@ final class SyncTraces {
   }
 
   /**
-   * Runs {@code app} without and with the agent (recording into {@code tmp/trace}): both must exit 0
-   * with the same stdout and print nothing on stderr; the trace must be complete and free of
+   * Runs {@code app} without and with the agent (recording into {@code tmp/trace}): both must exit
+   * 0 with the same stdout and print nothing on stderr; the trace must be complete and free of
    * weaving errors. Returns the trace and the traced run's stdout.
    */
   static Run run(Path jdk, Path tmp, String options, Class<?> app, String... args) {

@@ -21,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Waits ({@link WaitsApp}): a wait gives up its lock and takes it back (LOCK_RELEASED, WAIT_ENTER ...
- * WAIT_EXIT, LOCK_REQUEST, LOCK_ACQUIRED with AFTER_WAIT), notifications name the lock, sleeps and
- * parks last as long as they did, and spin loops become one spin each.
+ * Waits ({@link WaitsApp}): a wait gives up its lock and takes it back (LOCK_RELEASED, WAIT_ENTER
+ * ... WAIT_EXIT, LOCK_REQUEST, LOCK_ACQUIRED with AFTER_WAIT), notifications name the lock, sleeps
+ * and parks last as long as they did, and spin loops become one spin each.
  */
 @Tag("child-jvm")
 class WaitsIT {
@@ -51,7 +51,12 @@ class WaitsIT {
     }
     assertTrue(waits >= 1, "the first player waits for the second");
     assertNotifications(
-        t, monitor, WaitKind.OBJECT_WAIT, "Object.notifyAll", "// notify site", 2 * WaitsApp.ROUNDS);
+        t,
+        monitor,
+        WaitKind.OBJECT_WAIT,
+        "Object.notifyAll",
+        "// notify site",
+        2 * WaitsApp.ROUNDS);
 
     // await/signal on a ReentrantLock's condition: the lock is given up and taken back
     long lock = lockAt(t, "condition-ping", "ReentrantLock.lock", "// condition lock site");
@@ -64,7 +69,12 @@ class WaitsIT {
     }
     assertTrue(waits >= 1, "the first player waits for the second");
     assertNotifications(
-        t, lock, WaitKind.CONDITION_AWAIT, "Condition.signalAll", "// signal site", 2 * WaitsApp.ROUNDS);
+        t,
+        lock,
+        WaitKind.CONDITION_AWAIT,
+        "Condition.signalAll",
+        "// signal site",
+        2 * WaitsApp.ROUNDS);
 
     // sleeps
     int main = SyncTraces.stream(t, "main");
@@ -100,7 +110,8 @@ class WaitsIT {
         assertEquals(open.get(Field.REGION), e.get(Field.REGION));
         RegionDef r = SyncTraces.regionOf(t, open);
         assertEquals(ConstructKind.SPIN, r.kind());
-        (r.name().equals("Thread.onSpinWait") ? onSpin : yield).add(new long[] {open.time(), e.time()});
+        (r.name().equals("Thread.onSpinWait") ? onSpin : yield)
+            .add(new long[] {open.time(), e.time()});
         if (r.name().equals("Thread.onSpinWait")) {
           assertSite(t, open, "Thread.onSpinWait", ConstructKind.SPIN, "// spin site");
         } else {
@@ -171,7 +182,9 @@ class WaitsIT {
   }
 
   private static ConstructKind kindOf(long waitKind) {
-    return waitKind == WaitKind.OBJECT_WAIT ? ConstructKind.OBJECT_WAIT : ConstructKind.CONDITION_AWAIT;
+    return waitKind == WaitKind.OBJECT_WAIT
+        ? ConstructKind.OBJECT_WAIT
+        : ConstructKind.CONDITION_AWAIT;
   }
 
   /** As many acquisitions of {@code lock} as releases on thread {@code name}, never negative. */

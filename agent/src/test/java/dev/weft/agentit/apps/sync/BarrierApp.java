@@ -12,8 +12,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Barriers with staggered arrivals: party K of each barrier arrives (K + 1) x STAGGER after the
  * previous generation, and not before party K - 1 (a busy host may delay a thread), so the last
- * party arrives last. Then the ways a wait ends early: a barrier
- * broken by a party's timeout, a latch await that times out, one that is interrupted.
+ * party arrives last. Then the ways a wait ends early: a barrier broken by a party's timeout, a
+ * latch await that times out, one that is interrupted.
  */
 public final class BarrierApp {
   static final long STAGGER_MS = 30;

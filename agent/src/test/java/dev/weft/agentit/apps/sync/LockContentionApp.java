@@ -9,11 +9,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * N worker threads contend for one lock, each holding it for a known time: {@code
- * LockContentionApp MODE N HOLD_MS OUT} with MODE {@code reentrant} (a ReentrantLock), {@code block}
- * (a synchronized block) or {@code method} (a synchronized method). The main thread takes the lock
- * first and releases it, after holding it for HOLD_MS more, only once every worker waits for it, so
- * each worker waits at least for the holds before its own.
+ * N worker threads contend for one lock, each holding it for a known time: {@code LockContentionApp
+ * MODE N HOLD_MS OUT} with MODE {@code reentrant} (a ReentrantLock), {@code block} (a synchronized
+ * block) or {@code method} (a synchronized method). The main thread takes the lock first and
+ * releases it, after holding it for HOLD_MS more, only once every worker waits for it, so each
+ * worker waits at least for the holds before its own.
  *
  * <p>Each worker measures its own wait (from just before asking for the lock to just after getting
  * it) and the measurements go to the file OUT ("worker-K NANOS" per line), so that stdout stays the

@@ -77,7 +77,8 @@ public final class LockFlagsApp {
     holder.start();
     held.await();
     System.out.println("tryLock: " + lock.tryLock()); // failed try site
-    System.out.println("timed tryLock: " + lock.tryLock(20, TimeUnit.MILLISECONDS)); // timed try site
+    System.out.println(
+        "timed tryLock: " + lock.tryLock(20, TimeUnit.MILLISECONDS)); // timed try site
     Thread interrupted =
         new Thread(
             () -> {
