@@ -35,6 +35,7 @@ class AttachCommandIT {
       long tickEnters,
       long tickExits,
       long regionEvents,
+      long locksAcquired,
       long firstEventTime) {
 
     static Facts read(Path dir) {
@@ -48,10 +49,14 @@ class AttachCommandIT {
         long enters = 0;
         long exits = 0;
         long regions = 0;
+        long locks = 0;
         long first = Long.MAX_VALUE;
         EventCursor c = t.events();
         while (c.next()) {
           first = Math.min(first, c.time());
+          if (c.kind() == EventKind.LOCK_ACQUIRED) {
+            locks++;
+          }
           if (c.kind() == EventKind.ENTER || c.kind() == EventKind.EXIT) {
             regions++;
             if (c.kind() == EventKind.ENTER && c.field(0) == tick) {
@@ -68,6 +73,7 @@ class AttachCommandIT {
             enters,
             exits,
             regions,
+            locks,
             first);
       }
     }
@@ -116,6 +122,7 @@ class AttachCommandIT {
           Integer.parseInt(t1.attributes().get("agent.restored_classes")) >= 3, t1.toString());
       assertTrue(t1.tickEnters() > 50, "TickApp's regions are recorded: " + t1);
       assertTrue(Math.abs(t1.tickEnters() - t1.tickExits()) <= 1, t1.toString());
+      assertTrue(t1.locksAcquired() > 50, "and its lock: " + t1);
       System.out.printf(
           "attach latency (weft attach in-process to first recorded event): %.0f ms%n",
           (t1.firstEventTime() - before) / 1e6);
@@ -140,6 +147,7 @@ class AttachCommandIT {
       Facts t2 = Facts.read(trace2);
       assertTrue(t2.closedCleanly());
       assertEquals(0, t2.regionEvents(), "no woven code is left after detach: " + t2);
+      assertEquals(0, t2.locksAcquired(), "no woven code is left after detach: " + t2);
 
       assertFinishedCorrectly(app, app.finish());
       assertEquals("", app.stderr(), "nothing on the program's stderr on JDK 17");

@@ -1,6 +1,8 @@
 package dev.weft.trace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -66,6 +68,10 @@ public final class TraceVerifier {
     private int moreErrors;
     private int moreWarnings;
     private final Set<Integer> undefinedRegions = new HashSet<>();
+
+    /** Defined region ids below 2^24, for a lookup without boxing on every event. */
+    private final BitSet definedRegions = new BitSet();
+
     private ThreadState[] byId = new ThreadState[0];
     private final Map<Integer, ThreadState> byLargeId = new HashMap<>();
     private long origin = Long.MIN_VALUE;
@@ -73,6 +79,11 @@ public final class TraceVerifier {
     Run(Trace trace) {
       this.trace = trace;
       this.defs = trace.definitions();
+      for (RegionDef r : defs.regions()) {
+        if (r.id() >= 0 && r.id() < (1 << 24)) {
+          definedRegions.set(r.id());
+        }
+      }
     }
 
     VerifyReport run() {
@@ -83,8 +94,9 @@ public final class TraceVerifier {
       if (defs.clock() != null) {
         origin = defs.clock().nanoBase();
       }
+      Set<Integer> withFiles = new HashSet<>(trace.streamIds());
       for (ThreadDef t : defs.threads()) {
-        if (!trace.streamIds().contains(t.stream())) {
+        if (!withFiles.contains(t.stream())) {
           warn(
               "thread '"
                   + t.name()
@@ -146,7 +158,7 @@ public final class TraceVerifier {
     private void put(int id, ThreadState t) {
       if (id >= 0 && id < (1 << 20)) {
         if (id >= byId.length) {
-          byId = java.util.Arrays.copyOf(byId, Math.max(id + 1, byId.length * 2));
+          byId = Arrays.copyOf(byId, Math.max(id + 1, byId.length * 2));
         }
         byId[id] = t;
       } else {
@@ -187,7 +199,9 @@ public final class TraceVerifier {
     }
 
     void checkRegion(ThreadState t, long region, long index, long time) {
-      if (region == 0 || defs.region((int) region) != null) {
+      if (region == 0
+          || (region < (1 << 24) && definedRegions.get((int) region))
+          || (region >= (1 << 24) && defs.region((int) region) != null)) {
         return;
       }
       if (undefinedRegions.size() < MAX_MESSAGES && undefinedRegions.add((int) region)) {
@@ -231,7 +245,11 @@ public final class TraceVerifier {
     /** The thread's past is unknown (stream start without THREAD_BEGIN, measurement gap, drops). */
     private boolean historyUnknown = true;
 
-    private final Map<Long, int[]> holds = new HashMap<>();
+    /** Locks held and how often (reentrant): few at a time, so searched linearly. */
+    private long[] heldLocks = new long[4];
+
+    private int[] heldCounts = new int[4];
+    private int held;
     private boolean requestPending;
     private long requestLock;
     private long requestIndex;
@@ -422,20 +440,35 @@ public final class TraceVerifier {
       if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) != 0) {
         return; // not acquired: no lock_released follows
       }
-      int[] h = holds.get(lock);
-      int held = h == null ? 0 : h[0];
-      if ((flags & LockFlags.REENTRANT) != 0 && held == 0) {
+      int i = heldIndex(lock);
+      int count = i < 0 ? 0 : heldCounts[i];
+      if ((flags & LockFlags.REENTRANT) != 0 && count == 0) {
         unmatched(
             time, "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
       }
-      if ((flags & LockFlags.AFTER_WAIT) != 0 && held > 0) {
+      if ((flags & LockFlags.AFTER_WAIT) != 0 && count > 0) {
         return; // re-taken after a wait whose release was not recorded: still held once
       }
-      if (h == null) {
-        holds.put(lock, new int[] {1});
-      } else {
-        h[0]++;
+      if (i >= 0) {
+        heldCounts[i]++;
+        return;
       }
+      if (held == heldLocks.length) {
+        heldLocks = Arrays.copyOf(heldLocks, held * 2);
+        heldCounts = Arrays.copyOf(heldCounts, held * 2);
+      }
+      heldLocks[held] = lock;
+      heldCounts[held] = 1;
+      held++;
+    }
+
+    private int heldIndex(long lock) {
+      for (int i = held - 1; i >= 0; i--) {
+        if (heldLocks[i] == lock) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     private void lockReleased(long lock, long time) {
@@ -450,15 +483,17 @@ public final class TraceVerifier {
                 + requestIndex
                 + ") is pending");
       }
-      int[] h = holds.get(lock);
-      if (h == null) {
+      int i = heldIndex(lock);
+      if (i < 0) {
         if (!run.unowned(lock)) {
           unmatched(time, "lock_released of lock " + lock + " that the thread does not hold");
         }
         return;
       }
-      if (--h[0] == 0) {
-        holds.remove(lock);
+      if (--heldCounts[i] == 0) {
+        held--;
+        heldLocks[i] = heldLocks[held];
+        heldCounts[i] = heldCounts[held];
       }
     }
 
@@ -499,8 +534,8 @@ public final class TraceVerifier {
           warn(what + " " + why);
         }
       }
-      if (!holds.isEmpty()) {
-        warn(holds.size() + " lock(s) still held " + (ended ? "at thread_end" : why));
+      if (held > 0) {
+        warn(held + " lock(s) still held " + (ended ? "at thread_end" : why));
       }
       long header = cursor.headerDropped();
       if (droppedEvents > header) {

@@ -171,7 +171,17 @@ public final class ForkJoinSites extends ApplicationCallSites {
 
       @Override
       protected void before(MethodVisitor mv, Site site) {
-        site.when(false, () -> Brackets.fork(mv, site, region, Pool.RECEIVER_FORK_JOIN));
+        // From outside the pool: a parallel region, and inside it the caller blocks until the task
+        // is done (a join wait; tasks it helps with inside are recorded as such). From a worker:
+        // only the join wait.
+        site.when(
+            false,
+            () -> {
+              Brackets.fork(mv, site, region, Pool.RECEIVER_FORK_JOIN);
+              BridgeCalls.push(mv, region);
+              site.loadArgument(mv, 0); // the task
+              BridgeCalls.call(mv, "joinWaitEnter", "(ILjava/lang/Object;)V");
+            });
         site.when(
             true,
             () -> {
@@ -183,7 +193,12 @@ public final class ForkJoinSites extends ApplicationCallSites {
 
       @Override
       protected void after(MethodVisitor mv, Site site) {
-        site.when(false, () -> Brackets.join(mv, site, region, Pool.RECEIVER_FORK_JOIN));
+        site.when(
+            false,
+            () -> {
+              Brackets.joinWaitExit(mv, region);
+              Brackets.join(mv, site, region, Pool.RECEIVER_FORK_JOIN);
+            });
         site.when(true, () -> Brackets.joinWaitExit(mv, region));
       }
     };

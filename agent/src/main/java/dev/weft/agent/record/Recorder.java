@@ -307,33 +307,6 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  /**
-   * A virtual thread blocked in a definition (a contended monitor) could move to another carrier
-   * between taking its carrier's stream and writing the event; so its definitions are made first.
-   */
-  private void definePoolFirst(ThreadState s, Object pool) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        poolId(pool);
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
-  /** See {@link #definePoolFirst}. */
-  private void defineObjectFirst(ThreadState s, int region, Object o) {
-    if (s.virtual && !s.busy) {
-      s.busy = true;
-      try {
-        objectId(region, o);
-      } finally {
-        s.busy = false;
-      }
-    }
-  }
-
   private StreamWriter open(ThreadState s) {
     Thread t = s.thread;
     try {
@@ -708,6 +681,7 @@ public final class Recorder extends WeftSink {
     if (w != null) {
       try {
         w.joinWaitEnter(System.nanoTime(), region, targetId(target));
+        s.callSiteJoins++;
       } finally {
         s.writing.busy = false;
       }
@@ -722,6 +696,9 @@ public final class Recorder extends WeftSink {
     ThreadState s = states.get();
     if (s.aggDepth > 0) {
       return;
+    }
+    if (s.callSiteJoins > 0) {
+      s.callSiteJoins--;
     }
     StreamWriter w = acquire(s);
     if (w != null) {
@@ -816,6 +793,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinBlockedEnter(int region, Object task) {
     if (!aggregateForkJoin) {
+      parkedJoinEnter(region, task);
       return;
     }
     ThreadState s = states.get();
@@ -836,6 +814,7 @@ public final class Recorder extends WeftSink {
   @Override
   public void joinBlockedExit(int region) {
     if (!aggregateForkJoin) {
+      parkedJoinExit(region);
       return;
     }
     ThreadState s = states.get();
@@ -854,6 +833,43 @@ public final class Recorder extends WeftSink {
       }
     } else {
       s.aggBlocked = false;
+    }
+  }
+
+  /**
+   * Full mode: a fork-join join that no application call site recorded (a method reference such as
+   * {@code left::join}, or a join inside JDK code) still blocks the thread; the park inside {@code
+   * awaitDone} is recorded as its join wait.
+   */
+  private void parkedJoinEnter(int region, Object task) {
+    ThreadState s = states.get();
+    if (s.callSiteJoins > 0 || s.parkedJoin || s.virtual) {
+      return;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        s.parkedJoin = true;
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  private void parkedJoinExit(int region) {
+    ThreadState s = states.get();
+    if (!s.parkedJoin) {
+      return;
+    }
+    s.parkedJoin = false;
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.joinWaitExit(System.nanoTime(), region);
+      } finally {
+        s.writing.busy = false;
+      }
     }
   }
 

@@ -59,6 +59,12 @@ final class ThreadState {
   /** Aggregated fork-join tasks: blocked in a join (not busy) since JOIN_WAIT_ENTER. */
   boolean aggBlocked;
 
+  /** Depth of join waits recorded at application call sites (full mode). */
+  int callSiteJoins;
+
+  /** Full mode: a join wait recorded from the park inside {@code ForkJoinTask.awaitDone}. */
+  boolean parkedJoin;
+
   /** Aggregated fork-join tasks: the pool id of this thread's summaries (-1: not yet known). */
   int summaryPool = -1;
 

@@ -20,6 +20,7 @@ import dev.weft.agent.constructs.StampedLocks;
 import dev.weft.agent.constructs.ThreadJoins;
 import dev.weft.agent.constructs.Threads;
 import dev.weft.agent.constructs.UserRegions;
+import dev.weft.agent.constructs.VirtualThreads;
 import dev.weft.agent.constructs.Waits;
 import java.util.List;
 
@@ -52,8 +53,9 @@ public final class Constructs {
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),
-        new Threads()
-        // Virtual threads need no family: the recorder finds their carriers itself.
-        );
+        new Threads(),
+        // Mounts need no weaving (the recorder finds a virtual thread's carrier itself); this is
+        // the virtual threads' THREAD_BEGIN/END.
+        new VirtualThreads());
   }
 }

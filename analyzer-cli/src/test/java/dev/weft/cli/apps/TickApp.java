@@ -6,15 +6,18 @@ import dev.weft.api.Weft;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A long-running program for the attach tests. Says {@code ready}, then every few milliseconds
- * calls {@link #tick}, which enters the user region {@code tick} and calls the {@code @Traced}
- * method {@link #step}, until a line arrives on stdin (or, with an argument, that many milliseconds
- * have passed). Then it prints {@code ticks N sum S correct} when S is the sum it must be, so a
- * test sees that it computed correctly whatever was attached and detached meanwhile.
+ * calls {@link #tick}, which enters the user region {@code tick}, takes a {@code ReentrantLock} and
+ * calls the {@code @Traced} method {@link #step}, until a line arrives on stdin (or, with an
+ * argument, that many milliseconds have passed). Then it prints {@code ticks N sum S correct} when
+ * S is the sum it must be, so a test sees that it computed correctly whatever was attached and
+ * detached meanwhile.
  */
 public final class TickApp {
+  private static final ReentrantLock LOCK = new ReentrantLock();
   private static volatile boolean stop;
 
   private TickApp() {}
@@ -30,7 +33,12 @@ public final class TickApp {
    */
   static long tick(long i) {
     try (Region r = Weft.region("tick")) {
-      return step(i);
+      LOCK.lock();
+      try {
+        return step(i);
+      } finally {
+        LOCK.unlock();
+      }
     }
   }
 

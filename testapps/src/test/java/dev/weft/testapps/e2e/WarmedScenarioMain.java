@@ -54,7 +54,7 @@ public final class WarmedScenarioMain {
       warmUp.start();
       // Not join(): that would be a join wait of main's in the trace. A sleep is execution.
       while (warmUp.isAlive()) {
-        Thread.sleep(1);
+        Thread.sleep(5);
       }
     }
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream());

@@ -99,7 +99,19 @@ class ForkJoinIT {
         run.events(
             e -> e.kind() == EventKind.JOIN_WAIT_ENTER && run.region(e).firstLine() == joinLine);
     assertEquals(tasks - 1, waits.size(), "every forked task is joined once");
-    assertEquals(waits.size(), run.events(EventKind.JOIN_WAIT_EXIT).size());
+    // The caller of pool.invoke blocks inside the region until the root task is done: one join
+    // wait at the invoke site.
+    List<Event> invokeWaits =
+        run.events(
+            e ->
+                e.kind() == EventKind.JOIN_WAIT_ENTER
+                    && run.region(e).firstLine() == region.firstLine());
+    assertEquals(1, invokeWaits.size(), "the invoking thread waits once");
+    assertEquals(fork.stream(), invokeWaits.get(0).stream());
+    assertEquals(
+        run.events(EventKind.JOIN_WAIT_ENTER).size(),
+        run.events(EventKind.JOIN_WAIT_EXIT).size(),
+        "every join wait ends");
   }
 
   @ParameterizedTest

@@ -52,7 +52,13 @@ class VirtualThreadsIT {
         run.trace.definitions.pools().stream()
             .filter(p -> p.kind() == ConstructKind.VIRTUAL_THREAD)
             .findFirst()
-            .orElseThrow();
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "no scheduler pool: "
+                            + run.trace.definitions.pools()
+                            + " "
+                            + run.trace.definitions.threads()));
     List<ThreadDef> threads = List.copyOf(run.trace.definitions.threads());
     for (ThreadDef d : threads) {
       assertTrue(d.stream() == main || d.pool() == scheduler.id(), "only main and carriers: " + d);
