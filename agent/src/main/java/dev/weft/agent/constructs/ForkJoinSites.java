@@ -22,8 +22,9 @@ import org.objectweb.asm.Opcodes;
  *       wait (JOIN_WAIT_ENTER/EXIT, the task as target). Tasks the joining thread runs meanwhile
  *       (fork-join helping) appear as TASK_BEGIN/END nested in the wait.
  *   <li>{@code task.invoke()}, {@code quietlyInvoke()} and {@code ForkJoinTask.invokeAll(...)} from
- *       a thread outside any fork-join pool: a parallel region on the common pool (FORK/JOIN; the
- *       caller runs the first task itself, so it is part of the team). Inside a pool, {@code
+ *       a thread outside any fork-join pool: a parallel region on the common pool (FORK, the
+ *       caller's join wait, JOIN; the caller runs the first task itself, nested in its wait, so it
+ *       is part of the team). Inside a pool, {@code
  *       invoke()} just runs the task (recorded as a nested task) and {@code invokeAll} is a join
  *       wait for the tasks it forked.
  *   <li>{@code pool.invoke(task)} from a thread outside that pool: a parallel region on {@code
