@@ -76,16 +76,24 @@ final class Brackets {
         Opcodes.INVOKESTATIC, FORK_JOIN_POOL, "commonPool", "()L" + FORK_JOIN_POOL + ";", false);
   }
 
-  /** {@code WeftBridge.fork(region, pool, parallelism)}. */
+  /**
+   * A region's start on the master: {@code WeftBridge.fork(region, pool, parallelism)}, then {@code
+   * joinWaitEnter(region, null)}: the master waits in the call for the region's work (POMP's
+   * implicit barrier), running some of it itself (its tasks nest in the wait).
+   */
   static void fork(MethodVisitor mv, Site site, int region, Pool pool) {
     BridgeCalls.push(mv, region);
     pool.load(mv, site);
     pool.loadParallelism(mv);
     BridgeCalls.call(mv, "fork", "(ILjava/lang/Object;I)V");
+    BridgeCalls.push(mv, region);
+    mv.visitInsn(Opcodes.ACONST_NULL);
+    BridgeCalls.call(mv, "joinWaitEnter", OBJECT_INT_VOID);
   }
 
-  /** {@code WeftBridge.join(region, pool)}. */
+  /** A region's end on the master: {@code joinWaitExit(region)}, {@code join(region, pool)}. */
   static void join(MethodVisitor mv, Site site, int region, Pool pool) {
+    joinWaitExit(mv, region);
     BridgeCalls.push(mv, region);
     pool.load(mv, site);
     BridgeCalls.call(mv, "join", OBJECT_INT_VOID);
@@ -178,7 +186,10 @@ final class Brackets {
     };
   }
 
-  /** A parallel region around the call: FORK before, JOIN after it returns or throws. */
+  /**
+   * A parallel region around the call: FORK and the master's JOIN_WAIT_ENTER before, JOIN_WAIT_EXIT
+   * and JOIN after it returns or throws.
+   */
   static Bracket region(int region, Pool pool) {
     return new Bracket() {
       @Override

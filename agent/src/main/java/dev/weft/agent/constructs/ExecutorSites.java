@@ -16,8 +16,8 @@ import org.objectweb.asm.Opcodes;
  *       a region of its own (ENTER/EXIT at the user's line), within which the executor records the
  *       task's TASK_CREATE; so every task is attributed to the line that submitted it.
  *   <li>{@code invokeAll(tasks)} and {@code invokeAny(tasks)} (with or without a timeout): a
- *       parallel region on the executor (FORK before, JOIN after the call returns or throws): the
- *       caller waits for a team of tasks.
+ *       parallel region on the executor (FORK and a join wait before, JOIN after the call returns
+ *       or throws): the caller waits for a team of tasks.
  *   <li>{@code awaitTermination(timeout)} and {@code close()} (JDK 19+): a join wait.
  *   <li>{@code CompletionService.take()} and {@code poll(timeout)}: a join wait for the next
  *       finished task.

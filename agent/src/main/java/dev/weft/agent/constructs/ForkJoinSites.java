@@ -22,10 +22,10 @@ import org.objectweb.asm.Opcodes;
  *       wait (JOIN_WAIT_ENTER/EXIT, the task as target). Tasks the joining thread runs meanwhile
  *       (fork-join helping) appear as TASK_BEGIN/END nested in the wait.
  *   <li>{@code task.invoke()}, {@code quietlyInvoke()} and {@code ForkJoinTask.invokeAll(...)} from
- *       a thread outside any fork-join pool: a parallel region on the common pool (FORK/JOIN; the
- *       caller runs the first task itself, so it is part of the team). Inside a pool, {@code
- *       invoke()} just runs the task (recorded as a nested task) and {@code invokeAll} is a join
- *       wait for the tasks it forked.
+ *       a thread outside any fork-join pool: a parallel region on the common pool (FORK, the
+ *       caller's join wait, JOIN; the caller runs the first task itself, nested in its wait, so it
+ *       is part of the team). Inside a pool, {@code invoke()} just runs the task (recorded as a
+ *       nested task) and {@code invokeAll} is a join wait for the tasks it forked.
  *   <li>{@code pool.invoke(task)} from a thread outside that pool: a parallel region on {@code
  *       pool}; from one of its own workers, a join wait.
  * </ul>
@@ -171,17 +171,7 @@ public final class ForkJoinSites extends ApplicationCallSites {
 
       @Override
       protected void before(MethodVisitor mv, Site site) {
-        // From outside the pool: a parallel region, and inside it the caller blocks until the task
-        // is done (a join wait; tasks it helps with inside are recorded as such). From a worker:
-        // only the join wait.
-        site.when(
-            false,
-            () -> {
-              Brackets.fork(mv, site, region, Pool.RECEIVER_FORK_JOIN);
-              BridgeCalls.push(mv, region);
-              site.loadArgument(mv, 0); // the task
-              BridgeCalls.call(mv, "joinWaitEnter", "(ILjava/lang/Object;)V");
-            });
+        site.when(false, () -> Brackets.fork(mv, site, region, Pool.RECEIVER_FORK_JOIN));
         site.when(
             true,
             () -> {
@@ -193,12 +183,7 @@ public final class ForkJoinSites extends ApplicationCallSites {
 
       @Override
       protected void after(MethodVisitor mv, Site site) {
-        site.when(
-            false,
-            () -> {
-              Brackets.joinWaitExit(mv, region);
-              Brackets.join(mv, site, region, Pool.RECEIVER_FORK_JOIN);
-            });
+        site.when(false, () -> Brackets.join(mv, site, region, Pool.RECEIVER_FORK_JOIN));
         site.when(true, () -> Brackets.joinWaitExit(mv, region));
       }
     };

@@ -15,11 +15,10 @@ import org.objectweb.asm.Opcodes;
  * line where the application calls it, is a parallel region when the stream is parallel at run time
  * ({@code isParallel()}, asked once before the call): FORK before the terminal call, with the pool
  * the stream runs in (the caller's fork-join pool, else the common pool) and its parallelism, and
- * JOIN when the call returns or throws. The caller runs part of the work itself, so it is a member
- * of the region's team; the tasks the stream forks are recorded by {@link ForkJoinTasks}.
- *
- * <p>Waiting done inside the stream implementation (joins of its own subtasks) belongs to the
- * region and is not recorded as a separate wait.
+ * JOIN when the call returns or throws. In between the caller is in a join wait (the region's
+ * implicit barrier); it runs part of the work itself (its tasks nest in the wait), so it is a
+ * member of the region's team. The tasks the stream forks are recorded by {@link ForkJoinTasks};
+ * the joins inside the stream implementation are not recorded separately.
  *
  * <p>Sequential streams cost one {@code isParallel()} call per terminal operation. Lazy escapes
  * ({@code iterator()}, {@code spliterator()}) are not regions.
