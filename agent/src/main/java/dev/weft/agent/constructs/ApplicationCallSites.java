@@ -101,14 +101,13 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
               indyName,
               indyDescriptor,
               bootstrap,
-              redirect(indyDescriptor, bootstrap, arguments, methodName, line()));
+              redirect(bootstrap, arguments, methodName, line()));
         }
       };
     }
 
     /** The bootstrap arguments, with a bracketed method reference's target replaced. */
-    private Object[] redirect(
-        String indyDescriptor, Handle bootstrap, Object[] arguments, String method, int line) {
+    private Object[] redirect(Handle bootstrap, Object[] arguments, String method, int line) {
       if (target.retransforming()
           || isInterface
           || !bootstrap.getOwner().equals("java/lang/invoke/LambdaMetafactory")
@@ -126,14 +125,6 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
       } else {
         return arguments; // static and special targets: none of ours
       }
-      // The receiver is captured (future::get: its type must be the captured one exactly) or the
-      // functional interface's first argument (Future::get: the method's owner will do).
-      Type[] captured = Type.getArgumentTypes(indyDescriptor);
-      if (captured.length > 1) {
-        return arguments;
-      }
-      String receiver =
-          captured.length == 1 ? captured[0].getDescriptor() : "L" + h.getOwner() + ";";
       Bracket b =
           bracketFor(
               new Call(target, method, line, opcode, h.getOwner(), h.getName(), h.getDesc()));
@@ -143,7 +134,7 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
       // Named per family, so that several families adding methods to one class never collide.
       String name =
           "weft$" + ApplicationCallSites.this.getClass().getSimpleName() + "$" + references.size();
-      String descriptor = "(" + receiver + h.getDesc().substring(1);
+      String descriptor = "(L" + h.getOwner() + ";" + h.getDesc().substring(1);
       references.add(new MethodReference(name, descriptor, h, line, b));
       Object[] out = arguments.clone();
       out[1] = new Handle(Opcodes.H_INVOKESTATIC, target.internalName(), name, descriptor, false);

@@ -2,19 +2,16 @@ package dev.weft.agentit.apps.parallel;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveTask;
 import java.util.stream.Collectors;
 
 /**
  * Two chains {@code supplyAsync(...).thenApplyAsync(...)}: one on a thread pool, one on the default
  * async executor. Each source sleeps, so the dependent stage is registered before the source
  * completes and is submitted by the thread that completes it. Then three futures joined through a
- * method reference, and a fork-join task joined through a bound method reference.
+ * method reference.
  */
 public final class CompletableFutureApp {
   public static void main(String[] args) {
@@ -37,25 +34,6 @@ public final class CompletableFutureApp {
     }
     System.out.println(
         many.stream().map(CompletableFuture::join).collect(Collectors.joining())); // reference
-
-    // A bound reference to a task's join, the task typed as a subclass of ForkJoinTask.
-    RecursiveTask<String> task =
-        new RecursiveTask<String>() {
-          @Override
-          protected String compute() {
-            return sleepThen("t");
-          }
-        };
-    ForkJoinPool.commonPool().execute(task);
-    System.out.println(callNow(task::join)); // bound reference
-  }
-
-  private static <T> T callNow(Callable<T> c) {
-    try {
-      return c.call();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String sleepThen(String s) {
