@@ -1,17 +1,13 @@
 package dev.weft.agentit.apps.parallel;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Collectors;
 
 /**
  * Two chains {@code supplyAsync(...).thenApplyAsync(...)}: one on a thread pool, one on the default
  * async executor. Each source sleeps, so the dependent stage is registered before the source
- * completes and is submitted by the thread that completes it. Then three futures joined through a
- * method reference.
+ * completes and is submitted by the thread that completes it.
  */
 public final class CompletableFutureApp {
   public static void main(String[] args) {
@@ -26,14 +22,6 @@ public final class CompletableFutureApp {
         CompletableFuture.supplyAsync(() -> sleepThen("c")) // default chain
             .thenApplyAsync(s -> s + "d");
     System.out.println(onDefault.join()); // default join site
-
-    // Joined through a method reference: the call happens inside a lambda class of the JDK.
-    List<CompletableFuture<String>> many = new ArrayList<>();
-    for (String s : List.of("x", "y", "z")) {
-      many.add(CompletableFuture.supplyAsync(() -> sleepThen(s)));
-    }
-    System.out.println(
-        many.stream().map(CompletableFuture::join).collect(Collectors.joining())); // reference
   }
 
   private static String sleepThen(String s) {
