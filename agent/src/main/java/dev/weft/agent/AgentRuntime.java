@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -167,8 +168,12 @@ final class AgentRuntime {
                 .withThreadFactory(new AgentThreads("weft-window-preparer"))
                 .withProblemListener(new ProblemListener(dir)));
     try {
+      // Instant has microseconds (currentTimeMillis only milliseconds): trace times then convert
+      // to wall-clock times that compare with other processes' clocks, e.g. an attaching tool's.
       long nanoBase = System.nanoTime();
-      writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
+      Instant now = Instant.now();
+      long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      writer.defineClock(new ClockDef(nanoBase, epochNanos, 1));
       writer.defineProcess(
           new ProcessDef(
               pid(),
