@@ -540,8 +540,8 @@ def figure_attach():
             spread([s["first"] for s in again[c]], "{:.0f}"))
         for label, series in (("first attach", first[c]), ("again", again[c])):
             parts = [("JVM start", "main"), ("CLI to attach call", "attach"),
-                     ("VirtualMachine.attach", "attached"), ("loadAgent to agentmain", "agentmain"),
-                     ("agent start (woven)", "recording")]
+                     ("attach listener + VirtualMachine.attach", "attached"),
+                     ("loadAgent to agentmain", "agentmain"), ("agent start (woven)", "recording")]
             text, prev = [], 0.0
             for name, key in parts:
                 text.append(f"{name} {med(series, key) - prev:.0f}")
@@ -560,8 +560,9 @@ def figure_attach():
                      "event's wall-clock time (the trace clock's epoch mapping, `weft summary "
                      "--format json`) minus the moment the command was started. Steps come from "
                      "`--timings` (CLI.md): the weft JVM's start until `main`, picocli until the "
-                     "attach command runs, `VirtualMachine.attach` (the target's attach listener "
-                     "starts on the first attach), `loadAgent` until the agent's `agentmain` runs, "
+                     "attach command runs, `VirtualMachine.attach` (on the first attach the "
+                     "target's attach listener starts first), `loadAgent` until the agent's "
+                     "`agentmain` runs, "
                      "the agent's start until its classes are woven; the first event may come "
                      "before the agent answers (negative)."))
 

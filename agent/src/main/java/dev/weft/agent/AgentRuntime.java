@@ -9,6 +9,8 @@ import dev.weft.agent.weave.Constructs;
 import dev.weft.agent.weave.WeftTransformer;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ProcessDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceFiles;
 import dev.weft.trace.TraceWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,8 +83,14 @@ final class AgentRuntime {
     try {
       WeftBridge.install(recorder);
       inst.addTransformer(transformer, true);
+      if (attached) {
+        // Meanwhile: the threads' first events come as soon as their classes are woven.
+        warmUpInBackground(recorder, dir, true);
+      }
       rt.retransformLoaded(attached);
-      initialiseRecorderClassesInBackground(recorder);
+      if (!attached) {
+        warmUpInBackground(recorder, dir, false);
+      }
       rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
       recorder.ignore(rt.shutdownHook);
       Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
@@ -117,9 +125,10 @@ final class AgentRuntime {
   };
 
   /**
-   * Classes of the recorder that a thread's first lock, barrier or object event would otherwise load
-   * and initialise on the application's time, between its own clock and the event's (3–25 ms measured
-   * at a first barrier arrival). Initialised on an ignored background thread so start-up stays short.
+   * Classes of the recorder that a thread's first lock, barrier or object event would otherwise
+   * load and initialise on the application's time, between its own clock and the event's (3–25 ms
+   * measured at a first barrier arrival). Initialised on an ignored background thread so start-up
+   * stays short.
    */
   private static final String[] RECORDER_CLASSES = {
     "dev.weft.agent.record.SyncObjects",
@@ -128,21 +137,35 @@ final class AgentRuntime {
     dev.weft.trace.PoolDef.class.getName(),
   };
 
-  private static void initialiseRecorderClassesInBackground(Recorder recorder) {
+  /**
+   * Initialises {@link #RECORDER_CLASSES} on an ignored background thread. When attached, also the
+   * code that opens a thread's stream at its first event (the file name's formatting, the stream
+   * classes): cold, in a JVM that has run for a while, it took 100–150 ms, all of it before the
+   * event's time is taken, so that the recording seemed to start that much later.
+   */
+  private static void warmUpInBackground(Recorder recorder, Path dir, boolean streams) {
     Thread t =
         new AgentThreads("weft-warm-up")
             .newThread(
                 () -> {
+                  if (streams) {
+                    TraceFiles.streamFile(dir, 0);
+                    initialise(StreamWriter.class.getName());
+                  }
                   for (String name : RECORDER_CLASSES) {
-                    try {
-                      Class.forName(name, true, AgentRuntime.class.getClassLoader());
-                    } catch (ClassNotFoundException | LinkageError e) {
-                      // Initialised on first use instead.
-                    }
+                    initialise(name);
                   }
                 });
     recorder.ignore(t);
     t.start();
+  }
+
+  private static void initialise(String className) {
+    try {
+      Class.forName(className, true, AgentRuntime.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      // Initialised on first use instead.
+    }
   }
 
   private static void preloadLateClasses() {

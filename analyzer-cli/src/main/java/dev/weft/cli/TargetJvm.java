@@ -75,6 +75,7 @@ final class TargetJvm implements AutoCloseable {
     if (commandLine(process).contains("-XX:+DisableAttachMechanism")) {
       throw attachDisabled(pid);
     }
+    AttachListener.start(pid);
     VirtualMachine vm;
     try {
       vm = VirtualMachine.attach(Long.toString(pid));
