@@ -33,6 +33,7 @@ JMH = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"] if FULL else \
 APP_ROUNDS = 11 if FULL else 5
 STARTUP_RUNS = 31 if FULL else 11
 ANALYZER_SIZES = [10_000_000, 100_000_000] if FULL else [10_000_000]
+ATTACH_ROUNDS = 15 if FULL else 5
 
 WORK = tempfile.mkdtemp(prefix="weft-bench.")
 CLOCK = []  # System.nanoTime() cost in this run (figure 1), to express other costs in its units
@@ -389,13 +390,181 @@ def figure_analyzer():
 # ---------------------------------------------------------------- figure 8: attach
 
 
+ATTACH_TARGET = """
+import dev.weft.api.Region;
+import dev.weft.api.Weft;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** Enters a user region and takes a lock about every millisecond until stdin closes. */
+public final class AttachTarget {
+  private static final ReentrantLock LOCK = new ReentrantLock();
+  private static volatile boolean stop;
+
+  // Its own method: a loop that is running when the agent attaches keeps its old code.
+  static long tick(long i) {
+    try (Region r = Weft.region("tick")) {
+      LOCK.lock();
+      try {
+        return 3 * i;
+      } finally {
+        LOCK.unlock();
+      }
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Thread stdin = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {
+          // until closed
+        }
+      } catch (java.io.IOException e) {
+        // closed
+      }
+      stop = true;
+    }, "stdin");
+    stdin.setDaemon(true);
+    stdin.start();
+    System.out.println("ready");
+    System.out.flush();
+    long n = 0;
+    long sum = 0;
+    while (!stop) {
+      sum += tick(n++);
+      Thread.sleep(1);
+    }
+    System.out.println("ticks " + n + " sum " + sum);
+  }
+}
+"""
+
+ATTACH_STEPS = ("main", "attach", "attached", "agentmain", "recording", "replied")
+
+
+def compile_attach_target():
+    src = os.path.join(WORK, "attach/AttachTarget.java")
+    os.makedirs(os.path.dirname(src), exist_ok=True)
+    with open(src, "w") as f:
+        f.write(ATTACH_TARGET)
+    subprocess.run(["javac", "--release", "17", "-cp", APPS, "-d", os.path.dirname(src), src],
+                   check=True)
+    return os.path.dirname(src) + os.pathsep + APPS
+
+
+def start_attach_target(cp):
+    p = subprocess.Popen([JAVA, "-cp", cp, "AttachTarget"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.stdout.readline().strip() != "ready":
+        p.kill()
+        raise RuntimeError(f"the attach target did not start: {p.stderr.read().strip()[-300:]}")
+    time.sleep(0.5)  # past its own start-up, as a program a user attaches to
+    return p
+
+
+def stop_attach_target(p):
+    out, err = p.communicate(timeout=60)
+    if p.returncode != 0 or not out.startswith("ticks "):
+        raise RuntimeError(f"the attach target failed (exit {p.returncode}): {err.strip()[-300:]}")
+
+
+def attach_once(weft, pid, tag):
+    """One `weft attach PID --duration 0` then `weft detach PID`; returns the attach's steps and
+    the first recorded event as ms after the command was started, and the detach's wall ms."""
+    trace = fresh(f"attach-{tag}")
+    env = dict(os.environ, WEFT_HOME=ROOT)
+    t0 = time.time_ns()
+    p = subprocess.run([*weft, "attach", str(pid), "--duration", "0", "--out", trace, "--agent",
+                        AGENT, "--timings"], capture_output=True, text=True, env=env)
+    t_exit = time.time_ns()
+    if p.returncode != 0:
+        raise RuntimeError(f"weft attach exited {p.returncode}: {p.stderr.strip()[-300:]}")
+    m = re.search(r"^weft: timings \(ms since the epoch\):(.*)$", p.stderr, re.M)
+    if not m:
+        raise RuntimeError(f"weft attach printed no timings: {p.stderr.strip()[-300:]}")
+    steps = {k: float(v) - t0 / 1e6 for k, v in re.findall(r"(\w+)=([\d.]+)", m.group(1))}
+    steps["exit"] = (t_exit - t0) / 1e6
+    d0 = time.perf_counter()
+    run_timed([*weft, "detach", str(pid), "--agent", AGENT])
+    detach_ms = (time.perf_counter() - d0) * 1000
+    summ = json.loads(subprocess.run([JAVA, "-jar", CLI, "summary", trace, "--format", "json"],
+                                     check=True, capture_output=True, text=True).stdout)
+    shutil.rmtree(trace, ignore_errors=True)
+    if summ["total_events"] == 0:
+        raise RuntimeError(f"weft attach ({tag}) recorded no events")
+    steps["first"] = summ["start_epoch_ns"] / 1e6 - t0 / 1e6
+    return steps, detach_ms
+
+
 def figure_attach():
     p = subprocess.run([JAVA, "-jar", CLI, "--help"], capture_output=True, text=True)
     if not re.search(r"^\s+attach\s", p.stdout, re.M):
         row(8, "attach → first event", "not measured: `weft attach` not on main", "≤ 1 s")
-    else:
-        row(8, "attach → first event", "not measured: `weft attach` exists but this script "
-            "does not time it yet", "≤ 1 s")
+        return
+    cp = compile_attach_target()
+    launcher = [os.path.join(ROOT, "weft")]
+    configs = {"./weft": launcher, "java -jar weft.jar": [JAVA, "-jar", CLI]}
+    # The launcher's first run prepares its class-data-sharing archive: not part of the figure.
+    w0 = time.perf_counter()
+    run_timed([*launcher, "--version"])
+    prepare = time.perf_counter() - w0
+    first = {c: [] for c in configs}
+    again = {c: [] for c in configs}
+    detach = []
+    log(f"attach: {ATTACH_ROUNDS} rounds, each attaching twice to a new JVM per way of running weft")
+    for i in range(ATTACH_ROUNDS):
+        order = list(configs) if i % 2 == 0 else list(reversed(configs))
+        for c in order:
+            target = start_attach_target(cp)
+            try:
+                steps, d = attach_once(configs[c], target.pid, "first")
+                first[c].append(steps)
+                steps, d2 = attach_once(configs[c], target.pid, "again")
+                again[c].append(steps)
+                if c == "./weft":
+                    detach += [d, d2]
+            except BaseException:
+                target.kill()
+                target.communicate()
+                raise
+            stop_attach_target(target)
+
+    def med(series, key):
+        return statistics.median(s[key] for s in series)
+
+    for c in configs:
+        total = [s["first"] for s in first[c]]
+        ok = statistics.median(total) <= 1000
+        row(8, f"{c} attach PID → first recorded event, ms (first attach to a JVM)",
+            spread(total, "{:.0f}"), "≤ 1000 ms", met(ok))
+        row(8, f"{c}: attach again after detach → first event, ms",
+            spread([s["first"] for s in again[c]], "{:.0f}"))
+        for label, series in (("first attach", first[c]), ("again", again[c])):
+            parts = [("JVM start", "main"), ("CLI to attach call", "attach"),
+                     ("attach listener + VirtualMachine.attach", "attached"),
+                     ("loadAgent to agentmain", "agentmain"), ("agent start (woven)", "recording")]
+            text, prev = [], 0.0
+            for name, key in parts:
+                text.append(f"{name} {med(series, key) - prev:.0f}")
+                prev = med(series, key)
+            text.append(f"to first event {med(series, 'first') - prev:+.0f}")
+            text.append(f"weft exits at {med(series, 'exit'):.0f}")
+            row(8, f"{c}: where the time goes ({label}; medians, ms)", "; ".join(text))
+    row(8, "./weft detach PID, ms (wall)", spread(detach, "{:.0f}"))
+    row(8, "./weft first run (prepares its class-data-sharing archive), s", f"{prepare:.1f}")
+    notes.append((8, f"{ATTACH_ROUNDS} rounds; each starts a JVM that enters a user region and "
+                     "takes a `ReentrantLock` every millisecond, then runs `weft attach PID "
+                     "--duration 0 --timings`, `weft detach PID`, and both again (a second attach "
+                     "after a detach), once with the `./weft` launcher (which runs weft with a "
+                     "class-data-sharing archive and C1 only for attach/detach) and once with "
+                     "`java -jar weft.jar`, in alternating order. Latency = the first recorded "
+                     "event's wall-clock time (the trace clock's epoch mapping, `weft summary "
+                     "--format json`) minus the moment the command was started. Steps come from "
+                     "`--timings` (CLI.md): the weft JVM's start until `main`, picocli until the "
+                     "attach command runs, `VirtualMachine.attach` (on the first attach the "
+                     "target's attach listener starts first), `loadAgent` until the agent's "
+                     "`agentmain` runs, "
+                     "the agent's start until its classes are woven; the first event may come "
+                     "before the agent answers (negative)."))
 
 
 # ---------------------------------------------------------------- report
@@ -442,7 +611,9 @@ def main():
     load0 = loadavg()
     figures = [figure_hot_path, figure_locks, figure_forkjoin, figure_apps, figure_startup,
                figure_bytes, figure_analyzer, figure_attach]
-    only = os.environ.get("WEFT_BENCH_FIGURES")  # e.g. "1,5": a subset, for trying the script
+    # run.sh --only 1,5 (or WEFT_BENCH_FIGURES=1,5): a subset, printed but not written to
+    # BENCHMARKS.md, which always holds a whole run.
+    only = os.environ.get("WEFT_BENCH_FIGURES")
     if only:
         figures = [f for i, f in enumerate(figures, 1) if str(i) in only.split(",")]
     try:
@@ -458,6 +629,9 @@ def main():
     load1 = loadavg()
     cores, model = machine()
     print(table(False))
+    if only:
+        log("only figures " + only + ": BENCHMARKS.md left as it is")
+        return
     jdk25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
     md = [
         "# Weft benchmarks",

@@ -9,12 +9,15 @@ import dev.weft.agent.weave.Constructs;
 import dev.weft.agent.weave.WeftTransformer;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ProcessDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceFiles;
 import dev.weft.trace.TraceWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,8 +83,14 @@ final class AgentRuntime {
     try {
       WeftBridge.install(recorder);
       inst.addTransformer(transformer, true);
+      if (attached) {
+        // Meanwhile: the threads' first events come as soon as their classes are woven.
+        warmUpInBackground(recorder, dir, true);
+      }
       rt.retransformLoaded(attached);
-      initialiseRecorderClassesInBackground(recorder);
+      if (!attached) {
+        warmUpInBackground(recorder, dir, false);
+      }
       rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
       recorder.ignore(rt.shutdownHook);
       Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
@@ -116,9 +125,10 @@ final class AgentRuntime {
   };
 
   /**
-   * Classes of the recorder that a thread's first lock, barrier or object event would otherwise load
-   * and initialise on the application's time, between its own clock and the event's (3–25 ms measured
-   * at a first barrier arrival). Initialised on an ignored background thread so start-up stays short.
+   * Classes of the recorder that a thread's first lock, barrier or object event would otherwise
+   * load and initialise on the application's time, between its own clock and the event's (3–25 ms
+   * measured at a first barrier arrival). Initialised on an ignored background thread so start-up
+   * stays short.
    */
   private static final String[] RECORDER_CLASSES = {
     "dev.weft.agent.record.SyncObjects",
@@ -127,17 +137,23 @@ final class AgentRuntime {
     dev.weft.trace.PoolDef.class.getName(),
   };
 
-  private static void initialiseRecorderClassesInBackground(Recorder recorder) {
+  /**
+   * Initialises {@link #RECORDER_CLASSES} on an ignored background thread. When attached, also the
+   * code that opens a thread's stream at its first event (the file name's formatting, the stream
+   * classes): cold, in a JVM that has run for a while, it took 100–150 ms, all of it before the
+   * event's time is taken, so that the recording seemed to start that much later.
+   */
+  private static void warmUpInBackground(Recorder recorder, Path dir, boolean streams) {
     Thread t =
         new AgentThreads("weft-warm-up")
             .newThread(
                 () -> {
+                  if (streams) {
+                    TraceFiles.streamFile(dir, 0);
+                    initialise(StreamWriter.class.getName());
+                  }
                   for (String name : RECORDER_CLASSES) {
-                    try {
-                      Class.forName(name, true, AgentRuntime.class.getClassLoader());
-                    } catch (ClassNotFoundException | LinkageError e) {
-                      // Initialised on first use instead.
-                    }
+                    initialise(name);
                   }
                   try {
                     Recorder.warmUp();
@@ -147,6 +163,14 @@ final class AgentRuntime {
                 });
     recorder.ignore(t);
     t.start();
+  }
+
+  private static void initialise(String className) {
+    try {
+      Class.forName(className, true, AgentRuntime.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      // Initialised on first use instead.
+    }
   }
 
   private static void preloadLateClasses() {
@@ -172,8 +196,12 @@ final class AgentRuntime {
                 .withThreadFactory(new AgentThreads("weft-window-preparer"))
                 .withProblemListener(new ProblemListener(dir)));
     try {
+      // Instant has microseconds (currentTimeMillis only milliseconds): trace times then convert
+      // to wall-clock times that compare with other processes' clocks, e.g. an attaching tool's.
       long nanoBase = System.nanoTime();
-      writer.defineClock(new ClockDef(nanoBase, System.currentTimeMillis() * 1_000_000L, 1));
+      Instant now = Instant.now();
+      long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      writer.defineClock(new ClockDef(nanoBase, epochNanos, 1));
       writer.defineProcess(
           new ProcessDef(
               pid(),
@@ -238,7 +266,11 @@ final class AgentRuntime {
 
   /**
    * Retransforms the JDK classes some instrumentation changes that are already loaded and, when
-   * attached to a running JVM, the application classes that contain something to weave.
+   * attached to a running JVM, the application classes that contain something to weave. The
+   * application classes go first, in their own call: a retransformation takes effect when the call
+   * returns, and the JDK classes' advice is the slower to weave in a JVM that never ran it, so the
+   * application's regions, locks and tasks (woven at their call sites) are recorded that much
+   * earlier.
    */
   private void retransformLoaded(boolean attached) {
     boolean jdk = !transformer.jdkClassNames().isEmpty();
@@ -246,19 +278,21 @@ final class AgentRuntime {
     if (!jdk && !app) {
       return;
     }
-    List<Class<?>> todo = new ArrayList<>();
+    List<Class<?>> jdkClasses = new ArrayList<>();
+    List<Class<?>> appClasses = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       if (!inst.isModifiableClass(c)) {
         continue;
       }
       String internal = c.getName().replace('.', '/');
       if (jdk && transformer.jdkClassNames().contains(internal)) {
-        todo.add(c);
+        jdkClasses.add(c);
       } else if (app && transformer.isApplicationCandidate(c) && hasSomethingToWeave(c, internal)) {
-        todo.add(c);
+        appClasses.add(c);
       }
     }
-    retransform(todo);
+    retransform(appClasses);
+    retransform(jdkClasses);
   }
 
   /** Reads a loaded class's file through its loader and asks the transformer's cheap filter. */

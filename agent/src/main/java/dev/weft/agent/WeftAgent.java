@@ -7,6 +7,7 @@ import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -25,10 +26,12 @@ import java.util.Map;
  *   <li>{@code reply=FILE,detach} (or {@code detach}): {@link #detach()}.
  * </ul>
  *
- * The reply is one line: {@code recording DIR}; {@code busy [DIR]} (already recording, nothing
- * changed); {@code off MESSAGE} (the agent did not start); {@code detached DIR}; or {@code idle}
- * (nothing was recording). The JVM runs {@code agentmain} to its end before the attaching tool's
- * {@code loadAgent} returns, so the file is complete when the tool reads it.
+ * The reply's first line is the answer: {@code recording DIR}; {@code busy [DIR]} (already
+ * recording, nothing changed); {@code off MESSAGE} (the agent did not start); {@code detached DIR};
+ * or {@code idle} (nothing was recording). A second line, {@code timings agentmain=T done=T}, says
+ * when {@code agentmain} was entered and when it had done what was asked (microseconds since the
+ * epoch), for {@code weft attach --timings}. The JVM runs {@code agentmain} to its end before the
+ * attaching tool's {@code loadAgent} returns, so the file is complete when the tool reads it.
  */
 public final class WeftAgent {
   private static final String REPLY = "reply=";
@@ -58,6 +61,7 @@ public final class WeftAgent {
 
   /** Entry point for attaching to a running JVM; see the class comment for control arguments. */
   public static void agentmain(String args, Instrumentation inst) {
+    long entered = epochMicros();
     try {
       String rest = args == null ? "" : args;
       Path reply = null;
@@ -74,7 +78,8 @@ public final class WeftAgent {
         outcome = startAttached(rest, inst);
       }
       if (reply != null) {
-        Files.write(reply, (outcome + "\n").getBytes(StandardCharsets.UTF_8));
+        String timings = "timings agentmain=" + entered + " done=" + epochMicros();
+        Files.write(reply, (outcome + "\n" + timings + "\n").getBytes(StandardCharsets.UTF_8));
       } else if (outcome.startsWith("off ")) {
         Messages.problemOnce(outcome.substring(4));
       }
@@ -165,6 +170,11 @@ public final class WeftAgent {
         pending.cancel();
       }
     }
+  }
+
+  private static long epochMicros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
   }
 
   /** The {@code weft.*} system properties (read only; the agent never sets any). */

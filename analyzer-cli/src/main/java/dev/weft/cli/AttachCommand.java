@@ -86,10 +86,18 @@ final class AttachCommand implements Callable<Integer> {
               + " to weft.jar).")
   Path agent;
 
+  @Option(
+      names = "--timings",
+      hidden = true,
+      description =
+          "Also print when each step of the attach happened, in ms since the epoch (CLI.md).")
+  boolean timings;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws InterruptedException {
+    long called = WeftCommand.epochMicros();
     long started = System.nanoTime();
     WeftCommand root = WeftCommand.root(spec);
     PrintWriter err = spec.commandLine().getErr();
@@ -101,8 +109,10 @@ final class AttachCommand implements Callable<Integer> {
       }
     }
     Path dir;
-    String reply;
+    TargetJvm.AgentReply answer;
+    long attached;
     try (TargetJvm target = TargetJvm.attach(pid)) {
+      attached = WeftCommand.epochMicros();
       checkVersion(target);
       dir = (out != null ? out : defaultOut(target)).toAbsolutePath().normalize();
       checkOut(dir);
@@ -120,9 +130,11 @@ final class AttachCommand implements Callable<Integer> {
                 + TargetJvm.ENABLE_DYNAMIC_AGENTS
                 + " to silence it");
       }
-      reply = target.loadAgent(agentJar, arguments);
+      answer = target.loadAgent(agentJar, arguments);
     }
+    long replied = WeftCommand.epochMicros();
     long startedIn = System.nanoTime() - started;
+    String reply = answer.answer();
     if (reply.startsWith("busy")) {
       String where = reply.length() > 5 ? " (into " + reply.substring(5) + ")" : "";
       throw new BadInputException(
@@ -141,6 +153,9 @@ final class AttachCommand implements Callable<Integer> {
     if (!reply.startsWith("recording")) {
       throw new BadInputException(
           "unexpected answer from the agent in process " + pid + ": " + reply);
+    }
+    if (timings) {
+      printTimings(err, called, attached, answer, replied);
     }
     if (durationMillis == 0) {
       err.println(
@@ -224,7 +239,7 @@ final class AttachCommand implements Callable<Integer> {
     // The agent detaches itself at the deadline; asking again waits until the trace is closed.
     String reply;
     try (TargetJvm target = TargetJvm.attach(pid)) {
-      reply = target.loadAgent(agentJar, "detach");
+      reply = target.loadAgent(agentJar, "detach").answer();
     } catch (BadInputException e) {
       if (process.isAlive()) {
         throw e;
@@ -245,6 +260,32 @@ final class AttachCommand implements Callable<Integer> {
             + ")");
     err.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * {@code --timings}: when weft's {@code main} was entered, this command called, the JVM attached
+   * (VirtualMachine.attach and its properties read), the agent's {@code agentmain} entered, the
+   * agent recording (its classes woven) and its answer read here; a step that is unknown is left
+   * out. All in milliseconds since the epoch, so that they compare with the trace's clock.
+   */
+  private static void printTimings(
+      PrintWriter err, long called, long attached, TargetJvm.AgentReply answer, long replied) {
+    StringBuilder b = new StringBuilder("weft: timings (ms since the epoch):");
+    appendMillis(b, "main", WeftCommand.mainEpochMicros());
+    appendMillis(b, "attach", called);
+    appendMillis(b, "attached", attached);
+    appendMillis(b, "agentmain", answer.agentmainMicros());
+    appendMillis(b, "recording", answer.doneMicros());
+    appendMillis(b, "replied", replied);
+    err.println(b);
+  }
+
+  private static void appendMillis(StringBuilder b, String step, long epochMicros) {
+    if (epochMicros > 0) {
+      b.append(' ').append(step).append('=').append(epochMicros / 1000).append('.');
+      String frac = Long.toString(epochMicros % 1000);
+      b.append("000", 0, 3 - frac.length()).append(frac);
+    }
   }
 
   /**

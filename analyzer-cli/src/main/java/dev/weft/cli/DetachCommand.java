@@ -51,7 +51,7 @@ final class DetachCommand implements Callable<Integer> {
         throw new BadInputException(
             "process " + pid + " runs Java " + target.javaVersion() + ": it has no Weft agent");
       }
-      reply = target.loadAgent(agentJar, "detach");
+      reply = target.loadAgent(agentJar, "detach").answer();
     }
     if (reply.equals("idle")) {
       throw new BadInputException("process " + pid + " is not being recorded by Weft");

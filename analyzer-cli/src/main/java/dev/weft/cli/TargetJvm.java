@@ -75,6 +75,7 @@ final class TargetJvm implements AutoCloseable {
     if (commandLine(process).contains("-XX:+DisableAttachMechanism")) {
       throw attachDisabled(pid);
     }
+    AttachListener.start(pid);
     VirtualMachine vm;
     try {
       vm = VirtualMachine.attach(Long.toString(pid));
@@ -183,12 +184,45 @@ final class TargetJvm implements AutoCloseable {
   }
 
   /**
-   * Loads the agent with {@code arguments} (after {@code reply=FILE,}) and returns its one-line
-   * answer.
+   * The agent's answer to one load: the answer line, and when the agent ran (its {@code timings}
+   * line, OPTIONS.md), or zeros from an agent that does not say.
+   *
+   * @param answer {@code recording DIR}, {@code busy [DIR]}, {@code off MESSAGE}, {@code detached
+   *     DIR} or {@code idle}
+   * @param agentmainMicros when {@code agentmain} was entered, microseconds since the epoch
+   * @param doneMicros when it had done what was asked (for a start: recording, its classes woven)
+   */
+  record AgentReply(String answer, long agentmainMicros, long doneMicros) {
+    static AgentReply parse(String text) {
+      String[] lines = text.strip().split("\\R");
+      long agentmain = 0;
+      long done = 0;
+      for (int i = 1; i < lines.length; i++) {
+        if (lines[i].startsWith("timings ")) {
+          for (String item : lines[i].substring(8).trim().split("\\s+")) {
+            int eq = item.indexOf('=');
+            try {
+              if (item.startsWith("agentmain=")) {
+                agentmain = Long.parseLong(item.substring(eq + 1));
+              } else if (item.startsWith("done=")) {
+                done = Long.parseLong(item.substring(eq + 1));
+              }
+            } catch (NumberFormatException e) {
+              // An unreadable time is left out.
+            }
+          }
+        }
+      }
+      return new AgentReply(lines[0].strip(), agentmain, done);
+    }
+  }
+
+  /**
+   * Loads the agent with {@code arguments} (after {@code reply=FILE,}) and returns its answer.
    *
    * @throws BadInputException when the JVM refuses the agent or gives no answer
    */
-  String loadAgent(Path agentJar, String arguments) {
+  AgentReply loadAgent(Path agentJar, String arguments) {
     Path dir;
     try {
       dir = Files.createTempDirectory("weft-attach");
@@ -216,7 +250,7 @@ final class TargetJvm implements AutoCloseable {
             "lost the connection to process " + pid + ": " + ErrorReporting.describe(e), e);
       }
       try {
-        return Files.readString(reply, StandardCharsets.UTF_8).strip();
+        return AgentReply.parse(Files.readString(reply, StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new BadInputException(
             "the agent in process "

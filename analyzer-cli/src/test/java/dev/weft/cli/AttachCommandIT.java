@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -257,7 +259,8 @@ class AttachCommandIT {
                   "--duration",
                   "0",
                   "--out",
-                  trace.toString())
+                  trace.toString(),
+                  "--timings")
               .redirectErrorStream(true);
       pb.environment()
           .put("WEFT_HOME", ChildJvms.agentJar().getParent().getParent().getParent().toString());
@@ -266,6 +269,7 @@ class AttachCommandIT {
       assertTrue(weft.waitFor(60, TimeUnit.SECONDS));
       assertEquals(0, weft.exitValue(), said);
       assertTrue(said.contains("until 'weft detach " + pid + "' or its exit"), said);
+      assertStepsInOrder(said);
       Thread.sleep(500);
       Cli.Result d = Cli.run("detach", pid, "--agent", agent());
       assertEquals(0, d.exit(), d.toString());
@@ -277,6 +281,26 @@ class AttachCommandIT {
           (t.firstEventTime() - before) / 1e6);
       assertFinishedCorrectly(app, app.finish());
     }
+  }
+
+  /** {@code --timings}: every step of the attach, in the order they happen. */
+  private static void assertStepsInOrder(String said) {
+    Matcher m = Pattern.compile("(?m)^weft: timings \\(ms since the epoch\\):(.*)$").matcher(said);
+    assertTrue(m.find(), said);
+    List<String> names = new ArrayList<>();
+    List<Double> times = new ArrayList<>();
+    for (String item : m.group(1).trim().split(" ")) {
+      String[] kv = item.split("=");
+      names.add(kv[0]);
+      times.add(Double.parseDouble(kv[1]));
+    }
+    assertEquals(
+        List.of("main", "attach", "attached", "agentmain", "recording", "replied"), names, said);
+    for (int i = 1; i < times.size(); i++) {
+      assertTrue(times.get(i - 1) <= times.get(i), "steps in order: " + said);
+    }
+    double now = System.currentTimeMillis();
+    assertTrue(times.get(0) > now - 120_000 && times.get(5) <= now + 1_000, said);
   }
 
   @Test

@@ -3,7 +3,11 @@ package dev.weft.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class WeftCommandTest {
   @Test
@@ -27,6 +31,46 @@ class WeftCommandTest {
       Cli.Result r = Cli.run(sub, "--help");
       assertEquals(0, r.exit(), sub + ": " + r);
       assertTrue(r.out().startsWith("Usage: weft " + sub), r.out());
+    }
+  }
+
+  @Test
+  void mainRegistersOnlyTheSubcommandItRuns() {
+    assertEquals(
+        Set.of("attach"),
+        WeftCommand.newCommandLine(new WeftCommand(), new String[] {"attach", "123"})
+            .getSubcommands()
+            .keySet());
+    // Commands that list the others, options and unknown names get every subcommand.
+    int all = WeftCommand.newCommandLine(new WeftCommand()).getSubcommands().size();
+    for (String first : new String[] {"help", "completion", "--help", "atach"}) {
+      assertEquals(
+          all,
+          WeftCommand.newCommandLine(new WeftCommand(), new String[] {first})
+              .getSubcommands()
+              .size(),
+          first);
+    }
+    assertEquals(
+        all, WeftCommand.newCommandLine(new WeftCommand(), new String[0]).getSubcommands().size());
+  }
+
+  @Test
+  void aSubcommandAloneBehavesAsWithTheOthers() {
+    for (String[] args :
+        new String[][] {
+          {"attach", "--help"}, {"run", "--frobnicate"}, {"detach"}, {"print", "/no/such/trace"}
+        }) {
+      StringWriter alone = new StringWriter();
+      StringWriter full = new StringWriter();
+      CommandLine one = WeftCommand.newCommandLine(new WeftCommand(), args);
+      one.setOut(new PrintWriter(alone, true));
+      one.setErr(new PrintWriter(alone, true));
+      CommandLine every = WeftCommand.newCommandLine(new WeftCommand());
+      every.setOut(new PrintWriter(full, true));
+      every.setErr(new PrintWriter(full, true));
+      assertEquals(every.execute(args), one.execute(args), String.join(" ", args));
+      assertEquals(full.toString(), alone.toString(), String.join(" ", args));
     }
   }
 

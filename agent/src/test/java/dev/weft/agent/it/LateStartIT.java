@@ -1,6 +1,7 @@
 package dev.weft.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.tools.attach.VirtualMachine;
@@ -13,9 +14,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,12 +54,27 @@ class LateStartIT {
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     assertEquals("ready false", out.readLine());
 
+    Path reply = tmp.resolve("reply");
     VirtualMachine vm = VirtualMachine.attach(Long.toString(p.pid()));
     try {
       vm.loadAgent(ChildJvm.AGENT_JAR.toString(), "out=" + trace);
+      // Loaded again, as weft attach does: the agent answers in the reply file and changes nothing.
+      vm.loadAgent(
+          ChildJvm.AGENT_JAR.toString(), "reply=" + reply + ",out=" + tmp.resolve("other"));
     } finally {
       vm.detach();
     }
+    List<String> answer = Files.readAllLines(reply);
+    assertEquals(2, answer.size(), answer.toString());
+    assertEquals("busy " + trace, answer.get(0));
+    Matcher m = Pattern.compile("timings agentmain=(\\d+) done=(\\d+)").matcher(answer.get(1));
+    assertTrue(m.matches(), answer.get(1));
+    long entered = Long.parseLong(m.group(1));
+    long done = Long.parseLong(m.group(2));
+    long nowMicros = System.currentTimeMillis() * 1000;
+    assertTrue(entered <= done && done <= nowMicros + 1_000_000, answer.get(1));
+    assertTrue(entered > nowMicros - 120_000_000L, "microseconds since the epoch: " + answer);
+    assertFalse(Files.exists(tmp.resolve("other")), "the second load changed nothing");
     try (OutputStream in = p.getOutputStream()) {
       in.write("go\n".getBytes(StandardCharsets.UTF_8));
     }
