@@ -58,6 +58,13 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Where the current block's bytes end in this file: its end, or the file's end if sooner. */
   private long readableEnd;
 
+  /**
+   * Events starting before this index in {@code buf} lie wholly inside the buffer and the current
+   * block's readable bytes, even if malformed: {@link #next()} decodes them without checking for
+   * the end of either. 0 when there is no such stretch (no block open, or reading has stopped).
+   */
+  private int fastEnd;
+
   private long time;
 
   private EventKind kind;
@@ -140,6 +147,70 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   @Override
   public boolean next() {
+    // The common case, kept small so that callers inline it: an event well inside the buffer and
+    // the block. Anything else (a block boundary, a refill, the stream's end, a malformed number)
+    // goes the careful way, which also decodes events and says why reading stops.
+    int q = p;
+    if (q < fastEnd) {
+      EventKind k = EventKind.ofCode(buf[q]);
+      if (k != null) {
+        byte[] b = buf;
+        q++;
+        long delta = b[q++];
+        if (delta < 0) {
+          delta = varintTail(b, q, delta);
+          q = tailEnd;
+          if (q < 0) {
+            return nextCarefully();
+          }
+        }
+        for (int f = 0, n = k.fieldCount(); f < n; f++) {
+          long v = b[q++];
+          if (v < 0) {
+            v = varintTail(b, q, v);
+            q = tailEnd;
+            if (q < 0) {
+              return nextCarefully();
+            }
+          }
+          fields[f] = v;
+        }
+        kind = k;
+        time += delta;
+        eventBytes += q - p;
+        p = q;
+        events++;
+        return true;
+      }
+    }
+    return nextCarefully();
+  }
+
+  /** Where the last {@link #varintTail} ended, or a negative index for a malformed number. */
+  private int tailEnd;
+
+  /**
+   * The rest of an unsigned varint whose first byte (negative: more follow) was {@code first} and
+   * whose next byte is at {@code q}; sets {@link #tailEnd}. A number longer than 10 bytes sets it
+   * negative, leaving the careful path to report it. Reads at most 9 more bytes.
+   */
+  private long varintTail(byte[] b, int q, long first) {
+    long v = first & 0x7F;
+    for (int shift = 7; ; shift += 7) {
+      byte x = b[q++];
+      v |= (long) (x & 0x7F) << shift;
+      if (x >= 0) {
+        tailEnd = q;
+        return v;
+      }
+      if (shift >= 63) {
+        tailEnd = Integer.MIN_VALUE;
+        return 0;
+      }
+    }
+  }
+
+  private boolean nextCarefully() {
     if (state != State.READING) {
       return false;
     }
@@ -240,6 +311,7 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Reads the block header at {@code offset}; false (with the state set) when there is none. */
   private boolean openBlock(long offset) throws IOException {
     inBlock = false;
+    fastEnd = 0;
     if (offset >= fileSize) {
       // A writer always leaves a zero byte (or a whole block) where the next block would start.
       return finish(State.CUT, "file ends where a block would start (byte " + offset + ")");
@@ -276,7 +348,14 @@ public final class StreamCursor implements EventCursor, Closeable {
     readableEnd = Math.min(blockEnd, fileSize);
     p += TraceFiles.BLOCK_HEADER_SIZE;
     inBlock = true;
+    updateFastEnd();
     return true;
+  }
+
+  /** Recomputes {@link #fastEnd} after the buffer or the block changed. */
+  private void updateFastEnd() {
+    long readable = Math.min(bufLength, readableEnd - bufOffset);
+    fastEnd = inBlock && state == State.READING ? (int) Math.max(0, readable - MAX_EVENT) : 0;
   }
 
   private int intAt(int i) {
@@ -301,9 +380,11 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
       bufLength += n;
     }
+    updateFastEnd();
   }
 
   private boolean finish(State s, String why) {
+    fastEnd = 0;
     state = s;
     problem = why == null ? null : path.getFileName() + ": " + why;
     return false;
