@@ -60,8 +60,9 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   /**
    * Events starting before this index in {@code buf} lie wholly inside the buffer and the current
-   * block's readable bytes, even if malformed: {@link #next()} decodes them without checking for
-   * the end of either. 0 when there is no such stretch (no block open, or reading has stopped).
+   * block's readable bytes, even if malformed ({@code MAX_EVENT} bytes follow, more than decoding
+   * one event reads): {@link #next()} decodes them without checking for the end of either. 0 when
+   * there is no such stretch (no block open, or reading has stopped).
    */
   private int fastEnd;
 
@@ -147,29 +148,37 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   @Override
   public boolean next() {
-    // The common case, kept small so that callers inline it: an event well inside the buffer and
-    // the block. Anything else (a block boundary, a refill, the stream's end, a malformed number)
+    // The common case first: an event well inside the buffer and the block, decoded without end
+    // checks. Anything else (a block boundary, a refill, the stream's end, a number of 10 bytes)
     // goes the careful way, which also decodes events and says why reading stops.
     int q = p;
     if (q < fastEnd) {
-      EventKind k = EventKind.ofCode(buf[q]);
+      EventKind k = EventKind.ofCode(buf[q++]);
       if (k != null) {
         byte[] b = buf;
-        q++;
-        long delta = b[q++];
-        if (delta < 0) {
-          delta = varintTail(b, q, delta);
-          q = tailEnd;
-          if (q < 0) {
+        // Each number is one loop, its first byte included: a loop whose exit is seen both ways
+        // (one-byte and longer numbers are both common) stays compiled when longer numbers first
+        // turn up late in a trace, where a separate path for them would be recompiled then.
+        long delta = 0;
+        for (int shift = 0; ; shift += 7) {
+          byte x = b[q++];
+          delta |= (long) (x & 0x7F) << shift;
+          if (x >= 0) {
+            break;
+          }
+          if (shift == 56) {
             return nextCarefully();
           }
         }
         for (int f = 0, n = k.fieldCount(); f < n; f++) {
-          long v = b[q++];
-          if (v < 0) {
-            v = varintTail(b, q, v);
-            q = tailEnd;
-            if (q < 0) {
+          long v = 0;
+          for (int shift = 0; ; shift += 7) {
+            byte x = b[q++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+              break;
+            }
+            if (shift == 56) {
               return nextCarefully();
             }
           }
@@ -184,30 +193,6 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
     }
     return nextCarefully();
-  }
-
-  /** Where the last {@link #varintTail} ended, or a negative index for a malformed number. */
-  private int tailEnd;
-
-  /**
-   * The rest of an unsigned varint whose first byte (negative: more follow) was {@code first} and
-   * whose next byte is at {@code q}; sets {@link #tailEnd}. A number longer than 10 bytes sets it
-   * negative, leaving the careful path to report it. Reads at most 9 more bytes.
-   */
-  private long varintTail(byte[] b, int q, long first) {
-    long v = first & 0x7F;
-    for (int shift = 7; ; shift += 7) {
-      byte x = b[q++];
-      v |= (long) (x & 0x7F) << shift;
-      if (x >= 0) {
-        tailEnd = q;
-        return v;
-      }
-      if (shift >= 63) {
-        tailEnd = Integer.MIN_VALUE;
-        return 0;
-      }
-    }
   }
 
   private boolean nextCarefully() {
