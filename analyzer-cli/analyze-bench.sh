@@ -2,7 +2,9 @@
 # Analyzer throughput and memory: builds weft.jar, writes synthetic traces of 10 M and 100 M
 # events under a temporary directory in /tmp, analyses each under /usr/bin/time -v, and prints
 # events/s (wall and CPU) and peak RSS. Memory must stay flat between the two sizes: the analyzer
-# streams the trace and keeps only per-thread and live-object state.
+# streams the trace and keeps only per-thread and live-object state. For each trace it also prints
+# the reader alone (the merged cursor with no analysis, in a fresh JVM): the floor under the
+# analysis. On a shared machine run it several times and compare medians.
 #
 #   analyzer-cli/analyze-bench.sh [THREADS] [MIX]
 #
@@ -31,5 +33,6 @@ for events in 10000000 100000000; do
   rss_kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")"
   elapsed="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt")"
   echo "peak RSS: $((rss_kb / 1024)) MiB (JVM process, $heap), process wall time $elapsed"
+  "$java" $heap -cp "$jar" dev.weft.analysis.AnalysisBenchmark --read-only "$trace"
   rm -rf "$trace"
 done

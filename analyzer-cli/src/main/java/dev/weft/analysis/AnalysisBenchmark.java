@@ -1,5 +1,7 @@
 package dev.weft.analysis;
 
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -9,17 +11,24 @@ import java.util.Locale;
 
 /**
  * Times the analysis of one trace: wall and CPU time of {@link Analyzer#analyze}, events per second
- * of each. Run it under {@code /usr/bin/time -v} for the peak RSS (see analyze-bench.sh).
+ * of each. Run it under {@code /usr/bin/time -v} for the peak RSS (see analyze-bench.sh). With
+ * {@code --read-only} it times reading the trace alone (every event of the merged cursor, no
+ * analysis), the floor under the analysis.
  *
- * <pre>java -cp weft.jar dev.weft.analysis.AnalysisBenchmark TRACE</pre>
+ * <pre>java -cp weft.jar dev.weft.analysis.AnalysisBenchmark [--read-only] TRACE</pre>
  */
 public final class AnalysisBenchmark {
   private AnalysisBenchmark() {}
 
   public static void main(String[] args) {
-    if (args.length != 1) {
-      System.err.println("usage: AnalysisBenchmark TRACE");
+    boolean readOnly = args.length == 2 && args[0].equals("--read-only");
+    if (args.length != 1 && !readOnly) {
+      System.err.println("usage: AnalysisBenchmark [--read-only] TRACE");
       System.exit(2);
+    }
+    if (readOnly) {
+      read(Path.of(args[1]));
+      return;
     }
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long cpu0 = mx.getCurrentThreadCpuTime();
@@ -41,6 +50,29 @@ public final class AnalysisBenchmark {
         r.property("barrier_wait").percent(),
         r.property("lock_contention").percent());
     System.out.println(memory());
+  }
+
+  /** Reads every event of the trace in merged order and prints events/s of CPU. */
+  private static void read(Path dir) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long cpu0 = mx.getCurrentThreadCpuTime();
+    long events = 0;
+    long checksum = 0; // uses what a reader would, so that no read is optimised away
+    try (Trace trace = Trace.open(dir)) {
+      EventCursor c = trace.events();
+      while (c.next()) {
+        events++;
+        checksum += c.time() + c.stream() + c.kind().code() + c.field(0);
+      }
+    }
+    double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    System.out.printf(
+        Locale.ROOT,
+        "read %,d events (merged, no analysis) in %.2f s CPU: %.1f M events/s CPU (checksum %x)%n",
+        events,
+        cpu,
+        events / cpu / 1e6,
+        checksum & 0xF);
   }
 
   /**

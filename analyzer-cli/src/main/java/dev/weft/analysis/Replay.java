@@ -462,7 +462,13 @@ final class Replay {
       // A worker's idle stretch is measured from its start when it ends.
       return;
     }
-    switch (th.kind[top]) {
+    byte k = th.kind[top];
+    if (k < F_JOIN) {
+      // Regions, forks, tasks and helping (the common case): execution.
+      exec(th, th.node[top], th.stat[top], d);
+      return;
+    }
+    switch (k) {
       case F_JOIN:
         {
           th.accum[top] += d;
@@ -673,7 +679,13 @@ final class Replay {
   // ---- regions ----------------------------------------------------------------------------------
 
   private void enter(ThreadState th, long t, int r) {
-    push(th, F_REGION, tree.child(th.currentNode(), r), r, t, r, -1);
+    int top = th.depth - 1;
+    if (top < 0) {
+      push(th, F_REGION, tree.child(ROOT, r), r, t, r, -1); // may end a worker's idle stretch
+      return;
+    }
+    // Inside a frame (the common case): the new frame inherits its instance and region stat.
+    th.push(F_REGION, tree.child(th.node[top], r), r, th.inst[top], th.stat[top], t, r);
   }
 
   private void exit(ThreadState th, long t, int r) {

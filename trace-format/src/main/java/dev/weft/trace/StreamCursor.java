@@ -58,6 +58,14 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Where the current block's bytes end in this file: its end, or the file's end if sooner. */
   private long readableEnd;
 
+  /**
+   * Events starting before this index in {@code buf} lie wholly inside the buffer and the current
+   * block's readable bytes, even if malformed ({@code MAX_EVENT} bytes follow, more than decoding
+   * one event reads): {@link #next()} decodes them without checking for the end of either. 0 when
+   * there is no such stretch (no block open, or reading has stopped).
+   */
+  private int fastEnd;
+
   private long time;
 
   private EventKind kind;
@@ -140,6 +148,54 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   @Override
   public boolean next() {
+    // The common case first: an event well inside the buffer and the block, decoded without end
+    // checks. Anything else (a block boundary, a refill, the stream's end, a number of 10 bytes)
+    // goes the careful way, which also decodes events and says why reading stops.
+    int q = p;
+    if (q < fastEnd) {
+      EventKind k = EventKind.ofCode(buf[q++]);
+      if (k != null) {
+        byte[] b = buf;
+        // Each number is one loop, its first byte included: a loop whose exit is seen both ways
+        // (one-byte and longer numbers are both common) stays compiled when longer numbers first
+        // turn up late in a trace, where a separate path for them would be recompiled then.
+        long delta = 0;
+        for (int shift = 0; ; shift += 7) {
+          byte x = b[q++];
+          delta |= (long) (x & 0x7F) << shift;
+          if (x >= 0) {
+            break;
+          }
+          if (shift == 56) {
+            return nextCarefully();
+          }
+        }
+        for (int f = 0, n = k.fieldCount(); f < n; f++) {
+          long v = 0;
+          for (int shift = 0; ; shift += 7) {
+            byte x = b[q++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+              break;
+            }
+            if (shift == 56) {
+              return nextCarefully();
+            }
+          }
+          fields[f] = v;
+        }
+        kind = k;
+        time += delta;
+        eventBytes += q - p;
+        p = q;
+        events++;
+        return true;
+      }
+    }
+    return nextCarefully();
+  }
+
+  private boolean nextCarefully() {
     if (state != State.READING) {
       return false;
     }
@@ -240,6 +296,7 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Reads the block header at {@code offset}; false (with the state set) when there is none. */
   private boolean openBlock(long offset) throws IOException {
     inBlock = false;
+    fastEnd = 0;
     if (offset >= fileSize) {
       // A writer always leaves a zero byte (or a whole block) where the next block would start.
       return finish(State.CUT, "file ends where a block would start (byte " + offset + ")");
@@ -276,7 +333,14 @@ public final class StreamCursor implements EventCursor, Closeable {
     readableEnd = Math.min(blockEnd, fileSize);
     p += TraceFiles.BLOCK_HEADER_SIZE;
     inBlock = true;
+    updateFastEnd();
     return true;
+  }
+
+  /** Recomputes {@link #fastEnd} after the buffer or the block changed. */
+  private void updateFastEnd() {
+    long readable = Math.min(bufLength, readableEnd - bufOffset);
+    fastEnd = inBlock && state == State.READING ? (int) Math.max(0, readable - MAX_EVENT) : 0;
   }
 
   private int intAt(int i) {
@@ -301,9 +365,11 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
       bufLength += n;
     }
+    updateFastEnd();
   }
 
   private boolean finish(State s, String why) {
+    fastEnd = 0;
     state = s;
     problem = why == null ? null : path.getFileName() + ": " + why;
     return false;
