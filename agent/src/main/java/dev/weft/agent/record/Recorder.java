@@ -54,7 +54,7 @@ public final class Recorder extends WeftSink {
   private final RegionRegistry regions;
   private final long failAfter;
   private final AtomicLong eventsForFailure = new AtomicLong();
-  private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
+  private final ObjectIds objectIds = new ObjectIds(1 << 17);
   private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -78,6 +78,8 @@ public final class Recorder extends WeftSink {
   private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
+  /** Whether {@link MonitorHeaders} can tell a free monitor (HotSpot, internals reachable). */
+  private final boolean monitorHeaders;
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -150,6 +152,7 @@ public final class Recorder extends WeftSink {
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.monitorHeaders = MonitorHeaders.open(inst);
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
@@ -337,34 +340,68 @@ public final class Recorder extends WeftSink {
   // ---- ids and definitions
   // ------------------------------------------------------------------------
 
+  /**
+   * The id of object {@code o} (0 for null), defined in the trace at first sight. The caller holds
+   * the thread's guard.
+   */
   private long objectId(int region, Object o) {
-    return defined(region, IdentityIds.of(o), o);
-  }
-
-  /** Defines object {@code o} under {@code id} on first sight; returns the id. */
-  private long defined(int region, long id, Object o) {
-    if (id != 0 && objectsSeen.firstSight(id)) {
-      int parties = 0;
-      if (o instanceof CyclicBarrier) {
-        parties = ((CyclicBarrier) o).getParties();
-      } else if (o instanceof Phaser) {
-        parties = ((Phaser) o).getRegisteredParties();
-      } else if (o instanceof CountDownLatch) {
-        parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
-      }
-      ConstructKind kind = SyncObjects.kindOf(o);
-      try {
-        writer.defineObject(
-            new ObjectDef(
-                id,
-                kind != null ? kind : regions.kind(region),
-                SyncObjects.className(o),
-                parties));
-      } catch (Exception e) {
-        // Events keep the id; only the object's description is lost.
-      }
+    if (o == null) {
+      return 0;
+    }
+    long found = objectIds.lookup(o);
+    long id = ObjectIds.id(found);
+    if (found != id) {
+      define(region, id, o);
     }
     return id;
+  }
+
+  /**
+   * The id of the object that stands for a lock, from the thread's one-entry cache or {@link
+   * #objectId}; called outside the guard (lock ids are kept while measurement is off too), so the
+   * guard is taken while a definition is written.
+   */
+  private long lockId(ThreadState s, int region, Object standsFor) {
+    if (standsFor == s.lastLock) {
+      return s.lastLockId;
+    }
+    long found = objectIds.lookup(standsFor);
+    long id = ObjectIds.id(found);
+    if (found != id) {
+      boolean was = s.busy;
+      s.busy = true;
+      try {
+        define(region, id, standsFor);
+      } finally {
+        s.busy = was;
+      }
+    }
+    s.lastLock = standsFor;
+    s.lastLockId = id;
+    return id;
+  }
+
+  /** Writes the definition of object {@code o}, seen for the first time, under {@code id}. */
+  private void define(int region, long id, Object o) {
+    int parties = 0;
+    if (o instanceof CyclicBarrier) {
+      parties = ((CyclicBarrier) o).getParties();
+    } else if (o instanceof Phaser) {
+      parties = ((Phaser) o).getRegisteredParties();
+    } else if (o instanceof CountDownLatch) {
+      parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
+    }
+    ConstructKind kind = SyncObjects.kindOf(o);
+    try {
+      writer.defineObject(
+          new ObjectDef(
+              id,
+              kind != null ? kind : regions.kind(region),
+              SyncObjects.className(o),
+              parties));
+    } catch (Exception e) {
+      // Events keep the id; only the object's description is lost.
+    }
   }
 
   private int poolId(Object pool) {
@@ -932,7 +969,7 @@ public final class Recorder extends WeftSink {
           generation = s.barrierGeneration;
         }
         s.barrierObject = null;
-        w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
+        w.barrierExit(System.nanoTime(), region, objectId(region, barrier), generation, outcome);
       } finally {
         s.writing.busy = false;
       }
@@ -969,10 +1006,10 @@ public final class Recorder extends WeftSink {
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
       int traits = 0;
+      boolean held = id != 0;
       ConstructKind kind = regions.kind(region);
-      if (kind != ConstructKind.MONITOR
-          && kind != ConstructKind.SYNCHRONIZED_METHOD
-          && kind != ConstructKind.OBJECT_WAIT) {
+      boolean monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+      if (!monitor && kind != ConstructKind.OBJECT_WAIT) {
         traits = traits(s, lock);
         if (id == 0) {
           standsFor = SyncObjects.lockOf(lock, traits);
@@ -982,19 +1019,25 @@ public final class Recorder extends WeftSink {
         }
       }
       if (id == 0) {
-        id = IdentityIds.of(standsFor);
+        id = lockId(s, region, standsFor);
       }
       s.requestObject = lock;
       s.requestId = id;
       s.requestTraits = traits;
+      // Last, so that little can happen between this look at the lock and the attempt.
+      if (!held
+          && (monitor
+              ? monitorHeaders && MonitorHeaders.unlocked(lock)
+              : SyncObjects.looksFree(standsFor, traits))) {
+        s.requestDeferred = true;
+        s.requestRegion = region;
+        return;
+      }
+      s.requestDeferred = false;
     }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        if (id != s.lastDefined) {
-          defined(region, id, standsFor); // first sight: before the timestamp
-          s.lastDefined = id;
-        }
         w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
@@ -1009,11 +1052,15 @@ public final class Recorder extends WeftSink {
     }
     ThreadState s = states.get();
     long id = 0;
+    boolean requestDeferred = false;
+    int requestRegion = 0;
     if (!s.busy && !s.ignored) {
       int traits;
       if (s.requestObject == lock) {
         id = s.requestId;
         traits = s.requestTraits;
+        requestDeferred = s.requestDeferred;
+        requestRegion = s.requestRegion;
       } else {
         // No request seen (e.g. a synchronized method entered before the agent could weave it).
         traits = traits(s, lock);
@@ -1023,7 +1070,7 @@ public final class Recorder extends WeftSink {
           if (standsFor == null) {
             return;
           }
-          id = defined(0, IdentityIds.of(standsFor), standsFor);
+          id = lockId(s, 0, standsFor);
         }
       }
       s.requestObject = null;
@@ -1039,7 +1086,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockAcquired(System.nanoTime(), id, flags);
+        long now = System.nanoTime();
+        if (requestDeferred) {
+          w.lockRequest(now, requestRegion, id); // the lock was free: no wait to show
+        }
+        w.lockAcquired(now, id, flags);
       } finally {
         s.writing.busy = false;
       }
@@ -1060,7 +1111,7 @@ public final class Recorder extends WeftSink {
         if (standsFor == null) {
           return;
         }
-        id = IdentityIds.of(standsFor);
+        id = lockId(s, 0, standsFor);
       }
       s.unhold(id);
     }
@@ -1130,7 +1181,7 @@ public final class Recorder extends WeftSink {
     if ((traits & SyncObjects.CONDITION) != 0) {
       Object lock = SyncObjects.lockOf(object, traits);
       if (lock != null) {
-        return defined(region, IdentityIds.of(lock), lock);
+        return objectId(region, lock);
       }
     }
     return objectId(region, object);

@@ -60,6 +60,7 @@ final class SyncObjects {
   private static final VarHandle READ_VIEW_OWNER = field(READ_VIEW, "this$0");
   private static final VarHandle WRITE_VIEW_OWNER = field(WRITE_VIEW, "this$0");
   private static final VarHandle GENERATION = field(CyclicBarrier.class, "generation");
+  private static final VarHandle SYNC_STATE = field(AbstractQueuedSynchronizer.class, "state");
 
   private static final ClassValue<Integer> TRAITS =
       new ClassValue<Integer>() {
@@ -140,6 +141,22 @@ final class SyncObjects {
       lock = null;
     }
     return lock == null ? o : lock;
+  }
+
+  /**
+   * True when the lock that {@code standsFor} stands for is a JDK lock's synchronizer (traits
+   * {@code traits} of the object locked) that nobody holds and nobody waits for: an acquisition
+   * attempted now will not wait (unless another thread takes the lock first). False whenever in
+   * doubt.
+   */
+  static boolean looksFree(Object standsFor, int traits) {
+    if ((traits & VIA_SYNC) == 0
+        || SYNC_STATE == null
+        || !(standsFor instanceof AbstractQueuedSynchronizer)) {
+      return false;
+    }
+    AbstractQueuedSynchronizer sync = (AbstractQueuedSynchronizer) standsFor;
+    return (int) SYNC_STATE.getVolatile(sync) == 0 && !sync.hasQueuedThreads();
   }
 
   /**

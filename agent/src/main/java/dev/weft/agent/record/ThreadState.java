@@ -82,12 +82,26 @@ final class ThreadState {
 
   long requestId;
   int requestTraits;
+
+  /**
+   * The request was not written because its lock was free: it is written with the acquisition, at
+   * the acquisition's time. {@link #requestRegion} is its region.
+   */
+  boolean requestDeferred;
+
+  int requestRegion;
   /** The class whose traits were looked up last, and those traits. */
   Class<?> traitsClass;
 
   int traits;
-  /** The id of the lock this thread last requested: defined already, no need to look again. */
-  long lastDefined;
+  /**
+   * The object that stood for the lock this thread last looked up, and its id: taking and releasing
+   * one lock over and over looks it up once. Keeps that one object reachable until the thread locks
+   * another.
+   */
+  Object lastLock;
+
+  long lastLockId;
 
   // ---- spinning: one SPIN_ENTER per spin loop, SPIN_EXIT written before the thread's next event
 
