@@ -163,7 +163,13 @@ final class ThreadState {
 
   /** Forgets the innermost hold of lock {@code id}; false when it was not remembered. */
   boolean unhold(long id) {
-    for (int i = heldCount - 1; i >= 0; i--) {
+    int top = heldCount - 1;
+    if (top >= 0 && heldIds[top] == id) { // the usual case: the innermost hold ends
+      heldObjects[top] = null;
+      heldCount = top;
+      return true;
+    }
+    for (int i = top - 1; i >= 0; i--) {
       if (heldIds[i] == id) {
         heldCount--;
         System.arraycopy(heldObjects, i + 1, heldObjects, i, heldCount - i);
