@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * into the trace in one or two bytes instead of five: the trace writer's fast path takes numbers
  * below 2^28, and byte-by-byte encoding of a 31-bit hash code cost 20–40 ns per lock event.
  *
- * <p>When the table cannot take another hash code (more than about {@code capacity / 2} objects,
- * or a long run of occupied slots), an object's id is its hash code plus {@link #UNTABLED} (above
+ * <p>When the table cannot take another hash code (more than about {@code capacity / 2} objects, or
+ * a long run of occupied slots), an object's id is its hash code plus {@link #UNTABLED} (above
  * every dense id, so the two kinds never meet); such objects get no definition in the trace.
  */
 final class ObjectIds {

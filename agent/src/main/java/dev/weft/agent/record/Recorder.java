@@ -60,26 +60,34 @@ public final class Recorder extends WeftSink {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
+
   /**
    * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
    * none): their THREAD_BEGIN is recorded, and their stream names the pool.
    */
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+
   /**
    * States of fork-join workers by thread id: pools may erase their workers' thread locals between
    * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
    */
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+
   /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
   private volatile int virtualScheduler;
+
   /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
   private final boolean aggregateForkJoin;
+
   /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
   private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
+
   /** Whether {@link MonitorHeaders} can tell a free monitor (HotSpot, internals reachable). */
   private final boolean monitorHeaders;
+
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -395,10 +403,7 @@ public final class Recorder extends WeftSink {
     try {
       writer.defineObject(
           new ObjectDef(
-              id,
-              kind != null ? kind : regions.kind(region),
-              SyncObjects.className(o),
-              parties));
+              id, kind != null ? kind : regions.kind(region), SyncObjects.className(o), parties));
     } catch (Exception e) {
       // Events keep the id; only the object's description is lost.
     }
@@ -747,7 +752,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+  // ---- aggregated fork-join tasks
+  // ------------------------------------------------------------------
 
   /**
    * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
@@ -1191,9 +1197,9 @@ public final class Recorder extends WeftSink {
    * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
    * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
    * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
-   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host does
-   * to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last call,
-   * when the thread records anything else.
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host
+   * does to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last
+   * call, when the thread records anything else.
    */
   @Override
   public void spinEnter(int region) {

@@ -77,6 +77,7 @@ final class ThreadState {
   private Object[] heldObjects = new Object[4];
   private long[] heldIds = new long[4];
   private int heldCount;
+
   /** The object of the last LOCK_REQUEST not yet answered by LOCK_ACQUIRED, and its id. */
   Object requestObject;
 
@@ -90,10 +91,12 @@ final class ThreadState {
   boolean requestDeferred;
 
   int requestRegion;
+
   /** The class whose traits were looked up last, and those traits. */
   Class<?> traitsClass;
 
   int traits;
+
   /**
    * The object that stood for the lock this thread last looked up, and its id: taking and releasing
    * one lock over and over looks it up once. Keeps that one object reachable until the thread locks
