@@ -48,6 +48,11 @@ final class SyncObjects {
   /** Stands for its enclosing object (field {@code this$0}). */
   private static final int VIA_OUTER = 1 << 11;
 
+  /**
+   * A JDK lock class itself, not a subclass: its lock methods wait for nothing but its synchronizer.
+   */
+  private static final int PLAIN = 1 << 12;
+
   private static final String LOCKS = "java.util.concurrent.locks.";
 
   private static final VarHandle REENTRANT_SYNC = field(ReentrantLock.class, "sync");
@@ -82,13 +87,13 @@ final class SyncObjects {
 
   private static int traitsOf(Class<?> c) {
     if (ReentrantLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC;
+      return VIA_SYNC | (c == ReentrantLock.class ? PLAIN : 0);
     }
     if (ReentrantReadWriteLock.ReadLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC | SHARED;
+      return VIA_SYNC | SHARED | (c == ReentrantReadWriteLock.ReadLock.class ? PLAIN : 0);
     }
     if (ReentrantReadWriteLock.WriteLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC;
+      return VIA_SYNC | (c == ReentrantReadWriteLock.WriteLock.class ? PLAIN : 0);
     }
     if (AbstractQueuedSynchronizer.ConditionObject.class.isAssignableFrom(c)) {
       return CONDITION | VIA_OUTER;
@@ -144,13 +149,13 @@ final class SyncObjects {
   }
 
   /**
-   * True when the lock that {@code standsFor} stands for is a JDK lock's synchronizer (traits
-   * {@code traits} of the object locked) that nobody holds and nobody waits for: an acquisition
-   * attempted now will not wait (unless another thread takes the lock first). False whenever in
-   * doubt.
+   * True when {@code standsFor} is the synchronizer of a JDK lock (a {@code ReentrantLock} or a
+   * read/write lock's read or write lock, not a subclass: traits {@code traits} of the object
+   * locked) that nobody holds and nobody waits for: an acquisition attempted now will not wait
+   * (unless another thread takes the lock first). False whenever in doubt.
    */
   static boolean looksFree(Object standsFor, int traits) {
-    if ((traits & VIA_SYNC) == 0
+    if ((traits & (VIA_SYNC | PLAIN)) != (VIA_SYNC | PLAIN)
         || SYNC_STATE == null
         || !(standsFor instanceof AbstractQueuedSynchronizer)) {
       return false;
