@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
@@ -85,8 +86,15 @@ public final class Recorder extends WeftSink {
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
 
-  /** Whether {@link MonitorHeaders} can tell a free monitor (HotSpot, internals reachable). */
-  private final boolean monitorHeaders;
+  /**
+   * Tells a free monitor from its header ({@link MonitorHeaders}), defined at the first monitor
+   * request rather than at start (by then the agent has woven code, so its class-file library is
+   * loaded and the definition costs about a millisecond); null before or where it cannot.
+   */
+  private Predicate<Object> monitorFree;
+
+  /** Whether {@link #monitorFree} is still to be looked for (JVM agents only, not unit tests). */
+  private volatile boolean monitorFreeToFind;
 
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
@@ -160,7 +168,7 @@ public final class Recorder extends WeftSink {
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
-    this.monitorHeaders = MonitorHeaders.open(inst);
+    this.monitorFreeToFind = inst != null;
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
@@ -1032,9 +1040,7 @@ public final class Recorder extends WeftSink {
       s.requestTraits = traits;
       // Last, so that little can happen between this look at the lock and the attempt.
       if (!held
-          && (monitor
-              ? monitorHeaders && MonitorHeaders.unlocked(lock)
-              : SyncObjects.looksFree(standsFor, traits))) {
+          && (monitor ? monitorLooksFree(s, lock) : SyncObjects.looksFree(standsFor, traits))) {
         s.requestDeferred = true;
         s.requestRegion = region;
         return;
@@ -1049,6 +1055,28 @@ public final class Recorder extends WeftSink {
         s.writing.busy = false;
       }
     }
+  }
+
+  /** Whether nobody holds monitor {@code lock} and it has no inflated monitor (HotSpot only). */
+  private boolean monitorLooksFree(ThreadState s, Object lock) {
+    Predicate<Object> free = monitorFree;
+    if (free == null) {
+      if (!monitorFreeToFind) {
+        return false;
+      }
+      s.busy = true; // defining a class: nothing it causes is traced
+      try {
+        free = MonitorHeaders.reader();
+        monitorFree = free;
+        monitorFreeToFind = false;
+      } finally {
+        s.busy = false;
+      }
+      if (free == null) {
+        return false;
+      }
+    }
+    return free.test(lock);
   }
 
   @Override

@@ -49,7 +49,8 @@ final class SyncObjects {
   private static final int VIA_OUTER = 1 << 11;
 
   /**
-   * A JDK lock class itself, not a subclass: its lock methods wait for nothing but its synchronizer.
+   * A JDK lock class itself, not a subclass: its lock methods wait for nothing but its
+   * synchronizer.
    */
   private static final int PLAIN = 1 << 12;
 
