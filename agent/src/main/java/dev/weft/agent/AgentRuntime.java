@@ -139,6 +139,11 @@ final class AgentRuntime {
                       // Initialised on first use instead.
                     }
                   }
+                  try {
+                    Recorder.warmUp();
+                  } catch (RuntimeException | LinkageError e) {
+                    // Linked on first use instead.
+                  }
                 });
     recorder.ignore(t);
     t.start();

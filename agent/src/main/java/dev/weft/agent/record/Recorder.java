@@ -172,6 +172,15 @@ public final class Recorder extends WeftSink {
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
+  /**
+   * Links the recorder's reads of lock and barrier internals ahead of use. Called once on an
+   * ignored background thread at start, so an application thread's first lock or barrier event
+   * does not pay for it between its own clock and the event's.
+   */
+  public static void warmUp() {
+    SyncObjects.warmUp();
+  }
+
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
   public void ignore(Thread t) {
     ignoredThreads.put(t, Boolean.TRUE);

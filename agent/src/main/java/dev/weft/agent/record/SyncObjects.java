@@ -234,6 +234,26 @@ final class SyncObjects {
     }
   }
 
+  /**
+   * Runs every reflective read above once, on throwaway objects. The first call through a {@link
+   * VarHandle} links its call site (about half a millisecond on a cold JVM); done here, on the
+   * agent's warm-up thread, it is not counted in an application thread's first lock or barrier.
+   */
+  static void warmUp() {
+    Object[] locks = {
+      new ReentrantLock(),
+      new ReentrantLock().newCondition(),
+      new ReentrantReadWriteLock().readLock(),
+      new ReentrantReadWriteLock().writeLock(),
+      new StampedLock().asReadLock(),
+      new StampedLock().asWriteLock()
+    };
+    for (Object lock : locks) {
+      lockOf(lock, traits(lock.getClass()));
+    }
+    generation(new CyclicBarrier(1));
+  }
+
   private static final class Generations {
     Object current;
     long number;

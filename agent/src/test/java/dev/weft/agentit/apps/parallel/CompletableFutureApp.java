@@ -1,20 +1,13 @@
 package dev.weft.agentit.apps.parallel;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveTask;
-import java.util.stream.Collectors;
 
 /**
  * Two chains {@code supplyAsync(...).thenApplyAsync(...)}: one on a thread pool, one on the default
  * async executor. Each source sleeps, so the dependent stage is registered before the source
- * completes and is submitted by the thread that completes it. Then three futures joined through a
- * method reference, and a fork-join task joined through a bound method reference.
+ * completes and is submitted by the thread that completes it.
  */
 public final class CompletableFutureApp {
   public static void main(String[] args) {
@@ -29,33 +22,6 @@ public final class CompletableFutureApp {
         CompletableFuture.supplyAsync(() -> sleepThen("c")) // default chain
             .thenApplyAsync(s -> s + "d");
     System.out.println(onDefault.join()); // default join site
-
-    // Joined through a method reference: the call happens inside a lambda class of the JDK.
-    List<CompletableFuture<String>> many = new ArrayList<>();
-    for (String s : List.of("x", "y", "z")) {
-      many.add(CompletableFuture.supplyAsync(() -> sleepThen(s)));
-    }
-    System.out.println(
-        many.stream().map(CompletableFuture::join).collect(Collectors.joining())); // reference
-
-    // A bound reference to a task's join, the task typed as a subclass of ForkJoinTask.
-    RecursiveTask<String> task =
-        new RecursiveTask<String>() {
-          @Override
-          protected String compute() {
-            return sleepThen("t");
-          }
-        };
-    ForkJoinPool.commonPool().execute(task);
-    System.out.println(callNow(task::join)); // bound reference
-  }
-
-  private static <T> T callNow(Callable<T> c) {
-    try {
-      return c.call();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String sleepThen(String s) {
