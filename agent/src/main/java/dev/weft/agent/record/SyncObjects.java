@@ -249,7 +249,11 @@ final class SyncObjects {
       new StampedLock().asWriteLock()
     };
     for (Object lock : locks) {
-      lockOf(lock, traits(lock.getClass()));
+      int traits = traits(lock.getClass());
+      Object standsFor = lockOf(lock, traits);
+      if (standsFor != null) {
+        looksFree(standsFor, traits);
+      }
     }
     generation(new CyclicBarrier(1));
   }
