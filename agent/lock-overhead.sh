@@ -11,9 +11,15 @@
 #      agent/lock-overhead.sh java -XX:-EliminateLocks   (no lock coarsening in the baseline)
 #
 # Needs agent/target/weft-agent.jar (mvn -B -q -pl agent -am package -DskipTests). Prints ns per
-# pair (median of 9 rounds of 2,000,000 pairs after warm-up; the three cases run interleaved, 3
-# times each, and the median of those is shown) and the added cost per pair and per event. The
-# floor is three System.nanoTime() per pair (printed too); a noisy host shows up as spread.
+# pair (median of 9 rounds of 2,000,000 pairs after warm-up; the cases run interleaved, 3 times
+# each, and the median of those is shown) and the added cost per pair and per event. Times are the
+# CPU time of the looping thread: on a shared host, preemption inflates wall-clock figures but
+# hardly CPU time (set CLOCK=wall for elapsed time). The clock line is what one System.nanoTime()
+# costs in the same way: an uncontended acquisition records REQUEST and ACQUIRED with one
+# timestamp (the lock was free), so a pair needs two.
+#
+# BASELINE_JAR=/path/to/other/weft-agent.jar adds a column for that agent jar (e.g. one built from
+# an earlier commit), run interleaved with the others, to compare two versions in one run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 java="${1:-java}"
@@ -29,6 +35,9 @@ import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 
 public class LockOverhead {
+  static final boolean CPU = !"wall".equals(System.getenv("CLOCK"));
+  static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
   static final ReentrantLock lock = new ReentrantLock();
   static final Object monitor = new Object();
   static long counter;
@@ -66,12 +75,16 @@ public class LockOverhead {
     void run(int n);
   }
 
+  static long now() {
+    return CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+
   static double median(Loop loop, int pairs) {
     double[] ns = new double[9];
     for (int r = 0; r < ns.length; r++) {
-      long t0 = System.nanoTime();
+      long t0 = now();
       loop.run(pairs);
-      ns[r] = (System.nanoTime() - t0) / (double) pairs;
+      ns[r] = (now() - t0) / (double) pairs;
     }
     Arrays.sort(ns);
     return ns[ns.length / 2];
@@ -83,12 +96,12 @@ public class LockOverhead {
       double[] ns = new double[9];
       long sink = 0;
       for (int r = -3; r < ns.length; r++) {
-        long t0 = System.nanoTime();
+        long t0 = now();
         for (int i = 0; i < pairs; i++) {
           sink += System.nanoTime();
         }
         if (r >= 0) {
-          ns[r] = (System.nanoTime() - t0) / (double) pairs;
+          ns[r] = (now() - t0) / (double) pairs;
         }
       }
       Arrays.sort(ns);
@@ -121,10 +134,14 @@ api="$(ls "$here"/../api/target/weft-api-*.jar 2>/dev/null | grep -v sources | h
 cp="$work/classes${api:+:$api}"
 run() { "$java" "${jvm[@]}" "$@"; }
 clock=$(run -cp "$cp" LockOverhead clock)
-declare -a base rec off
+declare -a base rec off old
+old_jar="${BASELINE_JAR:-}"
 for i in 1 2 3; do
   base+=("$(run -cp "$cp" LockOverhead)")
   rec+=("$(run "-javaagent:$jar=out=$work/t$i" -cp "$cp" LockOverhead)")
+  if [[ -n "$old_jar" ]]; then
+    old+=("$(run "-javaagent:$old_jar=out=$work/b$i" -cp "$cp" LockOverhead)")
+  fi
   if [[ -n "$api" ]]; then
     off+=("$(run "-javaagent:$jar=out=$work/o$i" -cp "$cp" LockOverhead off)")
   fi
@@ -132,13 +149,20 @@ done
 # median per column over the runs
 med() { printf '%s\n' "$@" | awk -v c="$col" '{print $c}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "java: $(run -version 2>&1 | head -1)${jvm[*]:+ (${jvm[*]})}"
-echo "ns per System.nanoTime() on this host now: $clock (3 per pair is the floor of recording)"
-printf '%-20s %10s %10s %10s %12s %12s\n' "ns per lock+unlock" "no agent" "recording" "off" "added/pair" "added/event"
+echo "ns per System.nanoTime() on this host now: $clock (${CLOCK:-cpu} time; 2 per uncontended pair)"
+printf '%-20s %10s %10s %10s %12s %12s' "ns per lock+unlock" "no agent" "recording" "off" "added/pair" "added/event"
+[[ -n "$old_jar" ]] && printf ' %10s %12s' "baseline" "added/pair"
+echo
 names=("ReentrantLock" "synchronized block" "synchronized method")
 for col in 1 2 3; do
   b=$(med "${base[@]}")
   r=$(med "${rec[@]}")
   o=$([[ ${#off[@]} -gt 0 ]] && med "${off[@]}" || echo "-")
   awk -v n="${names[$((col-1))]}" -v b="$b" -v r="$r" -v o="$o" \
-    'BEGIN { printf "%-20s %10s %10s %10s %12.1f %12.1f\n", n, b, r, o, r - b, (r - b) / 3 }'
+    'BEGIN { printf "%-20s %10s %10s %10s %12.1f %12.1f", n, b, r, o, r - b, (r - b) / 3 }'
+  if [[ -n "$old_jar" ]]; then
+    p=$(med "${old[@]}")
+    awk -v b="$b" -v p="$p" 'BEGIN { printf " %10s %12.1f", p, p - b }'
+  fi
+  echo
 done

@@ -3,8 +3,9 @@ package dev.weft.agent.record;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Ids for objects that events refer to (locks, barriers, tasks, pools), and a lock-free record of
- * which ids have already been defined in the trace.
+ * Ids for the tasks and pools that events refer to, and a lock-free record of which ids have
+ * already been defined in the trace (locks, barriers and other objects get dense ids from {@link
+ * ObjectIds}).
  *
  * <p>An object's id is its identity hash code (stable for the object's life, no allocation, no map
  * lookup). Two live objects can share one (about one pair in 2^31); the analyzer then sees them as

@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
@@ -54,30 +55,47 @@ public final class Recorder extends WeftSink {
   private final RegionRegistry regions;
   private final long failAfter;
   private final AtomicLong eventsForFailure = new AtomicLong();
-  private final IdentityIds objectsSeen = new IdentityIds(1 << 16);
+  private final ObjectIds objectIds = new ObjectIds(1 << 17);
   private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
   private final LongAdder virtualSkipped = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
+
   /**
    * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
    * none): their THREAD_BEGIN is recorded, and their stream names the pool.
    */
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+
   /**
    * States of fork-join workers by thread id: pools may erase their workers' thread locals between
    * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
    */
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+
   /** The pool id of the JDK's virtual-thread scheduler, once seen (0 before). */
   private volatile int virtualScheduler;
+
   /** {@code tasks=aggregate}: fork-join tasks are summarised per thread instead of recorded. */
   private final boolean aggregateForkJoin;
+
   /** Aggregated mode: the parallel region last forked on each pool and not joined yet. */
   private final Map<Integer, Integer> forkedRegions = new ConcurrentHashMap<>();
+
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
+
+  /**
+   * Tells a free monitor from its header ({@link MonitorHeaders}), defined at the first monitor
+   * request rather than at start (by then the agent has woven code, so its class-file library is
+   * loaded and the definition costs about a millisecond); null before or where it cannot.
+   */
+  private Predicate<Object> monitorFree;
+
+  /** Whether {@link #monitorFree} is still to be looked for (JVM agents only, not unit tests). */
+  private volatile boolean monitorFreeToFind;
+
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -150,6 +168,7 @@ public final class Recorder extends WeftSink {
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.monitorFreeToFind = inst != null;
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
@@ -346,34 +365,65 @@ public final class Recorder extends WeftSink {
   // ---- ids and definitions
   // ------------------------------------------------------------------------
 
+  /**
+   * The id of object {@code o} (0 for null), defined in the trace at first sight. The caller holds
+   * the thread's guard.
+   */
   private long objectId(int region, Object o) {
-    return defined(region, IdentityIds.of(o), o);
-  }
-
-  /** Defines object {@code o} under {@code id} on first sight; returns the id. */
-  private long defined(int region, long id, Object o) {
-    if (id != 0 && objectsSeen.firstSight(id)) {
-      int parties = 0;
-      if (o instanceof CyclicBarrier) {
-        parties = ((CyclicBarrier) o).getParties();
-      } else if (o instanceof Phaser) {
-        parties = ((Phaser) o).getRegisteredParties();
-      } else if (o instanceof CountDownLatch) {
-        parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
-      }
-      ConstructKind kind = SyncObjects.kindOf(o);
-      try {
-        writer.defineObject(
-            new ObjectDef(
-                id,
-                kind != null ? kind : regions.kind(region),
-                SyncObjects.className(o),
-                parties));
-      } catch (Exception e) {
-        // Events keep the id; only the object's description is lost.
-      }
+    if (o == null) {
+      return 0;
+    }
+    long found = objectIds.lookup(o);
+    long id = ObjectIds.id(found);
+    if (found != id) {
+      define(region, id, o);
     }
     return id;
+  }
+
+  /**
+   * The id of the object that stands for a lock, from the thread's one-entry cache or {@link
+   * #objectId}; called outside the guard (lock ids are kept while measurement is off too), so the
+   * guard is taken while a definition is written.
+   */
+  private long lockId(ThreadState s, int region, Object standsFor) {
+    if (standsFor == s.lastLock) {
+      return s.lastLockId;
+    }
+    long found = objectIds.lookup(standsFor);
+    long id = ObjectIds.id(found);
+    if (found != id) {
+      boolean was = s.busy;
+      s.busy = true;
+      try {
+        define(region, id, standsFor);
+      } finally {
+        s.busy = was;
+      }
+    }
+    s.lastLock = standsFor;
+    s.lastLockId = id;
+    return id;
+  }
+
+  /** Writes the definition of object {@code o}, seen for the first time, under {@code id}. */
+  private void define(int region, long id, Object o) {
+    int parties = 0;
+    if (o instanceof CyclicBarrier) {
+      parties = ((CyclicBarrier) o).getParties();
+    } else if (o instanceof Phaser) {
+      parties = ((Phaser) o).getRegisteredParties();
+    } else if (o instanceof CountDownLatch) {
+      parties = (int) Math.min(Integer.MAX_VALUE, ((CountDownLatch) o).getCount());
+    }
+    ConstructKind kind = SyncObjects.kindOf(o);
+    try {
+      writer.defineObject(
+          new ObjectDef(
+              id, kind != null ? kind : regions.kind(region), SyncObjects.className(o), parties));
+    } catch (Exception e) {
+      // Events keep the id; only the object's description is lost.
+    }
   }
 
   private int poolId(Object pool) {
@@ -719,7 +769,8 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  // ---- aggregated fork-join tasks ------------------------------------------------------------------
+  // ---- aggregated fork-join tasks
+  // ------------------------------------------------------------------
 
   /**
    * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
@@ -941,7 +992,7 @@ public final class Recorder extends WeftSink {
           generation = s.barrierGeneration;
         }
         s.barrierObject = null;
-        w.barrierExit(System.nanoTime(), region, IdentityIds.of(barrier), generation, outcome);
+        w.barrierExit(System.nanoTime(), region, objectId(region, barrier), generation, outcome);
       } finally {
         s.writing.busy = false;
       }
@@ -978,10 +1029,10 @@ public final class Recorder extends WeftSink {
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
       int traits = 0;
+      boolean held = id != 0;
       ConstructKind kind = regions.kind(region);
-      if (kind != ConstructKind.MONITOR
-          && kind != ConstructKind.SYNCHRONIZED_METHOD
-          && kind != ConstructKind.OBJECT_WAIT) {
+      boolean monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+      if (!monitor && kind != ConstructKind.OBJECT_WAIT) {
         traits = traits(s, lock);
         if (id == 0) {
           standsFor = SyncObjects.lockOf(lock, traits);
@@ -991,24 +1042,50 @@ public final class Recorder extends WeftSink {
         }
       }
       if (id == 0) {
-        id = IdentityIds.of(standsFor);
+        id = lockId(s, region, standsFor);
       }
       s.requestObject = lock;
       s.requestId = id;
       s.requestTraits = traits;
+      // Last, so that little can happen between this look at the lock and the attempt.
+      if (!held
+          && (monitor ? monitorLooksFree(s, lock) : SyncObjects.looksFree(standsFor, traits))) {
+        s.requestDeferred = true;
+        s.requestRegion = region;
+        return;
+      }
+      s.requestDeferred = false;
     }
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        if (id != s.lastDefined) {
-          defined(region, id, standsFor); // first sight: before the timestamp
-          s.lastDefined = id;
-        }
         w.lockRequest(System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
     }
+  }
+
+  /** Whether nobody holds monitor {@code lock} and it has no inflated monitor (HotSpot only). */
+  private boolean monitorLooksFree(ThreadState s, Object lock) {
+    Predicate<Object> free = monitorFree;
+    if (free == null) {
+      if (!monitorFreeToFind) {
+        return false;
+      }
+      s.busy = true; // defining a class: nothing it causes is traced
+      try {
+        free = MonitorHeaders.reader();
+        monitorFree = free;
+        monitorFreeToFind = false;
+      } finally {
+        s.busy = false;
+      }
+      if (free == null) {
+        return false;
+      }
+    }
+    return free.test(lock);
   }
 
   @Override
@@ -1018,11 +1095,15 @@ public final class Recorder extends WeftSink {
     }
     ThreadState s = states.get();
     long id = 0;
+    boolean requestDeferred = false;
+    int requestRegion = 0;
     if (!s.busy && !s.ignored) {
       int traits;
       if (s.requestObject == lock) {
         id = s.requestId;
         traits = s.requestTraits;
+        requestDeferred = s.requestDeferred;
+        requestRegion = s.requestRegion;
       } else {
         // No request seen (e.g. a synchronized method entered before the agent could weave it).
         traits = traits(s, lock);
@@ -1032,7 +1113,7 @@ public final class Recorder extends WeftSink {
           if (standsFor == null) {
             return;
           }
-          id = defined(0, IdentityIds.of(standsFor), standsFor);
+          id = lockId(s, 0, standsFor);
         }
       }
       s.requestObject = null;
@@ -1048,7 +1129,11 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        w.lockAcquired(System.nanoTime(), id, flags);
+        long now = System.nanoTime();
+        if (requestDeferred) {
+          w.lockRequest(now, requestRegion, id); // the lock was free: no wait to show
+        }
+        w.lockAcquired(now, id, flags);
       } finally {
         s.writing.busy = false;
       }
@@ -1069,7 +1154,7 @@ public final class Recorder extends WeftSink {
         if (standsFor == null) {
           return;
         }
-        id = IdentityIds.of(standsFor);
+        id = lockId(s, 0, standsFor);
       }
       s.unhold(id);
     }
@@ -1139,7 +1224,7 @@ public final class Recorder extends WeftSink {
     if ((traits & SyncObjects.CONDITION) != 0) {
       Object lock = SyncObjects.lockOf(object, traits);
       if (lock != null) {
-        return defined(region, IdentityIds.of(lock), lock);
+        return objectId(region, lock);
       }
     }
     return objectId(region, object);
@@ -1149,9 +1234,9 @@ public final class Recorder extends WeftSink {
    * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
    * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
    * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
-   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host does
-   * to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last call,
-   * when the thread records anything else.
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host
+   * does to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last
+   * call, when the thread records anything else.
    */
   @Override
   public void spinEnter(int region) {

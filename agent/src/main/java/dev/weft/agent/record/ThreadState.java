@@ -77,17 +77,34 @@ final class ThreadState {
   private Object[] heldObjects = new Object[4];
   private long[] heldIds = new long[4];
   private int heldCount;
+
   /** The object of the last LOCK_REQUEST not yet answered by LOCK_ACQUIRED, and its id. */
   Object requestObject;
 
   long requestId;
   int requestTraits;
+
+  /**
+   * The request was not written because its lock was free: it is written with the acquisition, at
+   * the acquisition's time. {@link #requestRegion} is its region.
+   */
+  boolean requestDeferred;
+
+  int requestRegion;
+
   /** The class whose traits were looked up last, and those traits. */
   Class<?> traitsClass;
 
   int traits;
-  /** The id of the lock this thread last requested: defined already, no need to look again. */
-  long lastDefined;
+
+  /**
+   * The object that stood for the lock this thread last looked up, and its id: taking and releasing
+   * one lock over and over looks it up once. Keeps that one object reachable until the thread locks
+   * another.
+   */
+  Object lastLock;
+
+  long lastLockId;
 
   // ---- spinning: one SPIN_ENTER per spin loop, SPIN_EXIT written before the thread's next event
 
@@ -149,7 +166,13 @@ final class ThreadState {
 
   /** Forgets the innermost hold of lock {@code id}; false when it was not remembered. */
   boolean unhold(long id) {
-    for (int i = heldCount - 1; i >= 0; i--) {
+    int top = heldCount - 1;
+    if (top >= 0 && heldIds[top] == id) { // the usual case: the innermost hold ends
+      heldObjects[top] = null;
+      heldCount = top;
+      return true;
+    }
+    for (int i = top - 1; i >= 0; i--) {
       if (heldIds[i] == id) {
         heldCount--;
         System.arraycopy(heldObjects, i + 1, heldObjects, i, heldCount - i);
