@@ -197,11 +197,14 @@ class LockContentionTest {
     assertEquals(10 + 10, cause(r, "monitor_contention", "handoff_latency_ns"));
     assertEquals(99, onThread(r, "condition_wait", "waiter"));
     assertEquals(59, atPath(r, "monitor_contention", label("Object.wait", 35)));
-    assertEquals(0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
+    assertEquals(
+        0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
     Check.partition(r, Map.of("waiter", 1000L, "notifier", 1000L, "outsider", 1000L));
   }
 
-  /** A wait on a monitor entered twice gives it up entirely, though only one release is recorded. */
+  /**
+   * A wait on a monitor entered twice gives it up entirely, though only one release is recorded.
+   */
   @Test
   void recordedReleaseBeforeWaitOnAReentrantMonitorGivesItUpEntirely() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
@@ -232,7 +235,8 @@ class LockContentionTest {
     AnalysisResult r = Analyzer.analyze(f.close(1000));
     assertEquals(95, onThread(r, "monitor_contention", "notifier"));
     assertEquals(0, onThread(r, "monitor_contention", "waiter"));
-    assertEquals(0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
+    assertEquals(
+        0, r.notes().stream().filter(n -> n.contains("release")).count(), r.notes()::toString);
     Check.partition(r, Map.of("waiter", 1000L, "notifier", 1000L));
   }
 

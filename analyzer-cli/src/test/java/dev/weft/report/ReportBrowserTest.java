@@ -236,8 +236,10 @@ class ReportBrowserTest {
     browser.click("#regions tr[data-location=\"Worker.java:12\"] button");
     assertEquals(
         "no",
-        text("document.querySelector('#regions tr[data-location=\"Worker.java:12\"]').dataset.found"));
-    assertTrue(text("document.getElementById('regions-status').textContent").contains("Worker.java:12"));
+        text(
+            "document.querySelector('#regions tr[data-location=\"Worker.java:12\"]').dataset.found"));
+    assertTrue(
+        text("document.getElementById('regions-status').textContent").contains("Worker.java:12"));
 
     // The note's markup is shown as text, not run.
     assertTrue(text("document.getElementById('notes').textContent").contains("</script><b>x</b>"));
@@ -313,7 +315,7 @@ class ReportBrowserTest {
     assertEquals(2, integer("+document.getElementById('diff-regions').dataset.regions"));
     assertTrue(
         text("document.querySelector('#diff-regions tr[data-region=\"parallel"
-                 + " stream\"]').textContent")
+                + " stream\"]').textContent")
             .contains("▲ +0.50"));
     // Keyboard: the tree opens with →.
     browser.click("#diff-properties .row[data-id=\"lock_contention\"] .name");

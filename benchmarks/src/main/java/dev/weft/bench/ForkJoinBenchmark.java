@@ -21,8 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The worst case for task tracing: fork-join tasks that do almost nothing, and a parallel stream
- * over small elements. Run without the agent, with it ({@code tasks=all}) and with aggregated
- * tasks ({@code tasks=aggregate}); the ratios to the untraced run are the figure.
+ * over small elements. Run without the agent, with it ({@code tasks=all}) and with aggregated tasks
+ * ({@code tasks=aggregate}); the ratios to the untraced run are the figure.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

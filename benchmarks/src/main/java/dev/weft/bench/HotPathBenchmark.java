@@ -64,4 +64,5 @@ public class HotPathBenchmark {
 
 // How to run: java -jar benchmarks/target/benchmarks.jar HotPathBenchmark, then again with
 // -jvmArgsAppend -javaagent:agent/target/weft-agent.jar (benchmarks/run.sh does both). Without the
-// agent region() and traced() cost what baseline() costs; with it, expect about two nanoTime() more.
+// agent region() and traced() cost what baseline() costs; with it, expect about two nanoTime()
+// more.

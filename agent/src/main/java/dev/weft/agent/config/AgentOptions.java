@@ -71,7 +71,15 @@ public final class AgentOptions {
   /** All defaults: every family, every class, default directory. */
   public static AgentOptions defaults() {
     return new AgentOptions(
-        null, ClassFilter.ALL, EnumSet.allOf(Family.class), DEFAULT_BUFFER, 0, true, false, 0, 0,
+        null,
+        ClassFilter.ALL,
+        EnumSet.allOf(Family.class),
+        DEFAULT_BUFFER,
+        0,
+        true,
+        false,
+        0,
+        0,
         "");
   }
 

@@ -24,9 +24,8 @@ import org.objectweb.asm.Opcodes;
  *   <li>{@code task.invoke()}, {@code quietlyInvoke()} and {@code ForkJoinTask.invokeAll(...)} from
  *       a thread outside any fork-join pool: a parallel region on the common pool (FORK, the
  *       caller's join wait, JOIN; the caller runs the first task itself, nested in its wait, so it
- *       is part of the team). Inside a pool, {@code
- *       invoke()} just runs the task (recorded as a nested task) and {@code invokeAll} is a join
- *       wait for the tasks it forked.
+ *       is part of the team). Inside a pool, {@code invoke()} just runs the task (recorded as a
+ *       nested task) and {@code invokeAll} is a join wait for the tasks it forked.
  *   <li>{@code pool.invoke(task)} from a thread outside that pool: a parallel region on {@code
  *       pool}; from one of its own workers, a join wait.
  * </ul>

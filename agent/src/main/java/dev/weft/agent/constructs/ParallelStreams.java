@@ -16,9 +16,9 @@ import org.objectweb.asm.Opcodes;
  * ({@code isParallel()}, asked once before the call): FORK before the terminal call, with the pool
  * the stream runs in (the caller's fork-join pool, else the common pool) and its parallelism, and
  * JOIN when the call returns or throws. In between the caller is in a join wait (the region's
- * implicit barrier); it runs part of the work itself (its tasks nest in the wait), so it is a member
- * of the region's team. The tasks the stream forks are recorded by {@link ForkJoinTasks}; the joins
- * inside the stream implementation are not recorded separately.
+ * implicit barrier); it runs part of the work itself (its tasks nest in the wait), so it is a
+ * member of the region's team. The tasks the stream forks are recorded by {@link ForkJoinTasks};
+ * the joins inside the stream implementation are not recorded separately.
  *
  * <p>Sequential streams cost one {@code isParallel()} call per terminal operation. Lazy escapes
  * ({@code iterator()}, {@code spliterator()}) are not regions.

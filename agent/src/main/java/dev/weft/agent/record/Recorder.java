@@ -174,8 +174,8 @@ public final class Recorder extends WeftSink {
 
   /**
    * Links the recorder's reads of lock and barrier internals ahead of use. Called once on an
-   * ignored background thread at start, so an application thread's first lock or barrier event
-   * does not pay for it between its own clock and the event's.
+   * ignored background thread at start, so an application thread's first lock or barrier event does
+   * not pay for it between its own clock and the event's.
    */
   public static void warmUp() {
     SyncObjects.warmUp();

@@ -61,9 +61,9 @@ public interface ConstructInstrumentation {
   }
 
   /**
-   * A finer test of a candidate application class (its bytes contain a hint), still without
-   * parsing it: e.g. a look at its constant pool or method flags. Classes no family wants are
-   * neither parsed nor, at attach, retransformed. Never load classes from here.
+   * A finer test of a candidate application class (its bytes contain a hint), still without parsing
+   * it: e.g. a look at its constant pool or method flags. Classes no family wants are neither
+   * parsed nor, at attach, retransformed. Never load classes from here.
    */
   default boolean wantsApplicationClass(WeaveTarget target) {
     return true;

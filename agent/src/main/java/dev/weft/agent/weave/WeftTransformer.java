@@ -104,7 +104,8 @@ public final class WeftTransformer implements ClassFileTransformer {
     WeaveTarget target = null;
     for (int i = 0; i < applicationScoped.size(); i++) {
       ConstructInstrumentation c = applicationScoped.get(i);
-      if ((filtered || !c.honoursClassFilter()) && containsAny(classfile, applicationHints.get(i))) {
+      if ((filtered || !c.honoursClassFilter())
+          && containsAny(classfile, applicationHints.get(i))) {
         if (target == null) {
           target = new WeaveTarget(internalName, null, classfile, true, regions);
         }

@@ -33,7 +33,8 @@ class AgentOptionsTest {
   void tasksAreRecordedOneByOneOrAggregated() throws OptionException {
     assertFalse(parse("tasks=all").aggregateTasks());
     assertTrue(parse("tasks=aggregate").aggregateTasks());
-    assertTrue(AgentOptions.parse("", Map.of("weft.tasks", "aggregate"), Map.of()).aggregateTasks());
+    assertTrue(
+        AgentOptions.parse("", Map.of("weft.tasks", "aggregate"), Map.of()).aggregateTasks());
   }
 
   @Test

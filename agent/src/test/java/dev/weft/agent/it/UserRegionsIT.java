@@ -153,15 +153,18 @@ class UserRegionsIT {
     assertTrue(
         t.definitions.regions().stream()
             .noneMatch(
-                d -> d.kind() == ConstructKind.USER_REGION || d.kind() == ConstructKind.TRACED_METHOD),
+                d ->
+                    d.kind() == ConstructKind.USER_REGION
+                        || d.kind() == ConstructKind.TRACED_METHOD),
         "no user region woven");
     assertTrue(
         t.all().stream()
             .noneMatch(
-                e -> e.kind() == EventKind.ENTER
-                    || e.kind() == EventKind.EXIT
-                    || e.kind() == EventKind.MEASUREMENT_OFF
-                    || e.kind() == EventKind.MEASUREMENT_ON),
+                e ->
+                    e.kind() == EventKind.ENTER
+                        || e.kind() == EventKind.EXIT
+                        || e.kind() == EventKind.MEASUREMENT_OFF
+                        || e.kind() == EventKind.MEASUREMENT_ON),
         "no region entered, measurement untouched");
     assertFalse(r.stdout().contains("recording while off: true"));
   }

@@ -18,8 +18,8 @@ import java.util.Set;
  * @param regions truth region name → the file name of the analysis region's location (barrier
  *     regions are named by their first await call site)
  * @param notCompared truth kind, or {@code kind[key]}, → why it is not compared
- * @param warmRecorder whether the recorder's first use of every construct family happens before
- *     the measured run (see {@link WarmedScenarioMain})
+ * @param warmRecorder whether the recorder's first use of every construct family happens before the
+ *     measured run (see {@link WarmedScenarioMain})
  * @param callsPerThread truth kind → how many timed calls each thread makes, where calls that do
  *     not block leave no event to count (at least this many boundaries are allowed for)
  * @param upperBounds {@code kind[key]} → why the truth times more than the property measures, so
@@ -89,8 +89,7 @@ record E2eCase(
   /** Every case the harness runs: each scenario, and each of its variants. */
   static List<E2eCase> all() {
     List<E2eCase> cases = new ArrayList<>();
-    Set<String> poolKinds =
-        Set.of("join_wait_ns", "idle_threads_ns", "limited_parallelism_ns");
+    Set<String> poolKinds = Set.of("join_wait_ns", "idle_threads_ns", "limited_parallelism_ns");
     cases.add(of("idle-threads", List.of(), poolKinds, Map.of(), Map.of()));
     cases.add(of("idle-threads", List.of("--mode", "overlap"), poolKinds, Map.of(), Map.of()));
     for (String barrier : List.of("cyclic", "phaser", "latch")) {
@@ -199,7 +198,6 @@ record E2eCase(
       Map<String, String> notCompared) {
     Map<String, String> all = new LinkedHashMap<>(NOT_COMPARED_ANYWHERE);
     all.putAll(notCompared);
-    return new E2eCase(
-        scenario, variant, exhaustiveKinds, regions, all, true, Map.of(), Map.of());
+    return new E2eCase(scenario, variant, exhaustiveKinds, regions, all, true, Map.of(), Map.of());
   }
 }

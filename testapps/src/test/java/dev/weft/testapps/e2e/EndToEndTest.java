@@ -13,11 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
@@ -27,17 +27,17 @@ import org.junit.jupiter.api.TestFactory;
  * The end-to-end harness: every scenario (and variant) runs in a child JVM under the agent; its
  * trace must pass {@code weft verify}, its printed result must be what the scenario prints without
  * the agent, and the analysis must match the scenario's own truth from the same run, per thread,
- * within {@link TruthComparison}'s allowances. Runs on the JDK running the tests (17) and, when
- * the system property {@code weft.jdk25.home} names an installed JDK, on that one too.
+ * within {@link TruthComparison}'s allowances. Runs on the JDK running the tests (17) and, when the
+ * system property {@code weft.jdk25.home} names an installed JDK, on that one too.
  *
  * <p>The host is shared and loaded, and a run can be disturbed (a thread descheduled between the
  * scenario's clock reading and the recorder's): a case whose comparison fails is run again, up to
  * {@link #ATTEMPTS} times, never with wider allowances. A trace that fails verification or a
  * changed result fails at once: noise does not explain those.
  *
- * <p>Traces are kept under {@code target/e2e/} for diagnosis ({@code weft print DIR --thread NAME});
- * each case's outcome is appended to {@code target/e2e/summary.txt}. To run some cases only, give
- * {@code -Dweft.e2e.cases=barrier,lock} (substrings of the case labels).
+ * <p>Traces are kept under {@code target/e2e/} for diagnosis ({@code weft print DIR --thread
+ * NAME}); each case's outcome is appended to {@code target/e2e/summary.txt}. To run some cases
+ * only, give {@code -Dweft.e2e.cases=barrier,lock} (substrings of the case labels).
  */
 @Tag("e2e")
 class EndToEndTest {
@@ -71,8 +71,7 @@ class EndToEndTest {
           // Reported as skipped, with the reason, until the agent records these joins.
           tests.add(
               DynamicTest.dynamicTest(
-                  c.label(),
-                  () -> Assumptions.assumeTrue(false, "known agent gap: " + gap)));
+                  c.label(), () -> Assumptions.assumeTrue(false, "known agent gap: " + gap)));
           continue;
         }
         tests.add(DynamicTest.dynamicTest(c.label(), () -> runCase(jdk, home, c)));
@@ -105,12 +104,15 @@ class EndToEndTest {
     Path dir = Files.createDirectories(WORK.resolve(jdk));
     StringBuilder attempts = new StringBuilder();
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      TracedRun run = TracedRun.run(home, Jdks.agentJar(), dir, c.warmRecorder(), c.scenario(), c.args());
+      TracedRun run =
+          TracedRun.run(home, Jdks.agentJar(), dir, c.warmRecorder(), c.scenario(), c.args());
       assertEquals(0, run.exitCode, () -> "under the agent: " + run);
       assertNotNull(run.truthLine, () -> "no truth line under the agent: " + run);
       assertEquals("", run.stderr, () -> "the agent (or the JVM) printed on stderr: " + run);
       assertEquals(
-          0, run.verifyExitCode, () -> "weft verify rejected " + run.traceDir + ":\n" + run.verifyOutput);
+          0,
+          run.verifyExitCode,
+          () -> "weft verify rejected " + run.traceDir + ":\n" + run.verifyOutput);
       assertEquals(
           plain.stdoutWithoutTruth(),
           run.stdoutWithoutTruth(),

@@ -53,14 +53,19 @@ final class TracedRun {
   final int verifyExitCode;
   final String verifyOutput;
   final AnalysisResult analysis;
+
   /** Thread name → the pool it works for (its definition's pool name), for pool workers only. */
   final Map<String, String> poolOfThread = new HashMap<>();
+
   /** Pool name (as the analysis reports it) → the scenario's pool name (its threads' prefix). */
   final Map<String, String> scenarioPoolName = new HashMap<>();
+
   /** Thread name → event kind → how many such events the thread recorded. */
   final Map<String, Map<EventKind, Integer>> eventCounts = new TreeMap<>();
+
   /** Scenario pool name → TASK_CREATE events naming the pool. */
   final Map<String, Integer> tasksCreatedByPool = new HashMap<>();
+
   /**
    * Scenario pool name → how many times the pool's work went from none in flight to some (tasks
    * created and not ended, regions forked and not joined): its rounds of work.
@@ -245,6 +250,13 @@ final class TracedRun {
 
   @Override
   public String toString() {
-    return "trace " + traceDir + ", exit " + exitCode + "\nstdout:\n" + stdout + "stderr:\n" + stderr;
+    return "trace "
+        + traceDir
+        + ", exit "
+        + exitCode
+        + "\nstdout:\n"
+        + stdout
+        + "stderr:\n"
+        + stderr;
   }
 }

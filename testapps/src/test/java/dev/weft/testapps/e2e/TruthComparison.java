@@ -26,9 +26,9 @@ import java.util.TreeSet;
  * and the call, after the call returns), the recorder reads it inside the woven call. Between the
  * two run tens of microseconds of CPU work (the truth's own bookkeeping, the hook and its
  * re-entrancy guard, a lock or barrier object's first-sight definition, a future's completion
- * before TASK_END), and a host with several runnable threads per core stretches that CPU time to
- * a few hundred microseconds of wall time. {@code Thread.sleep} granularity does not enter:
- * both clocks see the same sleep.
+ * before TASK_END), and a host with several runnable threads per core stretches that CPU time to a
+ * few hundred microseconds of wall time. {@code Thread.sleep} granularity does not enter: both
+ * clocks see the same sleep.
  */
 final class TruthComparison {
   /** Relative allowance: 2 % of the truth. */
@@ -169,7 +169,8 @@ final class TruthComparison {
         continue;
       }
       switch (kind) {
-        case "barrier_wait_ns" -> perThread(kind, truth.get(kind), this::barrierSteps, "barrier_wait");
+        case "barrier_wait_ns" ->
+            perThread(kind, truth.get(kind), this::barrierSteps, "barrier_wait");
         case "lock_contention_ns" ->
             perThread(
                 kind,
@@ -254,8 +255,8 @@ final class TruthComparison {
   }
 
   /**
-   * Limited parallelism: a worker's idle time between a region's FORK and its first task is
-   * thread management in the analysis (its fork part), so for pool workers both are added.
+   * Limited parallelism: a worker's idle time between a region's FORK and its first task is thread
+   * management in the analysis (its fork part), so for pool workers both are added.
    */
   private void limitedParallelism(JsonNode truth) {
     Map<String, Long> byThread = new LinkedHashMap<>();
@@ -297,7 +298,10 @@ final class TruthComparison {
       // leave no event when they do not block (a spin barrier's last arrival), so a case may give
       // the number of calls.
       int calls = testCase.callsPerThread().getOrDefault(kind, 1);
-      check(kind + "[" + thread + "]", e.getValue().asLong(), byThread.getOrDefault(thread, 0L),
+      check(
+          kind + "[" + thread + "]",
+          e.getValue().asLong(),
+          byThread.getOrDefault(thread, 0L),
           Math.max(calls, steps.of(thread)));
     }
     if (testCase.exhaustiveKinds().contains(kind)) {
@@ -305,7 +309,10 @@ final class TruthComparison {
         if (!seen.contains(e.getKey())
             && !e.getKey().startsWith(WarmedScenarioMain.WARM_UP_PREFIX)) {
           // The truth says this thread has none of it.
-          check(kind + "[" + e.getKey() + "] (not in truth)", 0, e.getValue(),
+          check(
+              kind + "[" + e.getKey() + "] (not in truth)",
+              0,
+              e.getValue(),
               Math.max(1, steps.of(e.getKey())));
         }
       }
@@ -317,15 +324,18 @@ final class TruthComparison {
     Map<String, Long> byPool = new LinkedHashMap<>();
     if (p.causes() != null) {
       for (Map.Entry<String, Long> e : p.causes().entrySet()) {
-        byPool.merge(run.scenarioPoolName.getOrDefault(e.getKey(), e.getKey()), e.getValue(),
-            Long::sum);
+        byPool.merge(
+            run.scenarioPoolName.getOrDefault(e.getKey(), e.getKey()), e.getValue(), Long::sum);
       }
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = truth.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String pool = e.getKey();
-      check("pool_queue_wait_ns[" + pool + "]", e.getValue().asLong(),
-          byPool.getOrDefault(pool, 0L), 2 * run.tasksCreatedByPool.getOrDefault(pool, 0));
+      check(
+          "pool_queue_wait_ns[" + pool + "]",
+          e.getValue().asLong(),
+          byPool.getOrDefault(pool, 0L),
+          2 * run.tasksCreatedByPool.getOrDefault(pool, 0));
     }
   }
 
@@ -406,7 +416,10 @@ final class TruthComparison {
         double[] bounds = imbalanceBounds(truthBusy, tolerance);
         ratios.add(
             new RatioCheck(
-                "imbalance[" + name + "]", imbalance.asDouble(), region.imbalance(), bounds[0],
+                "imbalance[" + name + "]",
+                imbalance.asDouble(),
+                region.imbalance(),
+                bounds[0],
                 bounds[1]));
       }
       JsonNode lost = truth.path("work_imbalance_ns").path(name);

@@ -115,8 +115,7 @@ class ForkJoinIT {
             EventKind.TASK_CREATE,
             EventKind.JOIN_WAIT_EXIT,
             EventKind.JOIN),
-        kinds.subList(kinds.indexOf(EventKind.FORK), kinds.indexOf(EventKind.JOIN) + 1)
-            .stream()
+        kinds.subList(kinds.indexOf(EventKind.FORK), kinds.indexOf(EventKind.JOIN) + 1).stream()
             .filter(k -> k != EventKind.TASK_BEGIN && k != EventKind.TASK_END)
             .toList());
     assertEquals(
