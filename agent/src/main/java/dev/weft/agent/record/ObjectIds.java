@@ -46,7 +46,7 @@ final class ObjectIds {
    * first (the caller then defines the object in the trace).
    */
   long lookup(Object o) {
-    long key = (System.identityHashCode(o) & 0xFFFF_FFFFL) + 1;
+    long key = IdentityIds.of(o); // the hash code + 1: never 0, the empty slot
     int h = (int) (key * 0x9E37_79B9_7F4A_7C15L >>> 40);
     for (int i = 0; i < PROBES; i++) {
       int slot = (h + i) & mask;

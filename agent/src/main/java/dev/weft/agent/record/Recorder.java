@@ -384,22 +384,19 @@ public final class Recorder extends WeftSink {
   /**
    * The id of the object that stands for a lock, from the thread's one-entry cache or {@link
    * #objectId}; called outside the guard (lock ids are kept while measurement is off too), so the
-   * guard is taken while a definition is written.
+   * guard is taken around {@link #objectId}, which may write a definition.
    */
   private long lockId(ThreadState s, int region, Object standsFor) {
     if (standsFor == s.lastLock) {
       return s.lastLockId;
     }
-    long found = objectIds.lookup(standsFor);
-    long id = ObjectIds.id(found);
-    if (found != id) {
-      boolean was = s.busy;
-      s.busy = true;
-      try {
-        define(region, id, standsFor);
-      } finally {
-        s.busy = was;
-      }
+    boolean was = s.busy;
+    s.busy = true;
+    long id;
+    try {
+      id = objectId(region, standsFor);
+    } finally {
+      s.busy = was;
     }
     s.lastLock = standsFor;
     s.lastLockId = id;
