@@ -1,7 +1,5 @@
 package dev.weft.agent.bridge;
 
-import java.util.function.Predicate;
-
 /**
  * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style,
  * no generic {@code event(type)} switch), each taking the int region id of the woven site and the
@@ -20,19 +18,7 @@ import java.util.function.Predicate;
 public final class WeftBridge {
   private static volatile WeftSink sink;
 
-  /**
-   * Tells whether an object's monitor is free, from its header: set by a class the agent defines
-   * next to this one in {@code java.base} (see the recorder's {@code MonitorHeaders}), which may
-   * use JDK internals; null until then.
-   */
-  static volatile Predicate<Object> monitorHeaders;
-
   private WeftBridge() {}
-
-  /** The reader of monitor headers, or null (see {@link #monitorHeaders}). */
-  public static Predicate<Object> monitorHeaders() {
-    return monitorHeaders;
-  }
 
   /** Starts forwarding events to {@code s} (null stops). */
   public static void install(WeftSink s) {

@@ -22,7 +22,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 
 /**
  * Turns bridge events into trace events: each thread writes into its own {@link StreamWriter},
@@ -85,16 +84,6 @@ public final class Recorder extends WeftSink {
 
   /** Aggregated mode: the region of summaries made outside any parallel region (0: not yet). */
   private volatile int unforkedRegion;
-
-  /**
-   * Tells a free monitor from its header ({@link MonitorHeaders}), defined at the first monitor
-   * request rather than at start (by then the agent has woven code, so its class-file library is
-   * loaded and the definition costs about a millisecond); null before or where it cannot.
-   */
-  private Predicate<Object> monitorFree;
-
-  /** Whether {@link #monitorFree} is still to be looked for (JVM agents only, not unit tests). */
-  private volatile boolean monitorFreeToFind;
 
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
@@ -168,7 +157,6 @@ public final class Recorder extends WeftSink {
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
-    this.monitorFreeToFind = inst != null;
     this.aggregateForkJoin = aggregateForkJoin;
   }
 
@@ -1026,7 +1014,6 @@ public final class Recorder extends WeftSink {
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
       int traits = 0;
-      boolean held = id != 0;
       ConstructKind kind = regions.kind(region);
       boolean monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
       if (!monitor && kind != ConstructKind.OBJECT_WAIT) {
@@ -1044,14 +1031,6 @@ public final class Recorder extends WeftSink {
       s.requestObject = lock;
       s.requestId = id;
       s.requestTraits = traits;
-      // Last, so that little can happen between this look at the lock and the attempt.
-      if (!held
-          && (monitor ? monitorLooksFree(s, lock) : SyncObjects.looksFree(standsFor, traits))) {
-        s.requestDeferred = true;
-        s.requestRegion = region;
-        return;
-      }
-      s.requestDeferred = false;
     }
     StreamWriter w = acquire(s);
     if (w != null) {
@@ -1063,28 +1042,6 @@ public final class Recorder extends WeftSink {
     }
   }
 
-  /** Whether nobody holds monitor {@code lock} and it has no inflated monitor (HotSpot only). */
-  private boolean monitorLooksFree(ThreadState s, Object lock) {
-    Predicate<Object> free = monitorFree;
-    if (free == null) {
-      if (!monitorFreeToFind) {
-        return false;
-      }
-      s.busy = true; // defining a class: nothing it causes is traced
-      try {
-        free = MonitorHeaders.reader();
-        monitorFree = free;
-        monitorFreeToFind = false;
-      } finally {
-        s.busy = false;
-      }
-      if (free == null) {
-        return false;
-      }
-    }
-    return free.test(lock);
-  }
-
   @Override
   public void lockAcquired(Object lock, int flags) {
     if (lock == null) {
@@ -1092,15 +1049,11 @@ public final class Recorder extends WeftSink {
     }
     ThreadState s = states.get();
     long id = 0;
-    boolean requestDeferred = false;
-    int requestRegion = 0;
     if (!s.busy && !s.ignored) {
       int traits;
       if (s.requestObject == lock) {
         id = s.requestId;
         traits = s.requestTraits;
-        requestDeferred = s.requestDeferred;
-        requestRegion = s.requestRegion;
       } else {
         // No request seen (e.g. a synchronized method entered before the agent could weave it).
         traits = traits(s, lock);
@@ -1126,11 +1079,7 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
-        long now = System.nanoTime();
-        if (requestDeferred) {
-          w.lockRequest(now, requestRegion, id); // the lock was free: no wait to show
-        }
-        w.lockAcquired(now, id, flags);
+        w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
         s.writing.busy = false;
       }

@@ -48,12 +48,6 @@ final class SyncObjects {
   /** Stands for its enclosing object (field {@code this$0}). */
   private static final int VIA_OUTER = 1 << 11;
 
-  /**
-   * A JDK lock class itself, not a subclass: its lock methods wait for nothing but its
-   * synchronizer.
-   */
-  private static final int PLAIN = 1 << 12;
-
   private static final String LOCKS = "java.util.concurrent.locks.";
 
   private static final VarHandle REENTRANT_SYNC = field(ReentrantLock.class, "sync");
@@ -66,7 +60,6 @@ final class SyncObjects {
   private static final VarHandle READ_VIEW_OWNER = field(READ_VIEW, "this$0");
   private static final VarHandle WRITE_VIEW_OWNER = field(WRITE_VIEW, "this$0");
   private static final VarHandle GENERATION = field(CyclicBarrier.class, "generation");
-  private static final VarHandle SYNC_STATE = field(AbstractQueuedSynchronizer.class, "state");
 
   private static final ClassValue<Integer> TRAITS =
       new ClassValue<Integer>() {
@@ -88,13 +81,13 @@ final class SyncObjects {
 
   private static int traitsOf(Class<?> c) {
     if (ReentrantLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC | (c == ReentrantLock.class ? PLAIN : 0);
+      return VIA_SYNC;
     }
     if (ReentrantReadWriteLock.ReadLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC | SHARED | (c == ReentrantReadWriteLock.ReadLock.class ? PLAIN : 0);
+      return VIA_SYNC | SHARED;
     }
     if (ReentrantReadWriteLock.WriteLock.class.isAssignableFrom(c)) {
-      return VIA_SYNC | (c == ReentrantReadWriteLock.WriteLock.class ? PLAIN : 0);
+      return VIA_SYNC;
     }
     if (AbstractQueuedSynchronizer.ConditionObject.class.isAssignableFrom(c)) {
       return CONDITION | VIA_OUTER;
@@ -147,22 +140,6 @@ final class SyncObjects {
       lock = null;
     }
     return lock == null ? o : lock;
-  }
-
-  /**
-   * True when {@code standsFor} is the synchronizer of a JDK lock (a {@code ReentrantLock} or a
-   * read/write lock's read or write lock, not a subclass: traits {@code traits} of the object
-   * locked) that nobody holds and nobody waits for: an acquisition attempted now will not wait
-   * (unless another thread takes the lock first). False whenever in doubt.
-   */
-  static boolean looksFree(Object standsFor, int traits) {
-    if ((traits & (VIA_SYNC | PLAIN)) != (VIA_SYNC | PLAIN)
-        || SYNC_STATE == null
-        || !(standsFor instanceof AbstractQueuedSynchronizer)) {
-      return false;
-    }
-    AbstractQueuedSynchronizer sync = (AbstractQueuedSynchronizer) standsFor;
-    return (int) SYNC_STATE.getVolatile(sync) == 0 && !sync.hasQueuedThreads();
   }
 
   /**
@@ -249,11 +226,7 @@ final class SyncObjects {
       new StampedLock().asWriteLock()
     };
     for (Object lock : locks) {
-      int traits = traits(lock.getClass());
-      Object standsFor = lockOf(lock, traits);
-      if (standsFor != null) {
-        looksFree(standsFor, traits);
-      }
+      lockOf(lock, traits(lock.getClass()));
     }
     generation(new CyclicBarrier(1));
   }

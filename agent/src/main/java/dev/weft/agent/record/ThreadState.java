@@ -84,14 +84,6 @@ final class ThreadState {
   long requestId;
   int requestTraits;
 
-  /**
-   * The request was not written because its lock was free: it is written with the acquisition, at
-   * the acquisition's time. {@link #requestRegion} is its region.
-   */
-  boolean requestDeferred;
-
-  int requestRegion;
-
   /** The class whose traits were looked up last, and those traits. */
   Class<?> traitsClass;
 

@@ -32,8 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Contended locks: N workers take one lock in turn, each holding it for a known time (see {@link
  * LockContentionApp}). The recorded acquisitions must be a total order consistent with their
  * timestamps, and each worker's recorded wait (request to acquisition) must lie within the wait the
- * worker measured itself around its call, and add up to the same total. The main thread's
- * acquisition, which found the lock free, has one timestamp for request and acquisition.
+ * worker measured itself around its call, and add up to the same total.
  */
 @Tag("child-jvm")
 class LockContentionIT {
@@ -103,10 +102,6 @@ class LockContentionIT {
     List<SyncTraces.Acquisition> all = SyncTraces.acquisitions(t, lock);
     assertEquals(WORKERS + 1, all.size(), "main and each worker acquired once: " + all);
     all.sort(Comparator.comparingLong(a -> a.acquired));
-    // Main's acquisition came first and found the lock free: one timestamp for request and
-    // acquisition (the recorder looked at the lock before the attempt; HotSpot's object headers).
-    SyncTraces.Acquisition first = all.get(0);
-    assertEquals(first.request, first.acquired, "a free lock is taken at once: " + first);
     Set<Integer> streams = new HashSet<>();
     for (int i = 0; i < all.size(); i++) {
       SyncTraces.Acquisition a = all.get(i);
