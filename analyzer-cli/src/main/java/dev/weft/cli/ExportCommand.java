@@ -63,6 +63,7 @@ final class ExportCommand implements Callable<Integer> {
       boolean done = false;
       try (Writer w = output.open()) {
         exporter.write(w);
+        t.requireIntact(); // no file from a damaged trace
         done = true;
       } finally {
         if (!done) {

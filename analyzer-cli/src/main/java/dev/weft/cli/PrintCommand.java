@@ -132,6 +132,9 @@ final class PrintCommand implements Callable<Integer> {
       out.flush();
       if (complete) {
         TraceProblems.report(t, spec.commandLine().getErr());
+      } else {
+        // Stopped early: what was printed was checked as it was read.
+        TraceProblems.reportPartial(t.requireIntact(), spec.commandLine().getErr());
       }
     }
     return ExitCodes.OK;

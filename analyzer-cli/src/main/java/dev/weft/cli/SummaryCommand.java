@@ -53,6 +53,7 @@ final class SummaryCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     try (Trace t = trace.open()) {
       TraceStats stats = TraceStats.of(t);
+      t.requireIntact();
       try (Writer w = output.open()) {
         if (format.format() == ReportFormat.JSON) {
           writeJson(t, stats, w);
@@ -62,9 +63,7 @@ final class SummaryCommand implements Callable<Integer> {
           out.flush();
         }
       }
-      if (stats.status == TraceStats.Status.CORRUPT) {
-        TraceProblems.report(t, spec.commandLine().getErr());
-      }
+      TraceProblems.reportPartial(stats.integrity, spec.commandLine().getErr());
     }
     return ExitCodes.OK;
   }
@@ -88,7 +87,10 @@ final class SummaryCommand implements Callable<Integer> {
     g.writeNumberField("dropped", s.dropped);
     // Further facts.
     g.writeStringField("path", t.directory().toString());
-    g.writeStringField("status", s.status.toString());
+    g.writeStringField("status", s.integrity.status().id());
+    if (s.integrity.status() != Trace.Status.COMPLETE) {
+      g.writeStringField("status_detail", s.integrity.summary());
+    }
     g.writeBooleanField("closed_cleanly", d.closedCleanly());
     g.writeNumberField("total_events", s.events);
     g.writeNumberField("event_bytes", s.eventBytes);
@@ -175,19 +177,15 @@ final class SummaryCommand implements Callable<Integer> {
     out.println();
     row(out, "Trace", t.directory().toString());
     String status;
-    switch (s.status) {
+    switch (s.integrity.status()) {
       case COMPLETE:
         status = style.green("complete") + " (closed cleanly, every stream read to its end)";
         break;
       case CUT:
-        status =
-            style.yellow("cut")
-                + (d.closedCleanly()
-                    ? " (a stream ends mid-event)"
-                    : " (not closed cleanly: the process was killed or is still running)");
+        status = style.yellow("cut") + " (" + String.join("; ", s.integrity.cut()) + ")";
         break;
       default:
-        status = style.red("corrupt") + " (a stream holds bytes that are not events)";
+        status = style.red(s.integrity.summary());
     }
     row(out, "Status", status);
     ClockDef clock = d.clock();

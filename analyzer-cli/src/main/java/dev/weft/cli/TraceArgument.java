@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import dev.weft.trace.Trace;
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** The shared TRACE parameter: a trace directory as written by the agent. */
@@ -11,6 +12,13 @@ public final class TraceArgument {
       paramLabel = "TRACE",
       description = "Trace directory (the one the agent printed: it holds defs.wdf and events/).")
   Path dir;
+
+  @Option(
+      names = "--salvage",
+      description =
+          "Read what is valid of a damaged trace (skipping damaged blocks and files) instead of"
+              + " failing; the output is then marked partial.")
+  boolean salvage;
 
   /** The directory as given. */
   Path dir() {
@@ -24,6 +32,6 @@ public final class TraceArgument {
    *     trace
    */
   Trace open() {
-    return Trace.open(dir);
+    return salvage ? Trace.openSalvaging(dir) : Trace.open(dir);
   }
 }

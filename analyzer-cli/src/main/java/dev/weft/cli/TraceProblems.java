@@ -3,8 +3,6 @@ package dev.weft.cli;
 import dev.weft.trace.StreamCursor;
 import dev.weft.trace.Trace;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 
 /** How commands that read a whole trace report what was wrong with it once they have read it. */
 final class TraceProblems {
@@ -12,27 +10,31 @@ final class TraceProblems {
 
   /**
    * Prints the trace's warnings and every cut stream as {@code weft: warning: ...} lines, then
-   * fails with one line if a stream was corrupt.
+   * fails with one line naming the file and byte offset if reading found damage (the same verdict
+   * every command gives: {@link Trace#requireIntact()}); a salvaged trace gets a warning that the
+   * output is partial.
    *
-   * @throws BadInputException naming the first corrupt stream
+   * @throws dev.weft.trace.TraceFormatException naming the first damage
    */
   static void report(Trace trace, PrintWriter err) {
-    List<String> corrupt = new ArrayList<>();
+    Trace.Integrity integrity = trace.requireIntact();
     for (String w : trace.warnings()) {
       err.println("weft: warning: " + w);
     }
     for (StreamCursor s : trace.streams()) {
       if (s.state() == StreamCursor.State.CUT) {
         err.println("weft: warning: " + s.problem());
-      } else if (s.state() == StreamCursor.State.CORRUPT) {
-        corrupt.add(s.problem());
       }
     }
+    reportPartial(integrity, err);
     err.flush();
-    if (!corrupt.isEmpty()) {
-      String more =
-          corrupt.size() > 1 ? " (and " + (corrupt.size() - 1) + " more corrupt streams)" : "";
-      throw new BadInputException(trace.directory() + ": corrupt trace: " + corrupt.get(0) + more);
+  }
+
+  /** With salvage: says on stderr that the output covers only the valid part of the trace. */
+  static void reportPartial(Trace.Integrity integrity, PrintWriter err) {
+    if (integrity.status() == Trace.Status.PARTIAL) {
+      err.println("weft: warning: " + integrity.summary() + "; the output covers the valid part");
+      err.flush();
     }
   }
 }

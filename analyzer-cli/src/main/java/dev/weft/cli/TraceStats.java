@@ -26,23 +26,6 @@ final class TraceStats {
       StreamCursor.State state,
       String problem) {}
 
-  /** Overall condition of a trace. */
-  enum Status {
-    /** Closed by the writer; every stream read to its end marker. */
-    COMPLETE,
-    /**
-     * Not closed cleanly, or a stream or the definitions end mid-record; all the rest is readable.
-     */
-    CUT,
-    /** A stream holds bytes that are not events. */
-    CORRUPT;
-
-    @Override
-    public String toString() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-  }
-
   final long[] eventsByKind = new long[EventKind.values().length];
   final long[] bytesByKind = new long[EventKind.values().length];
   final List<StreamStats> streams;
@@ -51,7 +34,9 @@ final class TraceStats {
   final long firstTime;
   final long lastTime;
   final long dropped;
-  final Status status;
+
+  /** The reader's verdict (complete, cut, partial; damaged only if the caller did not check). */
+  final Trace.Integrity integrity;
 
   private TraceStats(Trace trace) {
     Definitions defs = trace.definitions();
@@ -61,8 +46,6 @@ final class TraceStats {
     long allEvents = 0;
     long allBytes = 0;
     long allDropped = 0;
-    boolean cut = !defs.closedCleanly() || defs.cut();
-    boolean corrupt = false;
     int droppedKind = EventKind.DROPPED.ordinal();
     int countField = EventKind.DROPPED.indexOf(Field.COUNT);
     for (int id : trace.streamIds()) {
@@ -100,8 +83,6 @@ final class TraceStats {
           first = Math.min(first, sFirst);
           last = Math.max(last, sLast);
         }
-        cut |= c.state() == StreamCursor.State.CUT;
-        corrupt |= c.state() == StreamCursor.State.CORRUPT;
       }
     }
     this.streams = Collections.unmodifiableList(list);
@@ -110,7 +91,7 @@ final class TraceStats {
     this.firstTime = first;
     this.lastTime = last;
     this.dropped = allDropped;
-    this.status = corrupt ? Status.CORRUPT : cut ? Status.CUT : Status.COMPLETE;
+    this.integrity = trace.integrity();
   }
 
   /** Reads every stream of {@code trace} once. */

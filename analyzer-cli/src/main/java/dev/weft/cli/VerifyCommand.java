@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Check a trace's integrity.",
       "Prints 'OK: N events, K threads' and exits 0, with warnings for a trace that was cut off"
-          + " (still usable); or prints each error on its own line (weft: ...) and exits 2."
+          + " (still usable). A damaged trace (bytes or files that are not what was written) is"
+          + " one line naming the file and byte offset, exit 2. A trace that is intact but not"
+          + " well formed (events that do not pair up) prints each error (weft: ...), exit 1."
     })
 final class VerifyCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
@@ -35,6 +37,7 @@ final class VerifyCommand implements Callable<Integer> {
     try (Trace t = trace.open()) {
       report = TraceVerifier.verify(t);
       threads = t.definitions().threads().size();
+      t.requireIntact();
     }
     PrintWriter err = spec.commandLine().getErr();
     for (String w : report.warnings()) {
@@ -45,7 +48,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     err.flush();
     if (!report.ok()) {
-      return ExitCodes.BAD_INPUT;
+      return ExitCodes.CHECK_FAILED;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println(

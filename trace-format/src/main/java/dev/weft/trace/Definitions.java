@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.CRC32C;
 
 /**
  * Everything the definitions file says: the reader-owned dictionaries that events refer to by id.
@@ -30,17 +32,36 @@ public final class Definitions {
   private final Map<Integer, Long> drops = new HashMap<>();
   private ClockDef clock;
   private ProcessDef process;
+  private final Map<Integer, StreamEnd> streamEnds = new HashMap<>();
   private long endTime = Long.MIN_VALUE;
+  private long traceId;
   private boolean cut;
+  private String damage;
   private int versionMinor;
+
+  /**
+   * What the closing writer recorded of a stream's last (unsealed) block: see FORMAT.md,
+   * STREAM_END.
+   */
+  record StreamEnd(long blockOffset, long endOffset, long events, long crc) {}
 
   private Definitions() {}
 
-  /** Reads and checks {@code dir/defs.wdf}. */
-  static Definitions read(Path dir) {
+  /**
+   * Reads and checks {@code dir/defs.wdf}. A damaged record fails with a one-line {@link
+   * TraceFormatException}, unless {@code salvage}: then the records before it are kept and {@link
+   * #damage()} says what was wrong.
+   */
+  static Definitions read(Path dir, boolean salvage) {
     Path file = dir.resolve(TraceFiles.DEFS_FILE);
     byte[] bytes;
     try {
+      if (!Files.isRegularFile(file)) {
+        throw new TraceFormatException(
+            Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                ? file + ": not a regular file"
+                : dir + ": not a Weft trace (no " + TraceFiles.DEFS_FILE + ")");
+      }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new TraceFormatException(dir + ": not a Weft trace (no " + TraceFiles.DEFS_FILE + ")");
@@ -75,14 +96,27 @@ public final class Definitions {
     b.position(TraceFiles.DEFS_HEADER_SIZE);
     Definitions d = new Definitions();
     d.versionMinor = minor;
-    d.parse(file, b);
+    if (b.getInt(12) != 0) {
+      throw bad(file, 12, "reserved header bytes are not zero");
+    }
+    try {
+      d.parse(file, b);
+    } catch (TraceFormatException e) {
+      if (!salvage) {
+        throw e;
+      }
+      d.damage = e.getMessage();
+      d.finishThreads();
+    }
     return d;
   }
 
+  private final List<String> strings = new ArrayList<>();
+  private final Map<Integer, List<ThreadDef.Rename>> names = new HashMap<>();
+  private final Map<Integer, long[]> threadFacts = new LinkedHashMap<>();
+
   private void parse(Path file, ByteBuffer b) {
-    List<String> strings = new ArrayList<>();
-    Map<Integer, List<ThreadDef.Rename>> names = new HashMap<>();
-    Map<Integer, long[]> threadFacts = new LinkedHashMap<>();
+    boolean checksums = versionMinor >= 1;
     while (b.hasRemaining()) {
       int start = b.position();
       int type = b.get() & 0xFF;
@@ -98,6 +132,18 @@ public final class Definitions {
         }
         r = b.slice(b.position(), (int) len).order(ByteOrder.LITTLE_ENDIAN);
         b.position(b.position() + (int) len);
+        if (checksums) {
+          if (len < TraceFiles.DEF_CHECKSUM_SIZE) {
+            throw bad(file, start, "record too short for its checksum");
+          }
+          int body = b.position() - TraceFiles.DEF_CHECKSUM_SIZE;
+          CRC32C crc = new CRC32C();
+          crc.update(b.array(), start, body - start);
+          if ((int) crc.getValue() != b.getInt(body)) {
+            throw bad(file, start, "checksum mismatch in a record of type 0x" + hex(type));
+          }
+          r.limit(r.limit() - TraceFiles.DEF_CHECKSUM_SIZE);
+        }
       } catch (BufferUnderflowException e) {
         cut = true;
         break;
@@ -138,7 +184,7 @@ public final class Definitions {
             break;
           case TraceFiles.DEF_REGION:
             {
-              int id = (int) Varint.get(r);
+              int id = id31(r, file, start);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
               regions.put(
                   id,
@@ -155,7 +201,13 @@ public final class Definitions {
             }
           case TraceFiles.DEF_THREAD:
             {
-              int stream = (int) Varint.get(r);
+              int stream = id31(r, file, start);
+              if (stream == 0) {
+                throw bad(file, start, "thread with stream id 0");
+              }
+              if (threadFacts.containsKey(stream)) {
+                throw bad(file, start, "stream " + stream + " defined twice");
+              }
               long javaId = Varint.get(r);
               String name = str(strings, r, file, start);
               int flags = (int) Varint.get(r);
@@ -169,7 +221,7 @@ public final class Definitions {
             }
           case TraceFiles.DEF_THREAD_NAME:
             {
-              int stream = (int) Varint.get(r);
+              int stream = id31(r, file, start);
               long time = Varint.getSigned(r);
               String name = str(strings, r, file, start);
               names
@@ -179,7 +231,7 @@ public final class Definitions {
             }
           case TraceFiles.DEF_POOL:
             {
-              int id = (int) Varint.get(r);
+              int id = id31(r, file, start);
               ConstructKind kind = ConstructKind.ofCode((int) Varint.get(r));
               pools.put(
                   id, new PoolDef(id, kind, str(strings, r, file, start), (int) Varint.get(r)));
@@ -194,8 +246,22 @@ public final class Definitions {
               break;
             }
           case TraceFiles.DEF_DROPS:
-            drops.merge((int) Varint.get(r), Varint.get(r), Long::sum);
+            drops.merge(id31(r, file, start), Varint.get(r), Long::sum);
             break;
+          case TraceFiles.DEF_TRACE:
+            if (start != TraceFiles.DEFS_HEADER_SIZE) {
+              throw bad(file, start, "trace id record not first");
+            }
+            traceId = Varint.get(r);
+            break;
+          case TraceFiles.DEF_STREAM_END:
+            {
+              int stream = id31(r, file, start);
+              streamEnds.put(
+                  stream,
+                  new StreamEnd(Varint.get(r), Varint.get(r), Varint.get(r), Varint.get(r)));
+              break;
+            }
           case TraceFiles.DEF_END:
             endTime = Varint.getSigned(r);
             break;
@@ -207,9 +273,16 @@ public final class Definitions {
             break;
         }
       } catch (BufferUnderflowException | IllegalArgumentException e) {
-        throw bad(file, start, "malformed record of type 0x" + Integer.toHexString(type));
+        throw bad(file, start, "malformed record of type 0x" + hex(type));
       }
     }
+    if (checksums && traceId == 0 && !cut && b.limit() > TraceFiles.DEFS_HEADER_SIZE) {
+      throw bad(file, TraceFiles.DEFS_HEADER_SIZE, "no trace id record");
+    }
+    finishThreads();
+  }
+
+  private void finishThreads() {
     for (Map.Entry<Integer, long[]> e : threadFacts.entrySet()) {
       long[] f = e.getValue();
       threads.put(
@@ -217,6 +290,19 @@ public final class Definitions {
           new ThreadDef(
               e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
     }
+  }
+
+  /** An id that must fit in 31 bits (stream, region and pool ids). */
+  private static int id31(ByteBuffer r, Path file, int offset) {
+    long v = Varint.get(r);
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw bad(file, offset, "id " + Long.toUnsignedString(v) + " out of range");
+    }
+    return (int) v;
+  }
+
+  private static String hex(int type) {
+    return Integer.toHexString(type);
   }
 
   private static String str(List<String> strings, ByteBuffer r, Path file, int offset) {
@@ -297,5 +383,19 @@ public final class Definitions {
 
   public int versionMinor() {
     return versionMinor;
+  }
+
+  /** The trace's identity (0 for a trace written before format 1.1: no identity to check). */
+  public long traceId() {
+    return traceId;
+  }
+
+  /** With salvage only: why reading the definitions stopped early (file and byte), or null. */
+  public String damage() {
+    return damage;
+  }
+
+  StreamEnd streamEnd(int stream) {
+    return streamEnds.get(stream);
   }
 }

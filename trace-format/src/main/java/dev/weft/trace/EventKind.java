@@ -56,6 +56,7 @@ public enum EventKind {
   private final String id;
   private final Field[] fields;
   private final int[] indexOf = new int[Field.values().length];
+  private final boolean hasRegion;
 
   EventKind(int code, String id, Field... fields) {
     this.code = code;
@@ -65,6 +66,12 @@ public enum EventKind {
     for (int i = 0; i < fields.length; i++) {
       indexOf[fields[i].ordinal()] = i;
     }
+    this.hasRegion = fields.length > 0 && fields[0] == REGION;
+  }
+
+  /** True when the first field is a region id (the only place a region id appears). */
+  public boolean hasRegion() {
+    return hasRegion;
   }
 
   /** The byte that starts this record in an event stream. */

@@ -8,6 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
  * Reads one thread's event file through a small heap buffer that slides along the file, so memory
@@ -35,11 +38,40 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   private static final int MAX_EVENT = StreamWriter.MAX_EVENT_BYTES;
 
+  /** Scratch space for checking a block's checksum before its events are read. */
+  private static final ThreadLocal<byte[]> CHECK_BUFFER =
+      ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+
+  /** Region ids below this are checked against a table; larger ones against the definitions. */
+  private static final int DENSE_REGIONS = 1 << 20;
+
   private final Path path;
   private final int stream;
   private final FileChannel channel;
   private final long fileSize;
   private final long headerDropped;
+  private final Checks checks;
+
+  /** Format minor version of this file: 1.1 and later have block trailers and a trace id. */
+  private int minor;
+
+  /** The STREAM_END definition of this stream, or null. */
+  private Definitions.StreamEnd streamEnd;
+
+  private boolean streamEndBlockSeen;
+
+  /** End of the current block's event bytes: before its trailer (1.1), else its end. */
+  private long eventsEnd;
+
+  private long blockStart;
+  private boolean firstBlock = true;
+  private boolean threadEnded;
+
+  /** Damage skipped over (salvage only; otherwise the first damage ends the stream). */
+  private final List<String> damage = new ArrayList<>();
+
+  private long lostEvents;
+  private boolean lostUnknown;
 
   private final byte[] buf = new byte[BUFFER_SIZE];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buf);
@@ -75,9 +107,31 @@ public final class StreamCursor implements EventCursor, Closeable {
   private long events;
   private long eventBytes;
 
+  /**
+   * What a cursor checks beyond the bytes themselves, from the trace it belongs to.
+   *
+   * @param definitions regions that events may name, the stream's STREAM_END and start time; null
+   *     to check nothing against definitions
+   * @param traceId the id every event file's header must repeat; 0 for none
+   * @param salvage skip damaged blocks and events, counting them, instead of stopping there
+   * @param semantics check that every region an event names is defined and that nothing follows a
+   *     thread_end
+   */
+  record Checks(Definitions definitions, long traceId, boolean salvage, boolean semantics) {
+    static final Checks NONE = new Checks(null, 0, false, false);
+  }
+
   StreamCursor(Path path, int expectedStream) {
+    this(path, expectedStream, Checks.NONE);
+  }
+
+  StreamCursor(Path path, int expectedStream, Checks checks) {
     this.path = path;
     this.stream = expectedStream;
+    this.checks = checks;
+    if (checks.definitions() != null) {
+      this.streamEnd = checks.definitions().streamEnd(expectedStream);
+    }
     try {
       this.channel = FileChannel.open(path, StandardOpenOption.READ);
     } catch (NoSuchFileException e) {
@@ -87,12 +141,13 @@ public final class StreamCursor implements EventCursor, Closeable {
     }
     try {
       this.fileSize = channel.size();
-      ByteBuffer h = readHeader(path, channel, expectedStream);
+      ByteBuffer h = readHeader(path, channel, expectedStream, checks.traceId());
       if (h == null) {
         this.headerDropped = 0;
         finish(State.CUT, "file ends inside its header (" + fileSize + " bytes)");
       } else {
         this.headerDropped = h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET);
+        this.minor = Short.toUnsignedInt(h.getShort(10));
       }
     } catch (IOException e) {
       close();
@@ -110,7 +165,7 @@ public final class StreamCursor implements EventCursor, Closeable {
    * @throws TraceFormatException when the file is not a Weft event file of this major version or
    *     belongs to another stream
    */
-  static ByteBuffer readHeader(Path path, FileChannel channel, int expectedStream)
+  static ByteBuffer readHeader(Path path, FileChannel channel, int expectedStream, long traceId)
       throws IOException {
     ByteBuffer h =
         ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
@@ -142,6 +197,20 @@ public final class StreamCursor implements EventCursor, Closeable {
     if (stream != expectedStream) {
       throw new TraceFormatException(
           path + ": header says stream " + stream + " but the file name says " + expectedStream);
+    }
+    long fileTraceId = h.getLong(TraceFiles.EVENTS_HEADER_TRACE_ID_OFFSET);
+    int minor = Short.toUnsignedInt(h.getShort(10));
+    if (traceId != 0 && minor >= 1 && fileTraceId != traceId) {
+      throw new TraceFormatException(
+          path
+              + ": belongs to another trace (its trace id is "
+              + Long.toHexString(fileTraceId)
+              + ", this trace's is "
+              + Long.toHexString(traceId)
+              + ")");
+    }
+    if (h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET) < 0) {
+      throw new TraceFormatException(path + ": corrupt header (drop count out of range)");
     }
     return h;
   }
@@ -187,43 +256,112 @@ public final class StreamCursor implements EventCursor, Closeable {
         kind = k;
         time += delta;
         eventBytes += q - p;
+        int at = p;
         p = q;
         events++;
-        return true;
+        return checks.definitions() == null || valid(at) || nextCarefully();
       }
     }
     return nextCarefully();
   }
 
-  private boolean nextCarefully() {
-    if (state != State.READING) {
-      return false;
+  /**
+   * What the reader can check of one event without replaying the trace: the region it names is
+   * defined, its time did not wrap around, and it does not follow the thread's end. False (with the
+   * damage recorded, and in salvage mode the event skipped) when it fails.
+   */
+  private boolean valid(int at) {
+    EventKind k = kind;
+    if (!checks.semantics()) {
+      return true;
     }
-    try {
-      return advance();
-    } catch (IOException | RuntimeException e) {
-      return finish(State.CORRUPT, "cannot read at byte " + (bufOffset + p) + ": " + e);
+    if (threadEnded) {
+      return damagedEvent(at, k.id() + " after thread_end");
+    }
+    if (k == EventKind.THREAD_END) {
+      threadEnded = true;
+    }
+    if (k.hasRegion() && !checks.definitions().cut()) {
+      // (Definitions cut short may lack regions their events name: that is the cut, not damage.)
+      long region = fields[0];
+      if (region != 0 && !regionDefined(region)) {
+        return damagedEvent(at, "region " + Long.toUnsignedString(region) + " is not defined");
+      }
+    }
+    return true;
+  }
+
+  private boolean regionDefined(long region) {
+    return region <= Integer.MAX_VALUE && checks.definitions().region((int) region) != null;
+  }
+
+  private boolean damagedEvent(int at, String why) {
+    String where = "event at byte " + (bufOffset + at) + ": " + why;
+    events--;
+    if (!checks.salvage()) {
+      return finish(State.CORRUPT, where);
+    }
+    noteDamage(where, 1);
+    return false;
+  }
+
+  private void noteDamage(String why, long lost) {
+    if (damage.size() < 20) {
+      damage.add(path.getFileName() + ": " + why);
+    }
+    if (lost < 0) {
+      lostUnknown = true;
+    } else {
+      lostEvents += lost;
     }
   }
 
-  private boolean advance() throws IOException {
-    for (; ; ) {
-      if (!inBlock) {
-        if (!openBlock(TraceFiles.EVENTS_HEADER_SIZE)) {
+  private boolean nextCarefully() {
+    while (state == State.READING) {
+      int at = p;
+      try {
+        if (!advance()) {
           return false;
         }
+      } catch (IOException | RuntimeException e) {
+        return finish(State.CORRUPT, "cannot read at byte " + (bufOffset + p) + ": " + e);
+      }
+      if (checks.definitions() == null || valid(p - lastEventLength)) {
+        return true;
+      }
+      // A damaged event skipped in salvage mode: read on.
+    }
+    return false;
+  }
+
+  /** Encoded length of the event {@link #advance()} decoded last. */
+  private int lastEventLength;
+
+  private boolean advance() throws IOException {
+    for (; ; ) {
+      if (state != State.READING) {
+        return false;
+      }
+      if (resumeAt >= 0) {
+        // Salvage: go on after a damaged block.
+        long r = resumeAt;
+        resumeAt = -1;
+        resumed = true;
+        openBlock(r);
+        continue;
+      }
+      if (!inBlock) {
+        openBlock(TraceFiles.EVENTS_HEADER_SIZE);
         continue;
       }
       long at = bufOffset + p;
       long left = readableEnd - at;
       if (left <= 0) {
-        if (readableEnd < blockEnd) {
+        if (readableEnd < eventsEnd) {
           return finish(State.CUT, "file ends inside a block at byte " + at);
         }
         // A block without an end marker (a writer always leaves one): go on with the next block.
-        if (!openBlock(blockEnd)) {
-          return false;
-        }
+        openBlock(blockEnd);
         continue;
       }
       if (bufLength - p < Math.min(left, MAX_EVENT)) {
@@ -232,65 +370,188 @@ public final class StreamCursor implements EventCursor, Closeable {
       int limit = p + (int) Math.min(left, bufLength - p);
       int code = buf[p] & 0xFF;
       if (code == TraceFiles.CODE_END) {
-        return finish(State.COMPLETE, null);
+        return endOfStream(at);
       }
       if (code == TraceFiles.CODE_BLOCK_END) {
-        if (!openBlock(blockEnd)) {
-          return false;
-        }
+        openBlock(blockEnd);
         continue;
       }
       EventKind k = EventKind.ofCode(code);
       if (k == null) {
-        return finish(
-            State.CORRUPT, "unknown event code 0x" + Integer.toHexString(code) + " at byte " + at);
+        damaged(
+            "unknown event code 0x" + Integer.toHexString(code) + " at byte " + at, -1, blockEnd);
+        continue;
       }
-      int q = p + 1;
-      long delta = 0;
-      int n = k.fieldCount();
-      // The time delta, then the fields. A number running past the readable bytes means the file
-      // was cut there, or (inside a complete block) that the bytes are not events.
-      for (int f = -1; f < n; f++) {
-        if (q >= limit) {
-          return runsPast(at);
+      int q = decode(k, p + 1, limit);
+      if (q == RUNS_PAST) {
+        if (readableEnd < eventsEnd) {
+          return finish(State.CUT, "file ends inside an event at byte " + at);
         }
-        byte x = buf[q++];
-        long v = x;
-        if (x < 0) {
-          v &= 0x7F;
-          for (int shift = 7; ; shift += 7) {
-            if (q >= limit) {
-              return runsPast(at);
-            }
-            x = buf[q++];
-            v |= (long) (x & 0x7F) << shift;
-            if (x >= 0) {
-              break;
-            }
-            if (shift >= 63) {
-              return finish(State.CORRUPT, "malformed number at byte " + (bufOffset + q));
-            }
-          }
-        }
-        if (f < 0) {
-          delta = v;
-        } else {
-          fields[f] = v;
-        }
+        damaged("event runs past its block at byte " + at, -1, blockEnd);
+        continue;
+      }
+      if (q == MALFORMED) {
+        damaged("malformed number in the event at byte " + at, -1, blockEnd);
+        continue;
+      }
+      long delta = decodedDelta;
+      if (time + delta < time && delta > 0 || delta < 0) {
+        damaged("time of the event at byte " + at + " wraps around", -1, blockEnd);
+        continue;
       }
       kind = k;
       time += delta;
       eventBytes += q - p;
+      lastEventLength = q - p;
       p = q;
       events++;
       return true;
     }
   }
 
-  private boolean runsPast(long at) {
-    return readableEnd < blockEnd
-        ? finish(State.CUT, "file ends inside an event at byte " + at)
-        : finish(State.CORRUPT, "event runs past its block at byte " + at);
+  private static final int RUNS_PAST = -1;
+  private static final int MALFORMED = -2;
+
+  /** The time delta of the event {@link #decode} read last. */
+  private long decodedDelta;
+
+  /**
+   * Decodes an event's delta (into {@link #decodedDelta}) and fields (into {@link #fields}) from
+   * {@code buf[q]} on, reading no further than {@code limit}. Returns the index after the event,
+   * {@link #RUNS_PAST} when it runs past {@code limit}, or {@link #MALFORMED} for a number longer
+   * than ten bytes.
+   */
+  private int decode(EventKind k, int q, int limit) {
+    for (int f = -1, n = k.fieldCount(); f < n; f++) {
+      long v = 0;
+      for (int shift = 0; ; shift += 7) {
+        if (q >= limit) {
+          return RUNS_PAST;
+        }
+        byte x = buf[q++];
+        v |= (long) (x & 0x7F) << shift;
+        if (x >= 0) {
+          break;
+        }
+        if (shift >= 63) {
+          return MALFORMED;
+        }
+      }
+      if (f < 0) {
+        decodedDelta = v;
+      } else {
+        fields[f] = v;
+      }
+    }
+    return q;
+  }
+
+  /**
+   * The stream's valid end, a zero byte where an event would start. Everything after it must be
+   * zero too (space allocated, never written): anything else means a range of the file was zeroed
+   * and the events after it are lost. A stream the closing writer recorded an end for must reach
+   * it.
+   */
+  private boolean endOfStream(long at) throws IOException {
+    if (minor >= 1 || checks.definitions() != null) {
+      long nonZero = firstNonZero(at, fileSize);
+      if (nonZero >= 0) {
+        return damaged(
+            "zero bytes at " + at + " where an event should start, data again at " + nonZero,
+            -1,
+            -1);
+      }
+      if (streamEnd != null && !streamEndBlockSeen) {
+        return damaged(
+            "stream ends at byte "
+                + at
+                + " before its recorded end ("
+                + streamEnd.events()
+                + " events in the block at byte "
+                + streamEnd.blockOffset()
+                + ")",
+            streamEnd.events(),
+            -1);
+      }
+    }
+    return finish(State.COMPLETE, null);
+  }
+
+  /** Salvage: the block to go on with after damage, or -1. */
+  private long resumeAt = -1;
+
+  /** Salvage: the block being opened follows a damaged one, so its base time cannot be checked. */
+  private boolean resumed;
+
+  /**
+   * Records damage at the current point. Without salvage, reading stops (CORRUPT). With salvage,
+   * the damage is counted and {@link #advance()} goes on with the block at {@code resumeAt} when
+   * there is one (≥ 0), else reading stops. Always false.
+   */
+  private boolean damaged(String why, long lost, long resumeAt) {
+    if (!checks.salvage()) {
+      return finish(State.CORRUPT, why);
+    }
+    noteDamage(why, lost);
+    inBlock = false;
+    fastEnd = 0;
+    if (resumeAt < 0 || resumeAt >= fileSize) {
+      state = State.CORRUPT;
+      problem = path.getFileName() + ": " + why;
+      return false;
+    }
+    this.resumeAt = resumeAt;
+    return false;
+  }
+
+  /** Offset of the first non-zero byte in [from, to), or -1. */
+  private long firstNonZero(long from, long to) throws IOException {
+    byte[] b = CHECK_BUFFER.get();
+    ByteBuffer w = ByteBuffer.wrap(b);
+    for (long off = from; off < to; ) {
+      w.clear().limit((int) Math.min(b.length, to - off));
+      int n = channel.read(w, off);
+      if (n <= 0) {
+        return -1;
+      }
+      for (int i = 0; i < n; i++) {
+        if (b[i] != 0) {
+          return off + i;
+        }
+      }
+      off += n;
+    }
+    return -1;
+  }
+
+  /** CRC-32C of the file's bytes [from, to), or -1 when the file ends sooner. */
+  private long crc(long from, long to) throws IOException {
+    byte[] b = CHECK_BUFFER.get();
+    ByteBuffer w = ByteBuffer.wrap(b);
+    CRC32C crc = new CRC32C();
+    for (long off = from; off < to; ) {
+      w.clear().limit((int) Math.min(b.length, to - off));
+      int n = channel.read(w, off);
+      if (n <= 0) {
+        return -1;
+      }
+      crc.update(b, 0, n);
+      off += n;
+    }
+    return crc.getValue();
+  }
+
+  private int byteAt(long offset) throws IOException {
+    ByteBuffer one = ByteBuffer.allocate(1);
+    return channel.read(one, offset) == 1 ? one.get(0) & 0xFF : -1;
+  }
+
+  private long u32At(long offset) throws IOException {
+    ByteBuffer four = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+    while (four.hasRemaining() && channel.read(four, offset + four.position()) > 0) {
+      // read all four
+    }
+    return four.hasRemaining() ? -1 : Integer.toUnsignedLong(four.getInt(0));
   }
 
   /** Reads the block header at {@code offset}; false (with the state set) when there is none. */
@@ -316,24 +577,118 @@ public final class StreamCursor implements EventCursor, Closeable {
     }
     int code = buf[p] & 0xFF;
     if (code == TraceFiles.CODE_END) {
-      return finish(State.COMPLETE, null);
+      return endOfStream(offset);
     }
     if (avail < TraceFiles.BLOCK_HEADER_SIZE) {
       return finish(State.CUT, "file ends inside a block header at byte " + offset);
     }
     if (code != TraceFiles.CODE_BLOCK) {
-      return finish(State.CORRUPT, "expected a block header at byte " + offset);
+      return damaged("expected a block header at byte " + offset, -1, -1);
     }
     long length = Integer.toUnsignedLong(intAt(p + 1));
-    if (length < TraceFiles.BLOCK_HEADER_SIZE + 1 || length > Integer.MAX_VALUE) {
-      return finish(State.CORRUPT, "block at byte " + offset + " has length " + length);
+    int trailer = minor >= 1 ? TraceFiles.BLOCK_TRAILER_SIZE : 0;
+    if (length < TraceFiles.BLOCK_HEADER_SIZE + 1 + trailer || length > Integer.MAX_VALUE) {
+      return damaged("block at byte " + offset + " has length " + length, -1, -1);
     }
-    time = (Integer.toUnsignedLong(intAt(p + 5))) | ((long) intAt(p + 9) << 32);
+    long base = (Integer.toUnsignedLong(intAt(p + 5))) | ((long) intAt(p + 9) << 32);
+    blockStart = offset;
     blockEnd = offset + length;
-    readableEnd = Math.min(blockEnd, fileSize);
-    p += TraceFiles.BLOCK_HEADER_SIZE;
+    eventsEnd = blockEnd - trailer;
+    readableEnd = Math.min(eventsEnd, fileSize);
+    if (minor >= 1 && !checkBlock(offset, base)) {
+      return state == State.READING && inBlock; // salvage went on with a later block, or stopped
+    }
+    time = base;
+    firstBlock = false;
+    p = (int) (offset - bufOffset) + TraceFiles.BLOCK_HEADER_SIZE;
     inBlock = true;
     updateFastEnd();
+    return true;
+  }
+
+  /**
+   * Checks a 1.1 block before any of its events are read: a sealed block against its checksum, an
+   * unsealed one (the stream's last, still being written) against the STREAM_END the closing writer
+   * recorded, and its base time against the stream's time so far. False when it is damaged (the
+   * damage is recorded; in salvage mode reading went on with the next block).
+   */
+  private boolean checkBlock(long offset, long base) throws IOException {
+    long trailerAt = eventsEnd;
+    if (blockEnd <= fileSize) {
+      int seal = byteAt(trailerAt);
+      long count = u32At(trailerAt + 1);
+      long stored = u32At(trailerAt + 5);
+      if (seal == TraceFiles.CODE_BLOCK_SEAL) {
+        if (crc(offset, trailerAt) != stored) {
+          return damaged(
+              "block at byte " + offset + ": checksum mismatch (" + count + " events lost)",
+              count,
+              blockEnd);
+        }
+        if (streamEnd != null && streamEnd.blockOffset() == offset) {
+          streamEndBlockSeen = true; // sealed after the close looked: its checksum covers it
+        }
+        return checkBase(offset, base);
+      }
+      if (seal != 0 || count != 0 || stored != 0) {
+        return damaged("block at byte " + offset + ": damaged trailer", -1, blockEnd);
+      }
+    }
+    if (streamEnd != null && streamEnd.blockOffset() == offset) {
+      streamEndBlockSeen = true;
+      long end = streamEnd.endOffset();
+      if (end < offset + TraceFiles.BLOCK_HEADER_SIZE || end > trailerAt) {
+        return damaged(
+            "block at byte " + offset + ": recorded end " + end + " outside the block", -1, -1);
+      }
+      if (end > fileSize) {
+        return checkBase(offset, base); // the file is cut inside the recorded part: a cut
+      }
+      if (crc(offset, end) != streamEnd.crc()) {
+        return damaged(
+            "block at byte "
+                + offset
+                + ": checksum mismatch ("
+                + streamEnd.events()
+                + " events lost)",
+            streamEnd.events(),
+            blockEnd);
+      }
+    }
+    return checkBase(offset, base);
+  }
+
+  /**
+   * A block's base time is the time of the stream's previous event (for the first block: the time
+   * its THREAD definition gives).
+   */
+  private boolean checkBase(long offset, long base) {
+    long expected;
+    if (resumed) {
+      resumed = false;
+      return true;
+    }
+    if (firstBlock) {
+      ThreadDef t = checks.definitions() == null ? null : checks.definitions().thread(stream);
+      if (t == null || t.names().isEmpty()) {
+        return true;
+      }
+      expected = t.names().get(0).time();
+    } else {
+      expected = time;
+    }
+    if (base != expected) {
+      return damaged(
+          "block at byte "
+              + offset
+              + ": base time "
+              + base
+              + " where "
+              + expected
+              + " was expected",
+          -1,
+          blockEnd);
+    }
     return true;
   }
 
@@ -402,6 +757,24 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** What was wrong, one line naming the file, or null. */
   public String problem() {
     return problem;
+  }
+
+  /**
+   * Damage found so far, one line each naming the file and byte: with salvage, every damaged block
+   * or event skipped; without, at most the one that stopped reading (also {@link #problem()}).
+   */
+  public List<String> damage() {
+    if (state == State.CORRUPT && !damage.contains(problem)) {
+      List<String> all = new ArrayList<>(damage);
+      all.add(problem);
+      return all;
+    }
+    return List.copyOf(damage);
+  }
+
+  /** Events known to be lost to damage (salvage mode), or -1 when some losses are uncounted. */
+  public long lostEvents() {
+    return lostUnknown ? -1 : lostEvents;
   }
 
   /** Events read so far. */

@@ -37,7 +37,8 @@ final class StreamFile {
   private boolean closed;
   private volatile MappedByteBuffer prepared;
 
-  StreamFile(Path path, int stream, int firstWindow, int maxWindow) throws IOException {
+  StreamFile(Path path, int stream, long traceId, int firstWindow, int maxWindow)
+      throws IOException {
     this.path = path;
     this.maxWindow = maxWindow;
     this.nextSize = firstWindow;
@@ -58,7 +59,7 @@ final class StreamFile {
       h.putShort((short) TraceFiles.VERSION_MINOR);
       h.putInt(stream);
       h.putLong(0L);
-      h.putLong(0L);
+      h.putLong(traceId);
       h.put((byte) TraceFiles.CODE_END);
       h.flip();
       while (h.hasRemaining()) {

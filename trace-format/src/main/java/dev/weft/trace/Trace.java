@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -31,14 +33,77 @@ import java.util.stream.Stream;
  * in each stream's {@link StreamCursor#state()}.
  */
 public final class Trace implements Closeable {
+
+  /**
+   * What a trace is, once read: the one verdict every command reports (see RELIABILITY.md).
+   *
+   * <ul>
+   *   <li>{@link #COMPLETE}: closed cleanly, every stream read to its end, nothing damaged.
+   *   <li>{@link #CUT}: cleanly readable up to a point (a crash, a kill, a full disk, a truncated
+   *       copy): what was read is what was written.
+   *   <li>{@link #PARTIAL}: damaged, read with salvage: only the valid part was read.
+   *   <li>{@link #DAMAGED}: inconsistent bytes or files; without salvage, reading stopped there.
+   * </ul>
+   */
+  public enum Status {
+    COMPLETE,
+    CUT,
+    PARTIAL,
+    DAMAGED;
+
+    /** The lower-case word used in text and JSON output. */
+    public String id() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * The verdict on a trace after its events were read.
+   *
+   * @param status what the trace is
+   * @param damage what was damaged, one line each naming the file and byte offset (first first)
+   * @param cut why the trace is cut, one line each (empty for a complete trace)
+   * @param lostEvents events known lost to damage (-1 when some losses could not be counted)
+   */
+  public record Integrity(Status status, List<String> damage, List<String> cut, long lostEvents) {
+    public Integrity {
+      damage = List.copyOf(damage);
+      cut = List.copyOf(cut);
+    }
+
+    /** One line for the output: "complete", "cut: ...", "partial: ...", "damaged: ...". */
+    public String summary() {
+      switch (status) {
+        case COMPLETE:
+          return "complete";
+        case CUT:
+          return "cut: " + String.join("; ", cut);
+        default:
+          String lost =
+              lostEvents > 0
+                  ? " (" + lostEvents + " events lost)"
+                  : lostEvents < 0 ? " (lost events uncounted)" : "";
+          return status.id()
+              + ": "
+              + damage.get(0)
+              + (damage.size() > 1 ? " (and " + (damage.size() - 1) + " more)" : "")
+              + lost;
+      }
+    }
+  }
+
   private final Path dir;
+  private final boolean salvage;
   private final Definitions definitions;
   private final TreeMap<Integer, Path> files = new TreeMap<>();
   private final List<StreamCursor> open = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
+  private final List<String> openDamage = new ArrayList<>();
+  private final List<String> openCut = new ArrayList<>();
 
-  private Trace(Path dir) {
+  private Trace(Path dir, boolean salvage) {
     this.dir = dir;
+    this.salvage = salvage;
     if (!Files.isDirectory(dir)) {
       throw new TraceFormatException(
           dir
@@ -46,7 +111,10 @@ public final class Trace implements Closeable {
                   ? ": not a Weft trace (not a directory)"
                   : ": no such trace directory"));
     }
-    this.definitions = Definitions.read(dir);
+    this.definitions = Definitions.read(dir, salvage);
+    if (definitions.damage() != null) {
+      openDamage.add(definitions.damage());
+    }
     Path events = dir.resolve(TraceFiles.EVENTS_DIR);
     if (Files.isDirectory(events)) {
       try (Stream<Path> list = Files.list(events)) {
@@ -64,14 +132,46 @@ public final class Trace implements Closeable {
             continue;
           }
           if (definitions.thread(id) == null) {
-            warnings.add(p + ": ignored (no thread definition for stream " + id + ")");
+            if (definitions.cut() || !definitions.closedCleanly()) {
+              // The definitions end early: the thread's record may be what was lost.
+              warnings.add(p + ": ignored (no thread definition for stream " + id + ")");
+              openCut.add("events of stream " + id + " ignored: its thread definition is missing");
+            } else {
+              damage(p + ": no thread definition for stream " + id);
+            }
             continue;
           }
-          checkHeader(p, id);
+          if (!Files.isRegularFile(p)) {
+            damage(p + ": not a regular file");
+            continue;
+          }
+          try {
+            checkHeader(p, id);
+          } catch (TraceFormatException e) {
+            damage(e.getMessage());
+            continue;
+          }
           files.put(id, p);
         }
       } catch (IOException e) {
         throw new TraceFormatException(events + ": cannot list: " + e.getMessage(), e);
+      }
+    } else if (Files.exists(events)) {
+      damage(events + ": not a directory");
+    }
+    for (ThreadDef t : definitions.threads()) {
+      if (files.containsKey(t.stream()) || definitions.drops().containsKey(t.stream())) {
+        continue;
+      }
+      Path expected = TraceFiles.streamFile(dir, t.stream());
+      if (Files.exists(expected, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        continue; // already reported above
+      }
+      if (definitions.closedCleanly()) {
+        damage(expected + ": missing (thread '" + t.name() + "' is defined)");
+      } else {
+        openCut.add(
+            "thread '" + t.name() + "' has no event file (recording stopped while creating it)");
       }
     }
     if (!definitions.closedCleanly()) {
@@ -84,23 +184,121 @@ public final class Trace implements Closeable {
     }
   }
 
+  /** Damage found while opening: fails now, unless salvaging. */
+  private void damage(String line) {
+    if (!salvage) {
+      throw new TraceFormatException(line);
+    }
+    openDamage.add(line);
+  }
+
   /** Fails now, with a one-line message, on an event file that is not one of this trace's. */
-  private static void checkHeader(Path file, int id) {
+  private void checkHeader(Path file, int id) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      StreamCursor.readHeader(file, ch, id);
+      StreamCursor.readHeader(file, ch, id, definitions.traceId());
     } catch (IOException e) {
       throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
     }
   }
 
   /**
-   * Opens a trace directory and reads its definitions.
+   * Opens a trace directory and reads its definitions. Damage found now (a damaged definition
+   * record, an event file of another trace, a missing or foreign file) fails at once; damage inside
+   * event files stops the damaged stream when it is reached, and {@link #integrity()} says so.
    *
-   * @throws TraceFormatException with a one-line message when {@code dir} is not a readable Weft
-   *     trace
+   * @throws TraceFormatException with a one-line message naming the file (and byte offset) when
+   *     {@code dir} is not a readable Weft trace
    */
   public static Trace open(Path dir) {
-    return new Trace(dir);
+    return new Trace(dir, false);
+  }
+
+  /**
+   * Opens a trace to read what is valid of it: damaged definition records end the definitions
+   * there, damaged or foreign event files are left out, damaged blocks and events are skipped and
+   * counted. {@link #integrity()} is then {@link Status#PARTIAL} if anything was damaged.
+   *
+   * @throws TraceFormatException when {@code dir} is not a Weft trace at all
+   */
+  public static Trace openSalvaging(Path dir) {
+    return new Trace(dir, true);
+  }
+
+  /**
+   * For format tests whose random events name regions nobody defined: opens without the checks
+   * against the region definitions (the bytes, checksums and trace id are still checked).
+   */
+  static Trace openWithoutDefinitionChecks(Path dir) {
+    Trace t = new Trace(dir, false);
+    t.checkDefinitions = false;
+    return t;
+  }
+
+  private boolean checkDefinitions = true;
+
+  /** True when opened with {@link #openSalvaging}. */
+  public boolean salvaging() {
+    return salvage;
+  }
+
+  /**
+   * The verdict, from the definitions, the files and every stream cursor opened so far: call it
+   * after reading the events. A stream never read counts as read to its end.
+   */
+  public Integrity integrity() {
+    List<String> damage = new ArrayList<>(openDamage);
+    List<String> cut = new ArrayList<>();
+    long lost = 0;
+    boolean lostUnknown = !openDamage.isEmpty();
+    Map<Integer, StreamCursor> last = new LinkedHashMap<>();
+    for (StreamCursor c : open) {
+      last.put(c.stream(), c); // commands may read a stream more than once: the last read counts
+    }
+    for (StreamCursor c : last.values()) {
+      List<String> d = c.damage();
+      if (!d.isEmpty()) {
+        damage.addAll(d);
+        if (c.lostEvents() < 0) {
+          lostUnknown = true;
+        } else {
+          lost += c.lostEvents();
+        }
+      } else if (c.state() == StreamCursor.State.CUT) {
+        cut.add(c.problem());
+      }
+    }
+    if (definitions.cut()) {
+      cut.add(TraceFiles.DEFS_FILE + " ends inside a record");
+    }
+    if (!definitions.closedCleanly()) {
+      cut.add("not closed cleanly (process killed or still running)");
+    }
+    cut.addAll(openCut);
+    Status status =
+        !damage.isEmpty()
+            ? (salvage ? Status.PARTIAL : Status.DAMAGED)
+            : cut.isEmpty() ? Status.COMPLETE : Status.CUT;
+    return new Integrity(status, damage, cut, lostUnknown ? -1 : lost);
+  }
+
+  /**
+   * Fails, with one line naming the file and byte offset, when reading found damage and the trace
+   * was not opened with salvage; returns the verdict otherwise. Every command calls this after
+   * reading, so none of them answers from a damaged trace.
+   *
+   * @throws TraceFormatException on damage without salvage
+   */
+  public Integrity requireIntact() {
+    Integrity i = integrity();
+    if (i.status() == Status.DAMAGED) {
+      throw new TraceFormatException(
+          dir
+              + ": damaged trace: "
+              + i.damage().get(0)
+              + (i.damage().size() > 1 ? " (and " + (i.damage().size() - 1) + " more)" : "")
+              + " (weft … --salvage reads the valid part)");
+    }
+    return i;
   }
 
   public Path directory() {
@@ -131,7 +329,11 @@ public final class Trace implements Closeable {
     if (p == null) {
       throw new TraceFormatException(dir + ": no event file for stream " + id);
     }
-    StreamCursor c = new StreamCursor(p, id);
+    StreamCursor c =
+        new StreamCursor(
+            p,
+            id,
+            new StreamCursor.Checks(definitions, definitions.traceId(), salvage, checkDefinitions));
     open.add(c);
     return c;
   }

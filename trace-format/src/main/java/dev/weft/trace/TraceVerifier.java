@@ -35,18 +35,30 @@ public final class TraceVerifier {
    * @param events events read
    * @param dropped events the recorder dropped (disk full, size limit)
    * @param cut the trace ends early: not closed cleanly, or a file is cut
+   * @param integrity the reader's verdict (the same every command reports): errors above are only
+   *     about how well formed the events are; damage is here
    */
   public record VerifyReport(
-      List<String> errors, List<String> warnings, long events, long dropped, boolean cut) {
+      List<String> errors,
+      List<String> warnings,
+      long events,
+      long dropped,
+      boolean cut,
+      Trace.Integrity integrity) {
 
     public VerifyReport {
       errors = List.copyOf(errors);
       warnings = List.copyOf(warnings);
     }
 
-    /** True when there are no errors (warnings are allowed). */
+    /** True when the trace is intact (complete or cut) and well formed (warnings are allowed). */
     public boolean ok() {
-      return errors.isEmpty();
+      return errors.isEmpty() && intact();
+    }
+
+    /** True when the reader found no damage. */
+    public boolean intact() {
+      return integrity.status() == Trace.Status.COMPLETE || integrity.status() == Trace.Status.CUT;
     }
   }
 
@@ -135,24 +147,28 @@ public final class TraceVerifier {
         get(merged.stream()).event(merged, k);
       }
       long dropped = 0;
+      Trace.Integrity integrity = trace.integrity();
+      boolean damaged = !integrity.damage().isEmpty();
       for (ThreadState t : threads) {
         StreamCursor c = t.cursor;
-        if (c.state() == StreamCursor.State.CORRUPT) {
-          error(t.who() + ": stream is corrupt: " + c.problem());
-        } else if (c.state() == StreamCursor.State.CUT) {
+        if (c.state() == StreamCursor.State.CUT) {
           cut = true;
           warn(t.who() + ": stream is cut: " + c.problem());
         }
-        t.atEnd(cut);
+        if (!c.damage().isEmpty() && !damaged) {
+          cut = true;
+        }
+        t.atEnd(cut || damaged);
         dropped += t.drops();
       }
+      cut |= integrity.status() == Trace.Status.CUT;
       if (moreErrors > 0) {
         errors.add("... and " + moreErrors + " more errors");
       }
       if (moreWarnings > 0) {
         warnings.add("... and " + moreWarnings + " more warnings");
       }
-      return new VerifyReport(errors, warnings, events, dropped, cut);
+      return new VerifyReport(errors, warnings, events, dropped, cut, integrity);
     }
 
     private void put(int id, ThreadState t) {

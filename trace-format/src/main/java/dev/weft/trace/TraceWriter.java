@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.zip.CRC32C;
 
 /**
  * Writes a trace directory: the definitions file (append-only; every definition is written, through
@@ -87,6 +89,7 @@ public final class TraceWriter implements Closeable {
 
   private final Path dir;
   private final Options options;
+  private final long traceId;
 
   /**
    * The definitions file. A stream, not a FileChannel: definitions are written on application
@@ -118,7 +121,26 @@ public final class TraceWriter implements Closeable {
     h.putShort((short) TraceFiles.VERSION_MINOR);
     h.putInt(0);
     defs.write(h.array());
+    this.traceId = newTraceId();
+    ByteBuffer id = record();
+    Varint.put(id, traceId);
+    append(TraceFiles.DEF_TRACE, id);
     this.preparer = new WindowPreparer(this, options.threadFactory);
+  }
+
+  /**
+   * A random, non-zero id that every event file's header repeats, so that a reader rejects a file
+   * copied in from another trace. Not cryptographic: it only has to differ between recordings.
+   */
+  private static long newTraceId() {
+    long id;
+    do {
+      id =
+          ThreadLocalRandom.current().nextLong()
+              ^ System.nanoTime()
+              ^ ProcessHandle.current().pid();
+    } while (id == 0);
+    return id;
   }
 
   /**
@@ -142,6 +164,11 @@ public final class TraceWriter implements Closeable {
 
   public Path directory() {
     return dir;
+  }
+
+  /** The trace's identity, repeated in every event file's header. */
+  public long traceId() {
+    return traceId;
   }
 
   /** The background thread that prepares windows (never to be traced). */
@@ -247,7 +274,8 @@ public final class TraceWriter implements Closeable {
       append(TraceFiles.DEF_THREAD, b);
     }
     StreamFile file =
-        new StreamFile(TraceFiles.streamFile(dir, id), id, options.firstWindow, options.maxWindow);
+        new StreamFile(
+            TraceFiles.streamFile(dir, id), id, traceId, options.firstWindow, options.maxWindow);
     StreamWriter s = new StreamWriter(this, id, file, time);
     s.start();
     streams.add(s);
@@ -278,6 +306,16 @@ public final class TraceWriter implements Closeable {
     preparer.stop();
     for (StreamWriter s : streams) {
       s.closeFile();
+      StreamWriter.CommittedEnd end = s.committedEnd();
+      if (end != null) {
+        ByteBuffer b = record();
+        Varint.put(b, s.id());
+        Varint.put(b, end.blockOffset());
+        Varint.put(b, end.endOffset());
+        Varint.put(b, end.events());
+        Varint.put(b, end.crc());
+        append(TraceFiles.DEF_STREAM_END, b);
+      }
       if (s.dropped() > 0) {
         ByteBuffer b = record();
         Varint.put(b, s.id());
@@ -385,17 +423,23 @@ public final class TraceWriter implements Closeable {
     return ByteBuffer.allocate(128);
   }
 
-  /** Appends one record (type, payload length, payload) with a single write. */
+  /**
+   * Appends one record (type, payload length, payload, CRC-32C of everything before it) with a
+   * single write.
+   */
   private void append(int type, ByteBuffer payload) throws IOException {
     if (!defsOpen) {
       throw new IOException("trace is closed");
     }
     payload.flip();
-    int len = payload.remaining();
-    ByteBuffer r = ByteBuffer.allocate(1 + Varint.size(len) + len);
+    int len = payload.remaining() + TraceFiles.DEF_CHECKSUM_SIZE;
+    ByteBuffer r = ByteBuffer.allocate(1 + Varint.size(len) + len).order(ByteOrder.LITTLE_ENDIAN);
     r.put((byte) type);
     Varint.put(r, len);
     r.put(payload);
+    CRC32C crc = new CRC32C();
+    crc.update(r.array(), 0, r.position());
+    r.putInt((int) crc.getValue());
     r.flip();
     defs.write(r.array(), 0, r.limit());
   }

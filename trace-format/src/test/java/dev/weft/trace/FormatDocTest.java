@@ -67,13 +67,15 @@ class FormatDocTest {
       {TraceFiles.DEF_DROPS, "DROPS"},
       {TraceFiles.DEF_END, "END"},
       {TraceFiles.DEF_ATTRIBUTE, "ATTRIBUTE"},
+      {TraceFiles.DEF_TRACE, "TRACE"},
+      {TraceFiles.DEF_STREAM_END, "STREAM_END"},
     };
     for (Object[] t : types) {
       String row = String.format("| 0x%02X | %-11s |", (Integer) t[0], t[1]);
       assertTrue(doc.contains(row), row);
     }
-    assertTrue(doc.contains("major 1, minor 0"));
+    assertTrue(doc.contains("major 1, minor 1"));
     assertEquals(1, TraceFiles.VERSION_MAJOR);
-    assertEquals(0, TraceFiles.VERSION_MINOR);
+    assertEquals(1, TraceFiles.VERSION_MINOR);
   }
 }
