@@ -1,0 +1,255 @@
+package dev.weft.trace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reader's verdict on a trace: checksums find changed bytes in every block of a closed trace,
+ * trace ids find files of other traces, zeroed ranges are found, and salvage reads the rest.
+ */
+class IntegrityTest {
+  @TempDir Path tmp;
+
+  private static final int REGION = 1;
+
+  /** Events per stream: enough for several 4 KiB windows. */
+  private static final int PAIRS = 3000;
+
+  private Path dir;
+
+  @BeforeEach
+  void writeTrace() throws IOException {
+    dir = write(tmp.resolve("t"));
+  }
+
+  private static Path write(Path dir) throws IOException {
+    TraceWriter.Options small = TraceWriter.Options.defaults().withWindows(4096, 4096);
+    try (TraceWriter w = TraceWriter.create(dir, small)) {
+      w.defineRegion(
+          new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
+      for (int stream = 1; stream <= 2; stream++) {
+        StreamWriter s = w.openStream(stream, "t" + stream, 0, 0, 0);
+        for (int i = 0; i < PAIRS; i++) {
+          s.enter(100L * i, REGION);
+          s.exit(100L * i + 50, REGION);
+        }
+      }
+    }
+    return dir;
+  }
+
+  private static Trace.Integrity readAll(Trace t) {
+    for (int id : t.streamIds()) {
+      StreamCursor c = t.stream(id);
+      while (c.next()) {
+        // read to the end
+      }
+    }
+    return t.integrity();
+  }
+
+  private static long count(Trace t) {
+    long n = 0;
+    EventCursor c = t.events();
+    while (c.next()) {
+      n++;
+    }
+    return n;
+  }
+
+  private static void patch(Path file, long offset, int xor) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1);
+      ch.read(b, offset);
+      b.put(0, (byte) (b.get(0) ^ xor)).rewind();
+      ch.write(b, offset);
+    }
+  }
+
+  private static void zero(Path file, long from, int length) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(length), from);
+    }
+  }
+
+  @Test
+  void aClosedTraceIsComplete() {
+    try (Trace t = Trace.open(dir)) {
+      assertEquals(4L * PAIRS, count(t));
+      Trace.Integrity i = t.integrity();
+      assertEquals(Trace.Status.COMPLETE, i.status(), i.toString());
+      assertEquals("complete", i.summary());
+    }
+  }
+
+  @Test
+  void aFlippedBitInASealedBlockIsFoundBeforeItsEventsAreRead() throws IOException {
+    Path f = TraceFiles.streamFile(dir, 1);
+    long second = TraceFiles.EVENTS_HEADER_SIZE + 4096;
+    patch(f, second + 100, 0x04);
+    try (Trace t = Trace.open(dir)) {
+      StreamCursor c = t.stream(1);
+      long n = 0;
+      while (c.next()) {
+        n++;
+      }
+      assertEquals(StreamCursor.State.CORRUPT, c.state());
+      assertTrue(
+          c.problem().contains("block at byte " + second + ": checksum mismatch ("), c.problem());
+      Trace.Integrity i = t.integrity();
+      assertEquals(Trace.Status.DAMAGED, i.status());
+      // Only the first block's events were handed out.
+      assertTrue(n > 0 && n < 4096 / 3, "events read: " + n);
+      TraceFormatException e = assertThrows(TraceFormatException.class, t::requireIntact);
+      assertTrue(e.getMessage().contains("000001.wev: block at byte " + second), e.getMessage());
+      assertTrue(e.getMessage().contains("--salvage"), e.getMessage());
+    }
+  }
+
+  @Test
+  void salvageSkipsTheDamagedBlockAndCountsItsEvents() throws IOException {
+    Path f = TraceFiles.streamFile(dir, 1);
+    long second = TraceFiles.EVENTS_HEADER_SIZE + 4096;
+    patch(f, second + 100, 0x04);
+    try (Trace t = Trace.openSalvaging(dir)) {
+      long n = count(t);
+      Trace.Integrity i = t.integrity();
+      assertEquals(Trace.Status.PARTIAL, i.status(), i.toString());
+      assertTrue(i.lostEvents() > 100, i.toString());
+      assertEquals(4L * PAIRS, n + i.lostEvents(), "read + lost = written");
+      assertTrue(i.summary().startsWith("partial: 000001.wev: block at byte"), i.summary());
+    }
+  }
+
+  @Test
+  void aFlippedBitInTheLastBlockIsFoundByTheStreamEnd() throws IOException {
+    Path f = TraceFiles.streamFile(dir, 2);
+    long size = Files.size(f);
+    // The last written block: the stream's events end somewhere in it.
+    long last =
+        TraceFiles.EVENTS_HEADER_SIZE + ((size - TraceFiles.EVENTS_HEADER_SIZE) / 4096 - 1) * 4096;
+    patch(f, last + TraceFiles.BLOCK_HEADER_SIZE + 1, 0x01);
+    try (Trace t = Trace.open(dir)) {
+      Trace.Integrity i = readAll(t);
+      assertEquals(Trace.Status.DAMAGED, i.status(), i.toString());
+      assertTrue(i.damage().get(0).contains("checksum mismatch"), i.damage().toString());
+    }
+  }
+
+  @Test
+  void aZeroedRangeInAKilledTracesLastBlockIsFound() throws IOException {
+    // A killed writer: no STREAM_END, the last block unsealed, so only the zero tail tells.
+    Path killed = tmp.resolve("killed");
+    TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
+    w.defineRegion(new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
+    StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
+    for (int i = 0; i < 100; i++) {
+      s.enter(100L * i, REGION);
+      s.exit(100L * i + 50, REGION);
+    }
+    Path f = TraceFiles.streamFile(killed, 1);
+    zero(f, TraceFiles.EVENTS_HEADER_SIZE + TraceFiles.BLOCK_HEADER_SIZE + 30, 6);
+    try (Trace t = Trace.open(killed)) {
+      Trace.Integrity i = readAll(t);
+      assertEquals(Trace.Status.DAMAGED, i.status(), i.toString());
+      assertTrue(i.damage().get(0).contains("data again at"), i.damage().toString());
+    } finally {
+      w.close();
+    }
+  }
+
+  @Test
+  void anEventFileOfAnotherTraceIsRejected() throws IOException {
+    Path other = write(tmp.resolve("other"));
+    Files.copy(
+        TraceFiles.streamFile(other, 2),
+        TraceFiles.streamFile(dir, 2),
+        StandardCopyOption.REPLACE_EXISTING);
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(e.getMessage().contains("000002.wev: belongs to another trace"), e.getMessage());
+    try (Trace t = Trace.openSalvaging(dir)) {
+      assertEquals(2L * PAIRS, count(t), "the foreign file is left out");
+      assertEquals(Trace.Status.PARTIAL, t.integrity().status());
+    }
+  }
+
+  @Test
+  void aMissingEventFileOfAClosedTraceIsDamage() throws IOException {
+    Files.delete(TraceFiles.streamFile(dir, 2));
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(
+        e.getMessage().contains("000002.wev: missing (thread 't2' is defined)"), e.getMessage());
+  }
+
+  @Test
+  void anEventFileWithoutAThreadOfAClosedTraceIsDamage() throws IOException {
+    Files.copy(TraceFiles.streamFile(dir, 2), TraceFiles.streamFile(dir, 7));
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(e.getMessage().contains("no thread definition for stream 7"), e.getMessage());
+  }
+
+  @Test
+  void aFifoIsRefusedWithoutBeingOpened() throws Exception {
+    Path f = TraceFiles.streamFile(dir, 2);
+    Files.delete(f);
+    Process p = new ProcessBuilder("mkfifo", f.toString()).start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo is not available");
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(e.getMessage().contains("000002.wev: not a regular file"), e.getMessage());
+  }
+
+  @Test
+  void aChangedDefinitionIsDamageAndSalvageKeepsTheRecordsBeforeIt() throws IOException {
+    Path defs = dir.resolve(TraceFiles.DEFS_FILE);
+    long size = Files.size(defs);
+    patch(defs, size - 3, 0x10); // inside the END record's checksum
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(e.getMessage().contains("defs.wdf: corrupt at byte"), e.getMessage());
+    assertTrue(e.getMessage().contains("checksum mismatch"), e.getMessage());
+    try (Trace t = Trace.openSalvaging(dir)) {
+      assertEquals(4L * PAIRS, count(t));
+      Trace.Integrity i = t.integrity();
+      assertEquals(Trace.Status.PARTIAL, i.status(), i.toString());
+    }
+  }
+
+  @Test
+  void anUndefinedRegionIsDamageAtItsByte() throws IOException {
+    Path d = tmp.resolve("undefined");
+    try (TraceWriter w = TraceWriter.create(d, TraceWriter.Options.defaults())) {
+      StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
+      s.enter(10, 768);
+    }
+    try (Trace t = Trace.open(d)) {
+      Trace.Integrity i = readAll(t);
+      assertEquals(Trace.Status.DAMAGED, i.status());
+      assertEquals("000001.wev: event at byte 45: region 768 is not defined", i.damage().get(0));
+    }
+  }
+
+  @Test
+  void aCutFileIsCutNotDamaged() throws IOException {
+    Path f = TraceFiles.streamFile(dir, 1);
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+      ch.truncate(TraceFiles.EVENTS_HEADER_SIZE + 4096 + 777);
+    }
+    try (Trace t = Trace.open(dir)) {
+      Trace.Integrity i = readAll(t);
+      assertEquals(Trace.Status.CUT, i.status(), i.toString());
+      assertTrue(i.summary().startsWith("cut: 000001.wev: file ends inside"), i.summary());
+    }
+  }
+}
