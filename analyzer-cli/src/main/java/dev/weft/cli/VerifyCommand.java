@@ -37,6 +37,16 @@ final class VerifyCommand implements Callable<Integer> {
     try (Trace t = trace.open()) {
       report = TraceVerifier.verify(t);
       threads = t.definitions().threads().size();
+      if (report.integrity().status() == Trace.Status.PARTIAL) {
+        // --salvage: list every damaged place, then fail like any damaged trace.
+        PrintWriter err = spec.commandLine().getErr();
+        for (String d : report.integrity().damage()) {
+          err.println("weft: warning: damaged: " + d);
+        }
+        err.flush();
+        throw new BadInputException(
+            t.directory() + ": damaged trace: " + report.integrity().summary());
+      }
       t.requireIntact();
     }
     PrintWriter err = spec.commandLine().getErr();

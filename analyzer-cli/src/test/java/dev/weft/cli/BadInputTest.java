@@ -78,7 +78,8 @@ class BadInputTest {
         command.equals("export")
             ? Cli.run(command, trace.toString(), "-o", tmp.resolve("out.json").toString())
             : Cli.run(command, trace.toString());
-    assertOneLineError(r, "unknown event code 0xee");
+    // The stream's one block is covered by the checksum its STREAM_END record holds.
+    assertOneLineError(r, "damaged trace: 000002.wev: block at byte 32: checksum mismatch");
   }
 
   @Test
@@ -111,5 +112,45 @@ class BadInputTest {
     Path out = tmp.resolve("no-such-dir").resolve("s.json");
     assertOneLineError(
         Cli.run("summary", trace.toString(), "-o", out.toString()), "cannot write " + out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"print", "summary", "export"})
+  void salvageReadsTheValidPartAndSaysPartial(String command) throws Exception {
+    Path trace = TestTraces.sample(tmp.resolve("t"));
+    try (RandomAccessFile f =
+        new RandomAccessFile(trace.resolve("events/000002.wev").toFile(), "rw")) {
+      f.seek(45);
+      f.write(0xEE);
+    }
+    Path out = tmp.resolve("out.json");
+    Cli.Result r =
+        command.equals("export")
+            ? Cli.run(command, trace.toString(), "--salvage", "-o", out.toString())
+            : Cli.run(command, trace.toString(), "--salvage");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        r.err().contains("weft: warning: partial: 000002.wev: block at byte 32: checksum mismatch"),
+        r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+    if (command.equals("summary")) {
+      assertTrue(r.out().contains("partial: 000002.wev"), r.out());
+    }
+  }
+
+  @Test
+  void salvagedSummaryJsonSaysPartial() throws Exception {
+    Path trace = TestTraces.sample(tmp.resolve("t"));
+    try (RandomAccessFile f =
+        new RandomAccessFile(trace.resolve("events/000002.wev").toFile(), "rw")) {
+      f.seek(45);
+      f.write(0xEE);
+    }
+    Cli.Result r = Cli.run("summary", trace.toString(), "--salvage", "--format", "json");
+    assertEquals(0, r.exit(), r.toString());
+    com.fasterxml.jackson.databind.JsonNode json =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    assertEquals("partial", json.get("status").asText());
+    assertTrue(json.get("status_detail").asText().contains("events lost"), r.out());
   }
 }

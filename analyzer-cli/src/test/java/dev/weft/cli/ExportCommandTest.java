@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.TraceWriter;
 import java.nio.file.Files;
@@ -182,6 +184,10 @@ class ExportCommandTest {
   void aWaitEndsAtItsExitEvenWhenTheExitNamesAnotherRegion() throws Exception {
     Path t = tmp.resolve("waits");
     try (TraceWriter w = TraceWriter.create(t, TraceWriter.Options.defaults())) {
+      for (int region : new int[] {6, 7}) {
+        w.defineRegion(
+            new RegionDef(region, ConstructKind.FUTURE_GET, "get", "C", "m", "C.java", region, 0));
+      }
       StreamWriter s = w.openStream(1, "main", 0, 0, 0);
       s.joinWaitEnter(1000, 6, 0);
       s.joinWaitExit(3000, 7);

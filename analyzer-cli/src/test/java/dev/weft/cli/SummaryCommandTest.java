@@ -96,8 +96,9 @@ class SummaryCommandTest {
     // Remove the clean-end record: as if the process had been killed before closing the trace.
     Path defs = trace.resolve("defs.wdf");
     byte[] bytes = Files.readAllBytes(defs);
-    // The END record is the last one: type 0x0A, length 3, and 14000 as a zigzag varint (3 bytes).
-    int start = bytes.length - 5;
+    // The END record is the last one: type 0x0A, length 7, 14000 as a zigzag varint (3 bytes) and
+    // the record's checksum (4 bytes).
+    int start = bytes.length - 9;
     assertEquals(0x0A, bytes[start] & 0xFF);
     Files.write(defs, java.util.Arrays.copyOf(bytes, start));
     Cli.Result r = Cli.run("summary", trace.toString(), "--format", "json");
