@@ -395,6 +395,22 @@ public final class Definitions {
     return damage;
   }
 
+  private java.util.BitSet denseRegions;
+
+  /** Defined region ids below {@code limit}, shared by every cursor of the trace (read-only). */
+  synchronized java.util.BitSet denseRegions(int limit) {
+    if (denseRegions == null) {
+      java.util.BitSet b = new java.util.BitSet();
+      for (int id : regions.keySet()) {
+        if (id >= 0 && id < limit) {
+          b.set(id);
+        }
+      }
+      denseRegions = b;
+    }
+    return denseRegions;
+  }
+
   StreamEnd streamEnd(int stream) {
     return streamEnds.get(stream);
   }

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -42,6 +43,8 @@ public final class StreamCursor implements EventCursor, Closeable {
   private static final ThreadLocal<byte[]> CHECK_BUFFER =
       ThreadLocal.withInitial(() -> new byte[64 * 1024]);
 
+  private static final byte[] ZEROS = new byte[64 * 1024];
+
   /** Region ids below this are checked against a table; larger ones against the definitions. */
   private static final int DENSE_REGIONS = 1 << 20;
 
@@ -51,6 +54,18 @@ public final class StreamCursor implements EventCursor, Closeable {
   private final long fileSize;
   private final long headerDropped;
   private final Checks checks;
+
+  /** Whether {@link #valid} runs: per-event checks against the definitions. */
+  private final boolean checkEvents;
+
+  /**
+   * Whether regions are checked: not when the definitions are cut, since regions their events name
+   * may be in the part that was lost (that is the cut, not damage).
+   */
+  private final boolean checkRegions;
+
+  /** Defined region ids below {@link #DENSE_REGIONS}, for a lookup without boxing. */
+  private final java.util.BitSet definedRegions;
 
   /** Format minor version of this file: 1.1 and later have block trailers and a trace id. */
   private int minor;
@@ -132,6 +147,10 @@ public final class StreamCursor implements EventCursor, Closeable {
     if (checks.definitions() != null) {
       this.streamEnd = checks.definitions().streamEnd(expectedStream);
     }
+    this.checkEvents = checks.definitions() != null && checks.semantics();
+    this.checkRegions = checkEvents && !checks.definitions().cut();
+    this.definedRegions =
+        checkRegions ? checks.definitions().denseRegions(DENSE_REGIONS) : new java.util.BitSet();
     try {
       this.channel = FileChannel.open(path, StandardOpenOption.READ);
     } catch (NoSuchFileException e) {
@@ -259,7 +278,7 @@ public final class StreamCursor implements EventCursor, Closeable {
         int at = p;
         p = q;
         events++;
-        return checks.definitions() == null || valid(at) || nextCarefully();
+        return !checkEvents || valid(at) || nextCarefully();
       }
     }
     return nextCarefully();
@@ -272,17 +291,13 @@ public final class StreamCursor implements EventCursor, Closeable {
    */
   private boolean valid(int at) {
     EventKind k = kind;
-    if (!checks.semantics()) {
-      return true;
-    }
     if (threadEnded) {
       return damagedEvent(at, k.id() + " after thread_end");
     }
     if (k == EventKind.THREAD_END) {
       threadEnded = true;
     }
-    if (k.hasRegion() && !checks.definitions().cut()) {
-      // (Definitions cut short may lack regions their events name: that is the cut, not damage.)
+    if (k.hasRegion() && checkRegions) {
       long region = fields[0];
       if (region != 0 && !regionDefined(region)) {
         return damagedEvent(at, "region " + Long.toUnsignedString(region) + " is not defined");
@@ -292,6 +307,9 @@ public final class StreamCursor implements EventCursor, Closeable {
   }
 
   private boolean regionDefined(long region) {
+    if (region < DENSE_REGIONS) {
+      return definedRegions.get((int) region);
+    }
     return region <= Integer.MAX_VALUE && checks.definitions().region((int) region) != null;
   }
 
@@ -326,7 +344,7 @@ public final class StreamCursor implements EventCursor, Closeable {
       } catch (IOException | RuntimeException e) {
         return finish(State.CORRUPT, "cannot read at byte " + (bufOffset + p) + ": " + e);
       }
-      if (checks.definitions() == null || valid(p - lastEventLength)) {
+      if (!checkEvents || valid(p - lastEventLength)) {
         return true;
       }
       // A damaged event skipped in salvage mode: read on.
@@ -514,10 +532,9 @@ public final class StreamCursor implements EventCursor, Closeable {
       if (n <= 0) {
         return -1;
       }
-      for (int i = 0; i < n; i++) {
-        if (b[i] != 0) {
-          return off + i;
-        }
+      int i = Arrays.mismatch(b, 0, n, ZEROS, 0, n); // vectorised
+      if (i >= 0) {
+        return off + i;
       }
       off += n;
     }
