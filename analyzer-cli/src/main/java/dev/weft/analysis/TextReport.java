@@ -47,7 +47,15 @@ public final class TextReport {
             t.threads(),
             t.events(),
             t.dropped() > 0 ? String.format(Locale.ROOT, " (%,d dropped)", t.dropped()) : "",
-            t.complete() ? "complete" : "INCOMPLETE (see notes)"));
+            r.status() == AnalysisResult.Status.COMPLETE
+                ? "complete"
+                : r.status().id().toUpperCase(Locale.ROOT) + " (see below and the notes)"));
+    if (r.status() != AnalysisResult.Status.COMPLETE) {
+      wrap(
+          b,
+          "  " + r.status().id().toUpperCase(Locale.ROOT) + ": ",
+          r.statusDetail() != null ? r.statusDetail() : "(no detail given)");
+    }
     b.append("  total CPU allocation time ")
         .append(duration(r.timeNs()))
         .append(" (the sum of the threads' lifetimes; percentages below are of it)\n\n");
