@@ -155,6 +155,15 @@ public final class Analyzer {
     }
     long dropped = dropped(replay, trace.streams(), notes);
     notes.addAll(Notes.fromCounters(replay.counters));
+    if (replay.tree.folded() > 0) {
+      notes.add(
+          replay.tree.folded()
+              + " call paths were deeper than "
+              + CallPathTree.MAX_DEPTH
+              + " regions: what ran deeper is attributed to '"
+              + CallPathTree.FOLDED_LABEL
+              + "' at that depth");
+    }
     AnalysisResult r =
         Results.build(
             dir,

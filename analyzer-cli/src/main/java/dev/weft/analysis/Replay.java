@@ -382,7 +382,7 @@ final class Replay {
         endThread(th, t);
         break;
       case DROPPED:
-        th.droppedEvents += c.field(0);
+        th.droppedEvents = saturatedAdd(th.droppedEvents, c.field(0));
         break;
       case MEASUREMENT_OFF:
         counters.measurementOff++;
@@ -502,6 +502,15 @@ final class Replay {
     flushIdle(th);
     flushExec(th);
     th.end = t;
+  }
+
+  /** {@code a + b} for a count and an unsigned field value, saturating at Long.MAX_VALUE. */
+  private static long saturatedAdd(long a, long unsignedB) {
+    if (unsignedB < 0) {
+      return Long.MAX_VALUE;
+    }
+    long r = a + unsignedB;
+    return r < a ? Long.MAX_VALUE : r;
   }
 
   private void beginThreadsUpTo(long t) {
@@ -881,7 +890,7 @@ final class Replay {
     if (s < 0) {
       // Created before the trace started (or by an untraced thread): its origin is unknown.
       counters.taskBeginWithoutCreate++;
-      node = tree.child(th.currentNode(), CallPathTree.UNKNOWN_TASK);
+      node = tree.unknownTask(th.currentNode());
       s = tasks.add(task, node, th.pool, -1, -1, t);
       tasks.begun[s] = true;
       pools.change(th.pool, t, 0, 1);
@@ -955,12 +964,13 @@ final class Replay {
   }
 
   private void taskSummary(ThreadState th, long t, int r, long count, long duration) {
-    counters.summaryTasks += count;
+    counters.summaryTasks = saturatedAdd(counters.summaryTasks, count);
     if (!th.worker() || th.depth > 0) {
       return; // the summarised tasks ran inside recorded activity: already execution
     }
     endIdle(th, t, -1);
-    long busy = Math.min(duration, th.pendingIdle);
+    // Fields are unsigned: a duration above Long.MAX_VALUE reads as negative here.
+    long busy = duration < 0 ? th.pendingIdle : Math.min(duration, th.pendingIdle);
     long fromInFlight = Math.min(busy, th.pendingIdleInFlight);
     th.pendingIdle -= busy;
     th.pendingIdleInFlight -= fromInFlight;
