@@ -1,8 +1,12 @@
 package dev.weft.analysis;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What an analysis found: the trace's facts, every property's severity by thread and call path, the
@@ -10,6 +14,10 @@ import java.util.Map;
  * AnalysisJson}; see PROPERTIES.md for the contract.
  *
  * @param format always {@link #FORMAT}
+ * @param status whether the analysis saw the whole recording: {@code complete}, {@code cut} or
+ *     {@code partial} (see {@link Status}); never silent about the other two
+ * @param statusDetail one line saying why the status is not complete (what was cut, where, and how
+ *     that was counted), null when complete
  * @param trace what was analysed
  * @param timeNs total CPU allocation time: the sum of the threads' lifetimes inside the window
  * @param properties every registered property, in tree order, zero when absent
@@ -18,6 +26,8 @@ import java.util.Map;
  */
 public record AnalysisResult(
     String format,
+    Status status,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String statusDetail,
     TraceInfo trace,
     long timeNs,
     List<PropertyResult> properties,
@@ -27,10 +37,90 @@ public record AnalysisResult(
   /** The format id of this version of the JSON contract. */
   public static final String FORMAT = "weft-analysis/1";
 
+  /**
+   * A result whose status is missing (a JSON document written before the status existed) takes it
+   * from {@code trace.complete}.
+   */
   public AnalysisResult {
+    if (status == null) {
+      status = trace == null || trace.complete() ? Status.COMPLETE : Status.CUT;
+    }
     properties = List.copyOf(properties);
     regions = List.copyOf(regions);
     notes = List.copyOf(notes);
+  }
+
+  /** How much of the recording an analysis saw. Written in JSON as its lower-case {@link #id()}. */
+  public enum Status {
+    /** The trace was closed cleanly and every stream was read to its end. */
+    COMPLETE,
+    /**
+     * The recording was cut off (process killed, trace not closed, or a stream file cut short):
+     * analysed up to the cut, as {@code statusDetail} and the notes say.
+     */
+    CUT,
+    /**
+     * Only part of a damaged trace could be read (salvaged): the analysis covers what was read. Set
+     * by the caller that salvaged the trace, through {@link Analyzer.Options#withPartial} or {@link
+     * AnalysisResult#withStatus}.
+     */
+    PARTIAL;
+
+    /** The JSON value: {@code complete}, {@code cut} or {@code partial}. */
+    @JsonValue
+    public String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The status of a JSON value (case-insensitive); an unknown one reads as {@link #PARTIAL}. */
+    @JsonCreator
+    public static Status of(String id) {
+      for (Status s : values()) {
+        if (s.id().equalsIgnoreCase(id)) {
+          return s;
+        }
+      }
+      return PARTIAL;
+    }
+  }
+
+  /**
+   * This result with another status, e.g. {@code result.withStatus(Status.PARTIAL, "stream 3 was
+   * salvaged up to byte 81920: 12 blocks skipped")} for an analysis of a salvaged trace. {@code
+   * trace.complete} follows the status (true only for {@link Status#COMPLETE}). The detail replaces
+   * the previous one; pass {@code detail + "; " + result.statusDetail()} to keep both.
+   *
+   * @param detail one line saying why (required unless {@code status} is {@link Status#COMPLETE},
+   *     where it is ignored)
+   * @throws IllegalArgumentException when {@code detail} is missing for a status other than
+   *     complete
+   */
+  public AnalysisResult withStatus(Status status, String detail) {
+    Objects.requireNonNull(status, "status");
+    if (status != Status.COMPLETE && (detail == null || detail.isBlank())) {
+      throw new IllegalArgumentException("a " + status.id() + " analysis needs a reason");
+    }
+    TraceInfo t =
+        trace == null
+            ? null
+            : new TraceInfo(
+                trace.path(),
+                trace.durationNs(),
+                trace.threads(),
+                trace.events(),
+                trace.dropped(),
+                trace.window(),
+                status == Status.COMPLETE,
+                trace.cut());
+    return new AnalysisResult(
+        format,
+        status,
+        status == Status.COMPLETE ? null : detail.strip(),
+        t,
+        timeNs,
+        properties,
+        regions,
+        notes);
   }
 
   /** The property with this id, or null. */
@@ -49,10 +139,11 @@ public record AnalysisResult(
    * @param path the trace directory
    * @param durationNs window end - window start
    * @param threads threads with a lifetime inside the window
-   * @param events events in the trace (including any after the window end)
+   * @param events events in the trace (all of them are analysed)
    * @param dropped events the recorder had to drop
    * @param window the analysed time window (trace clock)
    * @param complete true when the trace was closed cleanly and every stream read to its end
+   * @param cut how the recording was cut, null when it was not
    */
   public record TraceInfo(
       String path,
@@ -61,7 +152,20 @@ public record AnalysisResult(
       long events,
       long dropped,
       Window window,
-      boolean complete) {}
+      boolean complete,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Cut cut) {}
+
+  /**
+   * Where and how a recording was cut.
+   *
+   * @param atNs the cut (trace clock): the last event of any thread, or the END record of a trace
+   *     closed cleanly whose stream files were cut short
+   * @param threadsWithoutEnd threads alive at the cut without a clean end (no THREAD_END); each
+   *     counts up to the cut when it was blocked or idle there, else up to its own last event
+   * @param openWaits waits still open at the cut, counted up to it
+   * @param damagedStreams stream files cut short or corrupt (their later events are lost)
+   */
+  public record Cut(long atNs, int threadsWithoutEnd, long openWaits, int damagedStreams) {}
 
   /** The analysed window, in the trace's nanoTime clock. */
   public record Window(long startNs, long endNs) {}

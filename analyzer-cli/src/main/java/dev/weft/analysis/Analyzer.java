@@ -1,7 +1,6 @@
 package dev.weft.analysis;
 
 import dev.weft.trace.Definitions;
-import dev.weft.trace.EventKind;
 import dev.weft.trace.StreamCursor;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
@@ -9,6 +8,7 @@ import dev.weft.trace.TraceFormatException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleConsumer;
@@ -22,32 +22,56 @@ import java.util.function.DoubleConsumer;
  * }</pre>
  *
  * <p>The trace is replayed once, as one time-ordered stream, in memory bounded by threads × stack
- * depth plus live objects. A trace cut off (not closed cleanly, or a stream cut) is analysed over
- * the window all threads cover, which costs one extra read of each stream to find it; a trace that
- * starts late is analysed without inventing waits from the missing events. Both are reported in
- * {@link AnalysisResult#notes()}.
+ * depth plus live objects. Every event is analysed. A trace cut off (process killed, not closed, or
+ * a stream file cut short) is analysed up to the cut, the last event of any thread: a thread
+ * blocked there (in a join, at a barrier, on a lock, in a wait, or an idle pool worker) counts up
+ * to the cut with its open waits marked open; a thread running there counts up to its own last
+ * event (see {@link Replay#finish}). A trace that starts late is analysed without inventing waits
+ * from the missing events. Both are reported: {@link AnalysisResult#status()}, {@link
+ * AnalysisResult#statusDetail()} and {@link AnalysisResult#notes()}.
  */
 public final class Analyzer {
+  /** Threads named in a status line or note before "and N more". */
+  private static final int NAMED = 3;
 
   /** Immutable analysis options; {@code withX} returns a changed copy. */
   public static final class Options {
     private final DoubleConsumer progress;
+    private final String partial;
 
-    private Options(DoubleConsumer progress) {
+    private Options(DoubleConsumer progress, String partial) {
       this.progress = progress;
+      this.partial = partial;
     }
 
-    /** No progress reporting. */
+    /** No progress reporting; the status comes from the trace alone. */
     public static Options defaults() {
-      return new Options(null);
+      return new Options(null, null);
     }
 
     /**
      * Told the fraction of the trace replayed (0..1) every million events or so, on the analysing
-     * thread; must be cheap. Null for none.
+     * thread; must be cheap. Null for none. (Only for a trace closed cleanly, whose end is known
+     * before the replay.)
      */
     public Options withProgress(DoubleConsumer listener) {
-      return new Options(listener);
+      return new Options(listener, partial);
+    }
+
+    /**
+     * Marks the analysis {@link AnalysisResult.Status#PARTIAL}: the trace was salvaged, and only
+     * part of it could be read. For the caller that salvaged it (e.g. a reader that skipped damaged
+     * blocks): the result's status is {@code partial} whatever the trace looks like, and its {@code
+     * statusDetail} starts with {@code reason}, followed by what the analyzer itself found (e.g.
+     * the cut). Null for none.
+     *
+     * @param reason one line: what was salvaged and what was lost
+     */
+    public Options withPartial(String reason) {
+      if (reason != null && reason.isBlank()) {
+        throw new IllegalArgumentException("a partial analysis needs a reason");
+      }
+      return new Options(progress, reason == null ? null : reason.strip());
     }
   }
 
@@ -83,58 +107,27 @@ public final class Analyzer {
     }
   }
 
-  /** What one stream holds, for deciding the window of an incomplete trace. */
-  private record StreamFacts(
-      int stream,
-      long events,
-      long lastTime,
-      boolean endedWithThreadEnd,
-      StreamCursor.State state,
-      String problem,
-      long headerDropped) {}
-
   private AnalysisResult run() {
-    List<Integer> ids = trace.streamIds();
     boolean closed = defs.closedCleanly() && !defs.cut();
-    List<StreamFacts> scan = closed ? null : scanStreams(ids);
-    long limit = scan == null ? Long.MAX_VALUE : windowEnd(scan);
-
-    Replay replay = replay(limit);
+    Replay replay = replay(closed);
     replay.run(trace.events());
-    List<StreamCursor> cursors = lastOpened(ids.size());
-    if (scan == null && !allComplete(cursors)) {
-      // Closed cleanly, yet a stream file is cut short: narrow the window and replay again.
-      scan = new ArrayList<>();
-      for (StreamCursor c : cursors) {
-        scan.add(
-            new StreamFacts(
-                c.stream(),
-                c.eventCount(),
-                replay.thread(c.stream()) != null
-                    ? replay.thread(c.stream()).lastEventTime
-                    : Long.MIN_VALUE,
-                replay.thread(c.stream()) != null && replay.thread(c.stream()).lastWasThreadEnd,
-                c.state(),
-                c.problem(),
-                c.headerDropped()));
-      }
-      limit = windowEnd(scan);
-      if (limit < replay.maxTime) {
-        replay = replay(limit);
-        replay.run(trace.events());
-        cursors = lastOpened(ids.size());
+
+    // How each stream's reading ended: a damaged one lost its later events.
+    Map<Integer, StreamCursor> damaged = new LinkedHashMap<>();
+    for (StreamCursor c : trace.streams()) {
+      if (c.state() != StreamCursor.State.COMPLETE) {
+        damaged.put(c.stream(), c);
       }
     }
     long end;
-    if (scan == null) {
+    if (closed) {
       end = Math.max(defs.endTime(), replay.maxTime);
+    } else if (replay.maxTime != Long.MIN_VALUE) {
+      end = replay.maxTime; // the cut: the last event of any thread
     } else {
-      end = limit == Long.MAX_VALUE ? replay.maxTime : limit;
+      end = latestDefinition(replay);
     }
-    if (end == Long.MIN_VALUE) {
-      end = 0;
-    }
-    replay.finish(end);
+    replay.finish(end, closed, damaged::containsKey);
 
     long start = Long.MAX_VALUE;
     for (ThreadState th : replay.threads) {
@@ -145,23 +138,66 @@ public final class Analyzer {
     if (start == Long.MAX_VALUE) {
       start = Math.min(end, replay.minTime);
     }
-    long events = 0;
-    if (scan != null) {
-      for (StreamFacts f : scan) {
-        events += f.events();
-      }
-    } else {
-      events = replay.eventsRead;
-    }
-    boolean complete = scan == null && closed;
+    boolean complete = closed && damaged.isEmpty();
+
     List<String> notes = new ArrayList<>();
-    long dropped = dropped(replay, cursors, notes);
-    notes.addAll(0, windowNotes(scan, end, events - replay.eventsRead, replay));
+    for (String w : trace.warnings()) {
+      if (!w.startsWith("trace was not closed cleanly")) {
+        notes.add(w);
+      }
+    }
+    AnalysisResult.Cut cut = null;
+    String detail = null;
+    if (!complete) {
+      cut = cut(replay, end, damaged);
+      detail = cutDetail(replay, start, end, closed, cut, damaged);
+      notes.addAll(cutNotes(replay, end, damaged));
+    }
+    long dropped = dropped(replay, trace.streams(), notes);
     notes.addAll(Notes.fromCounters(replay.counters));
-    return Results.build(dir, defs, replay, start, end, complete, events, dropped, notes);
+    if (replay.tree.folded() > 0) {
+      notes.add(
+          replay.tree.folded()
+              + " call paths were deeper than "
+              + CallPathTree.MAX_DEPTH
+              + " regions: what ran deeper is attributed to '"
+              + CallPathTree.FOLDED_LABEL
+              + "' at that depth");
+    }
+    AnalysisResult r =
+        Results.build(
+            dir,
+            defs,
+            replay,
+            start,
+            end,
+            complete ? AnalysisResult.Status.COMPLETE : AnalysisResult.Status.CUT,
+            detail,
+            cut,
+            replay.eventsRead,
+            dropped,
+            notes);
+    if (options.partial != null) {
+      r =
+          r.withStatus(
+              AnalysisResult.Status.PARTIAL,
+              detail == null ? options.partial : options.partial + "; " + detail);
+    }
+    return r;
   }
 
-  private Replay replay(long limit) {
+  /** The run's end when no event was read: the latest thread definition, else 0. */
+  private static long latestDefinition(Replay replay) {
+    long t = Long.MIN_VALUE;
+    for (ThreadState th : replay.threads) {
+      if (th.begin != Long.MAX_VALUE) {
+        t = Math.max(t, th.begin);
+      }
+    }
+    return t == Long.MIN_VALUE ? 0 : t;
+  }
+
+  private Replay replay(boolean closed) {
     List<ThreadDef> defined = new ArrayList<>(defs.threads());
     Map<String, Integer> nameCount = new HashMap<>();
     for (ThreadDef t : defined) {
@@ -169,7 +205,6 @@ public final class Analyzer {
     }
     PoolTable pools = new PoolTable(defs);
     ThreadState[] states = new ThreadState[defined.size()];
-    int maxStream = 0;
     for (int i = 0; i < states.length; i++) {
       ThreadDef t = defined.get(i);
       String name = nameCount.get(t.name()) > 1 ? t.name() + " #" + t.stream() : t.name();
@@ -179,121 +214,139 @@ public final class Analyzer {
       if (pool >= 0) {
         pools.addWorker(pool, i);
       }
-      maxStream = Math.max(maxStream, t.stream());
     }
     long from = Long.MAX_VALUE;
     for (ThreadState s : states) {
       from = Math.min(from, s.begin);
     }
-    long to =
-        limit != Long.MAX_VALUE ? limit : defs.closedCleanly() ? defs.endTime() : Long.MIN_VALUE;
-    return new Replay(
-        defs,
-        PropertyRegistry.create(),
-        states,
-        pools,
-        maxStream,
-        limit,
-        options.progress,
-        from,
-        to);
+    long to = closed ? defs.endTime() : Long.MIN_VALUE;
+    return new Replay(defs, PropertyRegistry.create(), states, pools, options.progress, from, to);
   }
 
-  private List<StreamFacts> scanStreams(List<Integer> ids) {
-    List<StreamFacts> facts = new ArrayList<>();
-    for (int id : ids) {
-      StreamCursor c = trace.stream(id);
-      long n = 0;
-      long last = Long.MIN_VALUE;
-      boolean ended = false;
-      while (c.next()) {
-        n++;
-        last = c.time();
-        ended = c.kind() == EventKind.THREAD_END;
+  private static AnalysisResult.Cut cut(
+      Replay replay, long end, Map<Integer, StreamCursor> damaged) {
+    int withoutEnd = 0;
+    for (ThreadState th : replay.threads) {
+      if (th.started && th.endKind != ThreadState.END_RECORDED) {
+        withoutEnd++;
       }
-      facts.add(new StreamFacts(id, n, last, ended, c.state(), c.problem(), c.headerDropped()));
-      c.close();
     }
-    return facts;
+    return new AnalysisResult.Cut(end, withoutEnd, replay.counters.openWaitsAtCut, damaged.size());
   }
 
-  /** The earliest last event among streams that did not end with THREAD_END. */
-  private static long windowEnd(List<StreamFacts> scan) {
-    long end = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (StreamFacts f : scan) {
-      if (f.events() == 0) {
-        continue;
-      }
-      max = Math.max(max, f.lastTime());
-      if (!f.endedWithThreadEnd()) {
-        end = Math.min(end, f.lastTime());
-      }
-    }
-    return end != Long.MAX_VALUE ? end : max != Long.MIN_VALUE ? max : Long.MAX_VALUE;
-  }
-
-  private List<StreamCursor> lastOpened(int n) {
-    List<StreamCursor> all = trace.streams();
-    return all.subList(Math.max(0, all.size() - n), all.size());
-  }
-
-  private static boolean allComplete(List<StreamCursor> cursors) {
-    for (StreamCursor c : cursors) {
-      if (c.state() != StreamCursor.State.COMPLETE) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private List<String> windowNotes(
-      List<StreamFacts> scan, long end, long ignoredEvents, Replay replay) {
-    List<String> notes = new ArrayList<>();
-    for (String w : trace.warnings()) {
-      if (!w.startsWith("trace was not closed cleanly")) {
-        notes.add(w);
-      }
-    }
-    if (scan == null) {
-      return notes;
-    }
-    List<String> why = new ArrayList<>();
-    if (!defs.closedCleanly()) {
-      why.add("not closed cleanly (process killed or still running)");
-    }
-    if (defs.cut()) {
-      why.add("definitions file cut");
-    }
-    for (StreamFacts f : scan) {
-      if (f.state() != StreamCursor.State.COMPLETE) {
-        why.add(f.problem() != null ? f.problem() : "stream " + f.stream() + " " + f.state());
-      }
-    }
-    String limiting = null;
-    for (StreamFacts f : scan) {
-      if (f.events() > 0 && !f.endedWithThreadEnd() && f.lastTime() == end) {
-        ThreadState th = null;
-        for (ThreadState s : replay.threads) {
-          if (s.stream == f.stream()) {
-            th = s;
-          }
+  /** The status line of a cut trace: where it was cut and what that means for the counts. */
+  private String cutDetail(
+      Replay replay,
+      long start,
+      long end,
+      boolean closed,
+      AnalysisResult.Cut cut,
+      Map<Integer, StreamCursor> damaged) {
+    StringBuilder b = new StringBuilder();
+    if (!closed) {
+      List<String> names = new ArrayList<>();
+      for (ThreadState th : replay.threads) {
+        if (th.started && th.endKind != ThreadState.END_RECORDED) {
+          names.add(th.name);
         }
-        limiting = th != null ? th.name : "stream " + f.stream();
-        break;
+      }
+      b.append("cut at ")
+          .append(TextReport.duration(end - start))
+          .append(" (trace clock ")
+          .append(end)
+          .append(" ns, the last event of any thread; ")
+          .append(
+              defs.cut()
+                  ? "definitions file cut"
+                  : "not closed cleanly: the process was killed or is still running")
+          .append("): ")
+          .append(cut.threadsWithoutEnd())
+          .append(cut.threadsWithoutEnd() == 1 ? " thread" : " threads")
+          .append(" without a clean end");
+      if (!names.isEmpty()) {
+        b.append(" (").append(named(names)).append(')');
+      }
+      b.append("; ")
+          .append(cut.openWaits())
+          .append(cut.openWaits() == 1 ? " wait was" : " waits were")
+          .append(" still open at the cut and ")
+          .append(cut.openWaits() == 1 ? "is" : "are")
+          .append(" counted up to it");
+    }
+    if (!damaged.isEmpty()) {
+      List<String> names = new ArrayList<>();
+      for (StreamCursor c : damaged.values()) {
+        ThreadState th = replay.thread(c.stream());
+        names.add(th != null ? th.name : "stream " + c.stream());
+      }
+      if (b.length() > 0) {
+        b.append("; ");
+      }
+      b.append(damaged.size())
+          .append(damaged.size() == 1 ? " stream file was" : " stream files were")
+          .append(" cut short or damaged (")
+          .append(named(names))
+          .append("): ")
+          .append(damaged.size() == 1 ? "its thread counts" : "their threads count")
+          .append(" up to the last whole event");
+    }
+    return b.toString();
+  }
+
+  /** What the cut meant for single threads: those that stopped at their own last event. */
+  private List<String> cutNotes(Replay replay, long end, Map<Integer, StreamCursor> damaged) {
+    List<String> notes = new ArrayList<>();
+    for (StreamCursor c : damaged.values()) {
+      ThreadState th = replay.thread(c.stream());
+      notes.add(
+          (c.problem() != null ? c.problem() : "stream " + c.stream() + " " + c.state())
+              + ": the events after it are lost, so thread '"
+              + (th != null ? th.name : "stream " + c.stream())
+              + "' counts up to its last whole event"
+              + (th != null && th.started
+                  ? " (" + TextReport.duration(end - th.end) + " before the end)"
+                  : ""));
+    }
+    List<String> running = new ArrayList<>();
+    List<String> idle = new ArrayList<>();
+    for (ThreadState th : replay.threads) {
+      if (th.endKind == ThreadState.END_RUNNING && th.end < end) {
+        running.add(th.name + " " + TextReport.duration(end - th.end) + " before the cut");
+      } else if (th.endKind == ThreadState.END_IDLE) {
+        idle.add(th.name);
       }
     }
-    StringBuilder b = new StringBuilder("trace is incomplete (").append(String.join("; ", why));
-    b.append("): analysed the window all threads cover, up to ").append(end).append(" ns");
-    if (limiting != null) {
-      b.append(" (the last event of thread '").append(limiting).append("')");
+    if (!running.isEmpty()) {
+      notes.add(
+          running.size()
+              + (running.size() == 1
+                  ? " thread was running (no wait open) at its last event"
+                  : " threads were running (no wait open) at their last event")
+              + " before the cut, without a clean end ("
+              + named(running)
+              + "): what "
+              + (running.size() == 1 ? "it" : "they")
+              + " did after it is unknown, so "
+              + (running.size() == 1 ? "it counts" : "each counts")
+              + " up to its own last event, where its open regions and tasks end");
     }
-    b.append("; ")
-        .append(Math.max(0, ignoredEvents))
-        .append(" later events of other threads were ignored");
-    b.append(", and waits still open at the window end are counted up to it");
-    notes.add(b.toString());
+    if (!idle.isEmpty()) {
+      notes.add(
+          idle.size()
+              + (idle.size() == 1 ? " pool worker was" : " pool workers were")
+              + " idle (outside any task) at the cut ("
+              + named(idle)
+              + "): counted idle up to it");
+    }
     return notes;
+  }
+
+  /** The first few names, then how many more. */
+  private static String named(List<String> names) {
+    if (names.size() <= NAMED + 1) {
+      return String.join(", ", names);
+    }
+    return String.join(", ", names.subList(0, NAMED)) + " and " + (names.size() - NAMED) + " more";
   }
 
   private long dropped(Replay replay, List<StreamCursor> cursors, List<String> notes) {
@@ -306,7 +359,7 @@ public final class Analyzer {
     }
     long total = 0;
     for (long n : byStream.values()) {
-      total += n;
+      total = n < 0 || total + n < total ? Long.MAX_VALUE : total + n; // counts are unsigned
     }
     if (total > 0) {
       notes.add(

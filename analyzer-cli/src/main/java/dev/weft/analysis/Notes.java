@@ -75,12 +75,16 @@ final class Notes {
     add(
         n,
         c.openFramesAtEnd,
-        "regions, tasks or waits were still open when their thread's window ended: counted up to"
-            + " the window end");
+        "regions, tasks or waits were still open when the trace was closed: counted up to its"
+            + " end");
     add(
         n,
         c.tasksStillQueued,
-        "tasks were still queued at the window end: their queue wait counts up to the window end");
+        "tasks were still queued at the end of the run: their queue wait counts up to it");
+    add(
+        n,
+        c.eventsWithoutThread,
+        "events belonged to a stream without a thread definition: not analysed");
     add(
         n,
         c.summaryTasks,

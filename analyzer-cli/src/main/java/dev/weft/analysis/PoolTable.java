@@ -52,6 +52,7 @@ final class PoolTable {
     PoolDef def = defs.pool(poolId);
     name[s] = def != null ? def.name() : "pool " + poolId;
     workers[s] = new int[4];
+    lastChange[s] = Long.MIN_VALUE; // trace times may be negative (System.nanoTime)
     slots.put(poolId, s);
     return s;
   }
@@ -67,14 +68,19 @@ final class PoolTable {
    * Total time pool {@code p} had work in flight up to {@code t} (t not before the last change).
    */
   long inFlightUpTo(int p, long t) {
-    return inFlight[p] ? inFlightTotal[p] + (t - lastChange[p]) : inFlightTotal[p];
+    return inFlight[p] ? inFlightTotal[p] + Math.max(0, t - lastChange[p]) : inFlightTotal[p];
   }
 
-  /** Adjusts open regions and live tasks of {@code p} at {@code t}. */
+  /**
+   * Adjusts open regions and live tasks of {@code p} at {@code t}. A time before the pool's last
+   * change (a thread's frames closed at its own last event when the run ends) counts as that
+   * change's time, so the totals never run backwards.
+   */
   void change(int p, long t, int openDelta, int liveDelta) {
     if (p < 0) {
       return;
     }
+    t = Math.max(t, lastChange[p]);
     open[p] = Math.max(0, open[p] + openDelta);
     live[p] = Math.max(0, live[p] + liveDelta);
     boolean now = open[p] > 0 || live[p] > 0;

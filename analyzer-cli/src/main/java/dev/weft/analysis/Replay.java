@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.DoubleConsumer;
+import java.util.function.IntPredicate;
 
 /**
  * The replay engine: one pass over the trace's events in time order, keeping per-thread state
@@ -32,12 +33,11 @@ import java.util.function.DoubleConsumer;
  * handing what it finds (waits, idle stretches, execution) to the properties. Memory is bounded by
  * threads × stack depth plus live objects; nothing is allocated per event.
  *
- * <p>Events later than {@code limit} (the end of the window all threads cover, for a trace cut off)
- * are not read.
+ * <p>Every event is replayed. {@link #finish} then ends the threads still alive at the end of the
+ * run, each as far as its stream tells: see {@link #finish} for threads of a trace that was cut.
  */
 final class Replay {
   private final Definitions defs;
-  private final long limit;
   private final DoubleConsumer progress;
   private final long progressFrom;
   private final long progressTo;
@@ -66,7 +66,10 @@ final class Replay {
   private final TaskStart taskStart = new TaskStart();
 
   final ThreadState[] threads;
+  // Threads by stream id: a dense array for the usual small ids, a map for any others (stream ids
+  // come from the trace and may be anything an int holds).
   private final ThreadState[] byStream;
+  private final LongIntMap sparseStreams = new LongIntMap(16);
   private final ThreadState[] beginOrder;
   private int nextBeginIndex;
   private long nextBegin;
@@ -106,6 +109,8 @@ final class Replay {
     long spinExitWithoutEnter;
     long helpExitWithoutEnter;
     long openFramesAtEnd;
+    long openWaitsAtCut;
+    long eventsWithoutThread;
     long tasksStillQueued;
     long summaryTasks;
     long measurementOff;
@@ -122,6 +127,7 @@ final class Replay {
     int[] departures = new int[2];
     long[] latest = new long[2];
     boolean[] noted = new boolean[2];
+    boolean[] released = new boolean[2];
 
     BarrierObject(int stat, int parties) {
       this.stat = stat;
@@ -145,6 +151,7 @@ final class Replay {
         departures = Arrays.copyOf(departures, cap);
         latest = Arrays.copyOf(latest, cap);
         noted = Arrays.copyOf(noted, cap);
+        released = Arrays.copyOf(released, cap);
       }
       int i = count++;
       generation[i] = gen;
@@ -152,6 +159,7 @@ final class Replay {
       departures[i] = 0;
       latest[i] = Long.MIN_VALUE;
       noted[i] = false;
+      released[i] = false;
       return i;
     }
 
@@ -162,13 +170,12 @@ final class Replay {
       departures[i] = departures[last];
       latest[i] = latest[last];
       noted[i] = noted[last];
+      released[i] = released[last];
     }
   }
 
   /**
    * @param threadStates one per traced thread, indexed by their {@code index}
-   * @param maxStream the largest stream id
-   * @param limit events after this time are not replayed
    * @param progress told the fraction done now and then, or null
    * @param progressFrom trace time at which progress is 0
    * @param progressTo trace time at which progress is 1 (or Long.MIN_VALUE when unknown)
@@ -178,14 +185,11 @@ final class Replay {
       List<Property> properties,
       ThreadState[] threadStates,
       PoolTable pools,
-      int maxStream,
-      long limit,
       DoubleConsumer progress,
       long progressFrom,
       long progressTo) {
     this.defs = defs;
     this.properties = properties;
-    this.limit = limit;
     this.progress = progressTo > progressFrom ? progress : null;
     this.progressFrom = progressFrom;
     this.progressTo = progressTo;
@@ -203,9 +207,19 @@ final class Replay {
     this.threads = threadStates;
     this.pools = pools;
     this.instances = new InstanceTable(threads.length);
-    this.byStream = new ThreadState[maxStream + 1];
+    int dense = 0;
     for (ThreadState t : threads) {
-      byStream[t.stream] = t;
+      if (t.stream >= 0 && t.stream < DENSE_STREAMS + threads.length) {
+        dense = Math.max(dense, t.stream + 1);
+      }
+    }
+    this.byStream = new ThreadState[dense];
+    for (ThreadState t : threads) {
+      if (t.stream >= 0 && t.stream < dense) {
+        byStream[t.stream] = t;
+      } else {
+        sparseStreams.put(t.stream, t.index);
+      }
     }
     this.beginOrder = threads.clone();
     Arrays.sort(beginOrder, Comparator.comparingLong(t -> t.begin));
@@ -240,19 +254,23 @@ final class Replay {
 
   // ---- the pass ---------------------------------------------------------------------------------
 
+  /** Stream ids below this plus the thread count are looked up in an array, others in a map. */
+  private static final int DENSE_STREAMS = 1024;
+
   /** The thread of a stream, or null. */
   ThreadState thread(int stream) {
-    return stream < byStream.length ? byStream[stream] : null;
+    if (stream >= 0 && stream < byStream.length) {
+      return byStream[stream];
+    }
+    int i = sparseStreams.get(stream);
+    return i >= 0 ? threads[i] : null;
   }
 
-  /** Replays every event of {@code c} up to the limit. */
+  /** Replays every event of {@code c}. */
   void run(EventCursor c) {
     long n = 0;
     while (c.next()) {
       long t = c.time();
-      if (t > limit) {
-        break;
-      }
       if (n++ == 0) {
         minTime = t;
       }
@@ -260,9 +278,12 @@ final class Replay {
       if (t >= nextBegin) {
         beginThreadsUpTo(t);
       }
-      ThreadState th = byStream[c.stream()];
-      th.lastEventTime = t;
-      th.lastWasThreadEnd = false;
+      int stream = c.stream();
+      ThreadState th = stream >= 0 && stream < byStream.length ? byStream[stream] : thread(stream);
+      if (th == null) {
+        counters.eventsWithoutThread++; // the reader hands out only defined streams' events
+        continue;
+      }
       th.events++;
       if (th.ended) {
         counters.eventsAfterThreadEnd++;
@@ -358,11 +379,10 @@ final class Replay {
         taskSummary(th, t, (int) c.field(0), c.field(2), c.field(3));
         break;
       case THREAD_END:
-        th.lastWasThreadEnd = true;
         endThread(th, t);
         break;
       case DROPPED:
-        th.droppedEvents += c.field(0);
+        th.droppedEvents = saturatedAdd(th.droppedEvents, c.field(0));
         break;
       case MEASUREMENT_OFF:
         counters.measurementOff++;
@@ -377,24 +397,73 @@ final class Replay {
     }
   }
 
-  /** Ends the replay at {@code end}: every thread still alive is charged up to it. */
-  void finish(long end) {
+  /**
+   * Ends the replay at {@code end}, the end of the run, and ends every thread still alive (without
+   * THREAD_END) as far as its stream tells:
+   *
+   * <ul>
+   *   <li>its stream is damaged ({@code damaged}: cut short or corrupt, so its later events are
+   *       lost): at its own last whole event; nothing open there is counted further;
+   *   <li>the trace was closed cleanly: at {@code end} (the END record), with everything still open
+   *       counted up to it, as the complete recording says;
+   *   <li>the trace was cut (no END record) and the thread was blocked at its last event, i.e. its
+   *       innermost frame is a join wait, barrier wait, lock request, wait (including sleep and
+   *       park) or spin, or it is a pool worker outside any task (idle): at {@code end}, the cut;
+   *       its open waits are counted up to the cut and marked open ({@link
+   *       Counters#openWaitsAtCut});
+   *   <li>the trace was cut and the thread was running at its last event (in a region, task or
+   *       fork, or outside any region): at its own last event. It was alive until the cut, but what
+   *       it did after its last event is unknown (running untraced code, blocked somewhere not
+   *       recorded, or gone without a THREAD_END), so no time after it is counted, neither as
+   *       execution nor as a wait; the frames still open are closed there.
+   * </ul>
+   *
+   * @param closedCleanly the trace has its END record (and complete definitions)
+   * @param damaged true for a stream id whose file was cut short or corrupt
+   */
+  void finish(long end, boolean closedCleanly, IntPredicate damaged) {
     beginThreadsUpTo(end);
+    List<ThreadState> early = new ArrayList<>();
+    List<ThreadState> atEnd = new ArrayList<>();
     for (ThreadState th : threads) {
-      if (!th.started || th.ended) {
+      if (!th.started) {
         continue;
       }
-      charge(th, end);
-      counters.openFramesAtEnd += th.depth;
-      while (th.depth > 0) {
-        closeTop(th, end);
+      if (th.ended) {
+        th.endKind = ThreadState.END_RECORDED;
+        continue;
       }
-      if (th.worker()) {
-        endIdle(th, end, -1);
+      if (damaged.test(th.stream)) {
+        th.endKind = ThreadState.END_DAMAGED;
+        early.add(th);
+      } else if (closedCleanly) {
+        th.endKind = ThreadState.END_AT_CLOSE;
+        atEnd.add(th);
+      } else if (th.depth > 0 ? isWait(th.kind[th.depth - 1]) : th.worker()) {
+        th.endKind = th.depth > 0 ? ThreadState.END_BLOCKED : ThreadState.END_IDLE;
+        atEnd.add(th);
+      } else {
+        th.endKind = ThreadState.END_RUNNING;
+        early.add(th);
       }
-      flushIdle(th);
-      flushExec(th);
-      th.end = end;
+    }
+    // Threads that stop early are closed first, in time order, so that pool and region-instance
+    // state changes stay in time order as far as they can.
+    early.sort(Comparator.comparingLong(th -> th.lastT));
+    for (ThreadState th : early) {
+      stop(th, th.lastT);
+    }
+    for (ThreadState th : atEnd) {
+      if (th.endKind == ThreadState.END_AT_CLOSE) {
+        counters.openFramesAtEnd += th.depth;
+      } else {
+        for (int i = 0; i < th.depth; i++) {
+          if (isWait(th.kind[i])) {
+            counters.openWaitsAtCut++;
+          }
+        }
+      }
+      stop(th, end);
     }
     tasks.forEachLive(
         s -> {
@@ -410,6 +479,38 @@ final class Replay {
         p.onRegion(r);
       }
     }
+  }
+
+  /** Frames in which a thread is held up rather than running. */
+  private static boolean isWait(byte kind) {
+    return kind == F_JOIN
+        || kind == F_BARRIER
+        || kind == F_LOCK
+        || kind == F_WAIT
+        || kind == F_SPIN;
+  }
+
+  /** Ends a thread that did not end itself at {@code t}: charges it and closes what is open. */
+  private void stop(ThreadState th, long t) {
+    charge(th, t);
+    while (th.depth > 0) {
+      closeTop(th, t);
+    }
+    if (th.worker()) {
+      endIdle(th, t, -1);
+    }
+    flushIdle(th);
+    flushExec(th);
+    th.end = t;
+  }
+
+  /** {@code a + b} for a count and an unsigned field value, saturating at Long.MAX_VALUE. */
+  private static long saturatedAdd(long a, long unsignedB) {
+    if (unsignedB < 0) {
+      return Long.MAX_VALUE;
+    }
+    long r = a + unsignedB;
+    return r < a ? Long.MAX_VALUE : r;
   }
 
   private void beginThreadsUpTo(long t) {
@@ -789,7 +890,7 @@ final class Replay {
     if (s < 0) {
       // Created before the trace started (or by an untraced thread): its origin is unknown.
       counters.taskBeginWithoutCreate++;
-      node = tree.child(th.currentNode(), CallPathTree.UNKNOWN_TASK);
+      node = tree.unknownTask(th.currentNode());
       s = tasks.add(task, node, th.pool, -1, -1, t);
       tasks.begun[s] = true;
       pools.change(th.pool, t, 0, 1);
@@ -863,12 +964,13 @@ final class Replay {
   }
 
   private void taskSummary(ThreadState th, long t, int r, long count, long duration) {
-    counters.summaryTasks += count;
+    counters.summaryTasks = saturatedAdd(counters.summaryTasks, count);
     if (!th.worker() || th.depth > 0) {
       return; // the summarised tasks ran inside recorded activity: already execution
     }
     endIdle(th, t, -1);
-    long busy = Math.min(duration, th.pendingIdle);
+    // Fields are unsigned: a duration above Long.MAX_VALUE reads as negative here.
+    long busy = duration < 0 ? th.pendingIdle : Math.min(duration, th.pendingIdle);
     long fromInFlight = Math.min(busy, th.pendingIdleInFlight);
     th.pendingIdle -= busy;
     th.pendingIdleInFlight -= fromInFlight;
@@ -955,8 +1057,11 @@ final class Replay {
       if ((outcome & BarrierOutcome.LAST) != 0) {
         // A releasing arrival recorded as a departure only (e.g. the count-down that opens a
         // latch).
-        if (g >= 0 && t > barriers.get(b).latest[g]) {
-          barriers.get(b).latest[g] = t;
+        if (g >= 0) {
+          if (t > barriers.get(b).latest[g]) {
+            barriers.get(b).latest[g] = t;
+          }
+          barriers.get(b).released[g] = true;
         }
       } else {
         counters.barrierExitWithoutArrival++;
@@ -978,6 +1083,14 @@ final class Replay {
     a.object = obj;
     a.generation = gen;
     a.latestArrival = g >= 0 ? bo.latest[g] : th.start[i];
+    if (!departed
+        && (g < 0 || !bo.released[g])
+        && (bo.parties == 0 || g < 0 || bo.arrivals[g] < bo.parties)) {
+      // Still waiting where its wait ends (the run ended, or the departure is missing) and nothing
+      // says the generation was complete: the thread was waiting for an arrival that had not come,
+      // so the whole wait is waiting for the last arrival, none of it release latency.
+      a.latestArrival = t;
+    }
     a.outcome = outcome;
     a.departed = departed;
     for (Property p : barrierHandlers) {
@@ -985,6 +1098,9 @@ final class Replay {
     }
     rest(th, a, th.stat[i]);
     if (g >= 0) {
+      if (departed) {
+        bo.released[g] = true;
+      }
       if (departed && bo.parties > 0 && bo.arrivals[g] < bo.parties && !bo.noted[g]) {
         bo.noted[g] = true;
         counters.partialGenerations++;
@@ -1047,6 +1163,18 @@ final class Replay {
     }
     ConstructKind kind = lockKind(obj, th.region[i]);
     a.kind = kind;
+    if (!acquired && l >= 0 && kind != ConstructKind.SEMAPHORE && heldByOtherNow(th, l, obj)) {
+      // Still waiting where its wait ends (the run ended, or the acquisition is missing) while
+      // another thread holds the lock: it was waiting for that holder, whatever releases came in
+      // between. (A holder whose stream ended before its release is still the holder: no release
+      // is invented for it.)
+      a.heldByOther = true;
+      a.heldExclusivelyByOther |= locks.holder[l] >= 0 && locks.holder[l] != th.index;
+      a.lastRelease = LockTable.NEVER;
+      a.lastReleaser = -1;
+      a.lastExclusiveRelease = LockTable.NEVER;
+      a.lastExclusiveReleaser = -1;
+    }
     a.monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
     a.waitingForHolder = 0;
     a.handoff = 0;
@@ -1058,6 +1186,21 @@ final class Replay {
       locks.waiters[l]--;
       locks.releaseIfIdle(l);
     }
+  }
+
+  /** Whether another thread holds lock slot {@code l} (in any mode) now. */
+  private boolean heldByOtherNow(ThreadState th, int l, long obj) {
+    int holder = locks.holder[l];
+    if (holder >= 0 && holder != th.index) {
+      return true;
+    }
+    int ownShared = 0;
+    for (int k = 0; k < th.heldCount; k++) {
+      if (th.held[k] == obj && th.heldShared[k]) {
+        ownShared++;
+      }
+    }
+    return locks.shared[l] - ownShared > 0;
   }
 
   /** The lock's kind: from its object definition, else from the request's call site. */

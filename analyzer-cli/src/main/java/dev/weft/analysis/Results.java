@@ -27,7 +27,9 @@ final class Results {
       Replay replay,
       long windowStart,
       long windowEnd,
-      boolean complete,
+      AnalysisResult.Status status,
+      String statusDetail,
+      AnalysisResult.Cut cut,
       long events,
       long dropped,
       List<String> notes) {
@@ -137,8 +139,10 @@ final class Results {
             events,
             dropped,
             new Window(windowStart, windowEnd),
-            complete);
-    return new AnalysisResult(AnalysisResult.FORMAT, info, timeNs, results, regions, notes);
+            status == AnalysisResult.Status.COMPLETE,
+            cut);
+    return new AnalysisResult(
+        AnalysisResult.FORMAT, status, statusDetail, info, timeNs, results, regions, notes);
   }
 
   static double percent(long ns, long total) {

@@ -4,8 +4,10 @@ import dev.weft.analysis.AnalysisResult.CallPathSeverity;
 import dev.weft.analysis.AnalysisResult.PropertyResult;
 import dev.weft.analysis.AnalysisResult.RegionResult;
 import dev.weft.analysis.AnalysisResult.ThreadSeverity;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +49,15 @@ public final class TextReport {
             t.threads(),
             t.events(),
             t.dropped() > 0 ? String.format(Locale.ROOT, " (%,d dropped)", t.dropped()) : "",
-            t.complete() ? "complete" : "INCOMPLETE (see notes)"));
+            r.status() == AnalysisResult.Status.COMPLETE
+                ? "complete"
+                : r.status().id().toUpperCase(Locale.ROOT) + " (see below and the notes)"));
+    if (r.status() != AnalysisResult.Status.COMPLETE) {
+      wrap(
+          b,
+          "  " + r.status().id().toUpperCase(Locale.ROOT) + ": ",
+          r.statusDetail() != null ? r.statusDetail() : "(no detail given)");
+    }
     b.append("  total CPU allocation time ")
         .append(duration(r.timeNs()))
         .append(" (the sum of the threads' lifetimes; percentages below are of it)\n\n");
@@ -72,7 +82,8 @@ public final class TextReport {
 
   private static int depth(AnalysisResult r, PropertyResult p) {
     int d = 0;
-    for (String parent = p.parent(); parent != null; d++) {
+    // Bounded: a document read back from a file may have a cycle of parents.
+    for (String parent = p.parent(); parent != null && d < r.properties().size(); d++) {
       PropertyResult q = r.property(parent);
       parent = q == null ? null : q.parent();
     }
@@ -175,26 +186,47 @@ public final class TextReport {
     return s;
   }
 
+  /**
+   * Prints {@code n} and its larger descendants, depth first. Iterative: a call path read back from
+   * a JSON file may be arbitrarily deep.
+   */
   private static void printNode(StringBuilder b, Node n, int depth, long total, long time) {
-    b.append(
-        String.format(
-            Locale.ROOT, "     %8s %s%s%n", pct(n.inclusive, time), "  ".repeat(depth), n.label));
-    List<Node> kids = new ArrayList<>(n.children.values());
-    kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
-    int shown = 0;
-    for (Node k : kids) {
-      if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "     %8s %s... %d smaller%n",
-                "",
-                "  ".repeat(depth + 1),
-                kids.size() - shown));
-        break;
+    Deque<Object[]> stack = new ArrayDeque<>();
+    stack.push(new Object[] {n, depth});
+    while (!stack.isEmpty()) {
+      Object[] item = stack.pop();
+      int d = (Integer) item[1];
+      if (item[0] instanceof String more) {
+        b.append(String.format(Locale.ROOT, "     %8s %s%s%n", "", "  ".repeat(d), more));
+        continue;
       }
-      shown++;
-      printNode(b, k, depth + 1, total, time);
+      Node node = (Node) item[0];
+      if (d > CallPathTree.MAX_DEPTH) {
+        b.append(String.format(Locale.ROOT, "     %8s %s%n", "", "... deeper levels not shown"));
+        continue;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %8s %s%s%n",
+              pct(node.inclusive, time),
+              "  ".repeat(d),
+              node.label));
+      List<Node> kids = new ArrayList<>(node.children.values());
+      kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
+      List<Object[]> next = new ArrayList<>();
+      int shown = 0;
+      for (Node k : kids) {
+        if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
+          next.add(new Object[] {"... " + (kids.size() - shown) + " smaller", d + 1});
+          break;
+        }
+        shown++;
+        next.add(new Object[] {k, d + 1});
+      }
+      for (int i = next.size() - 1; i >= 0; i--) {
+        stack.push(next.get(i));
+      }
     }
   }
 

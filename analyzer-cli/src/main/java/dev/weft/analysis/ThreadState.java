@@ -25,12 +25,23 @@ final class ThreadState {
   /** Pool slot of a pool worker, -1 for other threads. */
   final int pool;
 
-  /** Lifetime start (definition time) and end (THREAD_END or window end). */
+  // How a thread's lifetime ended (see Replay.finish).
+  static final byte END_RECORDED = 1;
+  static final byte END_AT_CLOSE = 2;
+  static final byte END_BLOCKED = 3;
+  static final byte END_IDLE = 4;
+  static final byte END_RUNNING = 5;
+  static final byte END_DAMAGED = 6;
+
+  /** Lifetime start (definition time) and end (THREAD_END, or where Replay.finish ended it). */
   long begin;
 
   long end;
   boolean started;
   boolean ended;
+
+  /** One of the END_ constants once the replay is finished; 0 before. */
+  byte endKind;
 
   /** Time up to which this thread's time has been charged. */
   long lastT;
@@ -86,9 +97,7 @@ final class ThreadState {
   long releasedLock;
   int releasedDepth;
 
-  // Facts for window and notes.
-  long lastEventTime = Long.MIN_VALUE;
-  boolean lastWasThreadEnd;
+  // Facts for the notes.
   long droppedEvents;
 
   ThreadState(int index, int stream, String name, int pool, long begin) {

@@ -75,7 +75,10 @@
   function traceFacts(a) {
     const t = a.trace || {};
     const w = t.window || {};
-    const complete = t.complete === false ? 'no: the trace was cut off' : t.complete === true ? 'yes' : '';
+    // status: complete | cut | partial (older documents have only trace.complete)
+    const status = a.status ? String(a.status) : t.complete === false ? 'cut' : t.complete === true ? 'complete' : '';
+    const complete = status === '' ? '' : status === 'complete' ? 'yes' :
+      'no: ' + status + (a.status_detail ? ' — ' + a.status_detail : status === 'cut' ? ': the trace was cut off' : '');
     return facts([
       ['trace', t.path],
       ['duration', t.duration_ns !== undefined ? fmtNs(t.duration_ns) : ''],
@@ -83,7 +86,7 @@
       ['events', t.events !== undefined ? fmtCount(t.events) : ''],
       ['dropped', t.dropped !== undefined ? fmtCount(t.dropped) : '', num(t.dropped) > 0 ? 'warn' : ''],
       ['window', w.end_ns !== undefined ? fmtNs(num(w.end_ns) - num(w.start_ns)) : ''],
-      ['complete', complete, t.complete === false ? 'warn' : ''],
+      ['complete', complete, status !== '' && status !== 'complete' ? 'warn' : ''],
       ['CPU allocation time', a.time_ns !== undefined ? fmtNs(a.time_ns) : '']
     ]);
   }

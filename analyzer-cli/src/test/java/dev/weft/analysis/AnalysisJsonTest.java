@@ -31,8 +31,10 @@ class AnalysisJsonTest {
     AnalysisJson.write(r, out);
     JsonNode root = new ObjectMapper().readTree(out.toByteArray());
     assertEquals(
-        List.of("format", "trace", "time_ns", "properties", "regions", "notes"), names(root));
+        List.of("format", "status", "trace", "time_ns", "properties", "regions", "notes"),
+        names(root));
     assertEquals("weft-analysis/1", root.get("format").asText());
+    assertEquals("complete", root.get("status").asText());
     assertEquals(
         List.of("path", "duration_ns", "threads", "events", "dropped", "window", "complete"),
         names(root.get("trace")));

@@ -24,12 +24,12 @@ class IncompleteTraceTest {
   @TempDir Path tmp;
 
   /**
-   * a and b meet at a barrier at 100/150; b then waits again at 400 for a, whose stream ends at 300
-   * (killed: the trace is never closed). Without the window rule b's wait from 400 on would be a
-   * phantom.
+   * a and b meet at a barrier at 100/150; b then waits again from 400 to 900, while a's stream ends
+   * at 300 (killed: the trace is never closed). Every event is analysed: the run ends at the last
+   * event of any thread (900); a was running at its last event, so it counts up to it.
    */
   @Test
-  void killedProcessIsAnalysedOverTheWindowAllThreadsCover() {
+  void killedProcessIsAnalysedUpToTheLastEventOfAnyThread() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int await = f.region("await", ConstructKind.CYCLIC_BARRIER, 40);
     int work = f.region("work", ConstructKind.USER_REGION, 41);
@@ -45,20 +45,31 @@ class IncompleteTraceTest {
     b.barrierExit(900, await, 5, 1, 0);
     AnalysisResult r = Analyzer.analyze(f.abandon());
     assertFalse(r.trace().complete());
-    assertEquals(300, r.trace().window().endNs());
+    assertEquals(AnalysisResult.Status.CUT, r.status());
+    assertEquals(900, r.trace().window().endNs());
+    assertEquals(900, r.trace().durationNs());
     assertEquals(70, onThread(r, "barrier_wait", "a"));
-    assertEquals(10, onThread(r, "barrier_wait", "b"));
+    assertEquals(10 + 500, onThread(r, "barrier_wait", "b"));
     assertEquals(8, r.trace().events());
+    assertEquals(new AnalysisResult.Cut(900, 2, 0, 0), r.trace().cut());
     assertTrue(
-        r.notes().get(0).startsWith("trace is incomplete (not closed cleanly")
-            && r.notes().get(0).contains("up to 300 ns (the last event of thread 'a')")
-            && r.notes().get(0).contains("2 later events"),
-        r.notes().get(0));
-    Check.partition(r, Map.of("a", 300L, "b", 300L));
+        r.statusDetail().startsWith("cut at 900 ns (trace clock 900 ns, the last event of any")
+            && r.statusDetail().contains("2 threads without a clean end (a, b)")
+            && r.statusDetail().contains("0 waits were still open at the cut"),
+        r.statusDetail());
+    String notes = String.join("\n", r.notes());
+    assertTrue(
+        notes.contains(
+            "1 thread was running (no wait open) at its last event before the cut, without a clean"
+                + " end (a 600 ns before the cut): what it did after it is unknown, so it counts up"
+                + " to its own last event"),
+        notes);
+    assertFalse(notes.contains("ignored"), notes);
+    Check.partition(r, Map.of("a", 300L, "b", 900L));
   }
 
   @Test
-  void threadsThatEndedDoNotLimitTheWindow() {
+  void threadsThatEndedCountUpToTheirEnd() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int work = f.region("work", ConstructKind.USER_REGION, 41);
     StreamWriter a = f.thread("a", 0);
@@ -70,12 +81,17 @@ class IncompleteTraceTest {
     b.exit(700, work);
     AnalysisResult r = Analyzer.analyze(f.abandon());
     assertEquals(700, r.trace().window().endNs());
+    assertEquals(new AnalysisResult.Cut(700, 1, 0, 0), r.trace().cut());
     Check.partition(r, Map.of("a", 30L, "b", 700L));
   }
 
-  /** A clean trace whose event file was truncated inside its last event. */
+  /**
+   * A clean trace whose event file was truncated inside its last event: that thread counts up to
+   * its last whole event; the others, complete, up to the END record. b's measured wait for a's
+   * lock stays, all of it waiting for the holder, whose release is lost.
+   */
   @Test
-  void cutStreamShrinksTheWindowToItsLastWholeEvent() throws IOException {
+  void cutStreamEndsItsThreadAtItsLastWholeEvent() throws IOException {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int sync = f.region("sync", ConstructKind.MONITOR, 30);
     int work = f.region("work", ConstructKind.USER_REGION, 31);
@@ -92,15 +108,19 @@ class IncompleteTraceTest {
     truncateLastByte(TraceFiles.streamFile(dir, 1));
     AnalysisResult r = Analyzer.analyze(dir);
     assertFalse(r.trace().complete());
-    assertEquals(250, r.trace().window().endNs()); // a's last whole event
+    assertEquals(AnalysisResult.Status.CUT, r.status());
+    assertEquals(1000, r.trace().window().endNs());
+    assertEquals(6, r.trace().events());
+    assertEquals(1, r.trace().cut().damagedStreams());
+    assertTrue(
+        r.statusDetail().contains("1 stream file was cut short or damaged (a)"), r.statusDetail());
     assertTrue(
         r.notes().stream()
-            .anyMatch(n -> n.startsWith("trace is incomplete (") && n.contains("000001.wev")),
+            .anyMatch(n -> n.contains("000001.wev") && n.contains("counts up to its last whole")),
         r.notes().toString());
-    // b is still blocked at the window end, by a's hold: observed, so counted up to the end
-    assertEquals(50, onThread(r, "monitor_contention", "b"));
-    assertEquals(50, Check.cause(r, "monitor_contention", "waiting_for_holder_ns"));
-    Check.partition(r, Map.of("a", 250L, "b", 250L));
+    assertEquals(110, onThread(r, "monitor_contention", "b"));
+    assertEquals(110, Check.cause(r, "monitor_contention", "waiting_for_holder_ns"));
+    Check.partition(r, Map.of("a", 250L, "b", 1000L));
   }
 
   private static void truncateLastByte(Path file) throws IOException {

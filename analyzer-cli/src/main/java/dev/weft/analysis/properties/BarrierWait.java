@@ -21,7 +21,10 @@ import java.util.Map;
         imbalance before the barrier) and the rest is release_latency_ns (from the last arrival \
         until this thread ran again). barrier_wait is their sum. Time-outs and broken barriers \
         still count. A departure whose arrival precedes the trace is not counted (see the notes). \
-        Attributed to the barrier's call site.\
+        An arrival still waiting when the trace was cut counts up to the cut; unless the \
+        generation is known to be complete (a thread left it, or all its parties arrived), all of \
+        it is waiting_for_last_ns: the last arrival had not come. Attributed to the barrier's call \
+        site.\
         """,
     diagnosis =
         """

@@ -26,7 +26,9 @@ import java.util.Map;
         contribute nothing (their time is [[execution]]). A shared (read) acquisition waits only \
         for exclusive holders. A semaphore permit waits when another thread released a permit \
         after the request. When the holder at the request never recorded a release (missing \
-        events), the whole wait is waiting_for_holder_ns. Object.wait (and Condition.await) gives \
+        events), the whole wait is waiting_for_holder_ns; so is a request still waiting when the \
+        trace was cut while another thread held the lock (counted up to the cut; a holder whose \
+        stream ended before its release still holds it). Object.wait (and Condition.await) gives \
         up its monitor (lock) entirely, however often it was entered: the LOCK_RELEASED recorded \
         just before the WAIT_ENTER is that release, and the LOCK_REQUEST..LOCK_ACQUIRED \
         (AFTER_WAIT) after the WAIT_EXIT is the re-acquisition, contended like any other; without \

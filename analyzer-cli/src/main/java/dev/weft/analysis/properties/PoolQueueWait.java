@@ -16,11 +16,11 @@ import java.util.TreeMap;
     description =
         """
         For every task: its TASK_CREATE (on the submitting thread) to its first TASK_BEGIN (on \
-        whichever thread ran it). A task still queued when the window ends counts up to the end. \
-        Attributed to the creation call path (the submit call site under the submitter's path) and \
-        the submitting thread; the causes object gives the total per pool name. This is a latency, \
-        not CPU allocation time: several tasks can wait at once, so it is a separate root and its \
-        percentage may exceed 100.\
+        whichever thread ran it). A task still queued when the run ends (or is cut) counts up to \
+        that end. Attributed to the creation call path (the submit call site under the submitter's \
+        path) and the submitting thread; the causes object gives the total per pool name. This is a \
+        latency, not CPU allocation time: several tasks can wait at once, so it is a separate root \
+        and its percentage may exceed 100.\
         """,
     diagnosis =
         """
