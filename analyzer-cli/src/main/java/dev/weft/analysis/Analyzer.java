@@ -38,15 +38,25 @@ public final class Analyzer {
   public static final class Options {
     private final DoubleConsumer progress;
     private final String partial;
+    private final boolean salvage;
 
-    private Options(DoubleConsumer progress, String partial) {
+    private Options(DoubleConsumer progress, String partial, boolean salvage) {
       this.progress = progress;
       this.partial = partial;
+      this.salvage = salvage;
     }
 
-    /** No progress reporting; the status comes from the trace alone. */
+    /** No progress reporting; the status comes from the trace alone; a damaged trace fails. */
     public static Options defaults() {
-      return new Options(null, null);
+      return new Options(null, null, false);
+    }
+
+    /**
+     * Reads a damaged trace's valid part ({@link Trace#openSalvaging}) instead of failing; the
+     * result is then {@link AnalysisResult.Status#PARTIAL} with the reader's verdict as its detail.
+     */
+    public Options withSalvage(boolean salvage) {
+      return new Options(progress, partial, salvage);
     }
 
     /**
@@ -55,7 +65,7 @@ public final class Analyzer {
      * before the replay.)
      */
     public Options withProgress(DoubleConsumer listener) {
-      return new Options(listener, partial);
+      return new Options(listener, partial, salvage);
     }
 
     /**
@@ -71,7 +81,7 @@ public final class Analyzer {
       if (reason != null && reason.isBlank()) {
         throw new IllegalArgumentException("a partial analysis needs a reason");
       }
-      return new Options(progress, reason == null ? null : reason.strip());
+      return new Options(progress, reason == null ? null : reason.strip(), salvage);
     }
   }
 
@@ -99,11 +109,20 @@ public final class Analyzer {
   /**
    * Analyses the trace in {@code traceDir} with {@code options}.
    *
-   * @throws TraceFormatException with a one-line message when it is not a readable Weft trace
+   * @throws TraceFormatException with a one-line message when it is not a readable Weft trace, or
+   *     is damaged and {@code options} do not salvage it
    */
   public static AnalysisResult analyze(Path traceDir, Options options) {
-    try (Trace trace = Trace.open(traceDir)) {
-      return new Analyzer(trace, options).run();
+    try (Trace trace = options.salvage ? Trace.openSalvaging(traceDir) : Trace.open(traceDir)) {
+      AnalysisResult r = new Analyzer(trace, options).run();
+      // The reader's verdict, the same every command gives: damage fails here, after the replay
+      // that found it; a salvaged trace is partial.
+      Trace.Integrity integrity = trace.requireIntact();
+      if (integrity.status() == Trace.Status.PARTIAL) {
+        String more = r.statusDetail() == null ? "" : "; " + r.statusDetail();
+        r = r.withStatus(AnalysisResult.Status.PARTIAL, integrity.summary() + more);
+      }
+      return r;
     }
   }
 

@@ -225,6 +225,19 @@ final class AnalysisFile {
   }
 
   /** The whole document as read, for the HTML report (which shows more than this class reads). */
+  /**
+   * Whether the analysis saw the whole recording: {@code complete}, {@code cut} or {@code partial}
+   * (a document written before the status existed counts as complete).
+   */
+  String status() {
+    return json.path("status").asText("complete");
+  }
+
+  /** Why the status is not complete, or "". */
+  String statusDetail() {
+    return json.path("status_detail").asText("");
+  }
+
   JsonNode json() {
     return json;
   }

@@ -56,6 +56,11 @@ final class AnalyzeCommand implements Callable<Integer> {
       output.defaultTo(DEFAULT_HTML);
     }
     AnalysisResult result = analyze();
+    if (result.status() == AnalysisResult.Status.PARTIAL) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("weft: warning: partial: " + result.statusDetail());
+      err.flush();
+    }
     if (f == ReportFormat.HTML) {
       JsonNode json = new ObjectMapper().readTree(AnalysisJson.toJson(result));
       output.write(out -> HtmlReport.write(json, trace.dir(), out));
@@ -84,7 +89,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     if (WeftCommand.root(spec).stdoutIsTerminal() && eventBytes(trace.dir()) >= PROGRESS_BYTES) {
       progress = new Progress(spec.commandLine().getErr());
     }
-    Analyzer.Options options = Analyzer.Options.defaults();
+    Analyzer.Options options = Analyzer.Options.defaults().withSalvage(trace.salvage);
     if (progress != null) {
       options = options.withProgress(progress);
     }

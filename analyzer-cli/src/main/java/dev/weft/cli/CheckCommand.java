@@ -107,7 +107,15 @@ final class CheckCommand implements Callable<Integer> {
         rows.add(new PropertyRow(id, id, null, 0, null, null));
       }
     }
-    List<Verdict> verdicts = new CheckRules(maxRegression, noiseFloor, limits).judge(rows);
+    List<Verdict> verdicts =
+        new ArrayList<>(new CheckRules(maxRegression, noiseFloor, limits).judge(rows));
+    // Never silent about an analysis that did not see the whole run: a row for each one.
+    if (!base.status().equals("complete")) {
+      verdicts.add(0, completeness("baseline", base));
+    }
+    if (!cur.status().equals("complete")) {
+      verdicts.add(0, completeness("current", cur));
+    }
 
     PrintWriter out = spec.commandLine().getOut();
     Style style = color.style();
@@ -153,6 +161,22 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     return failed.isEmpty() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+  }
+
+  /**
+   * A partial analysis (of a salvaged, damaged trace) fails the check: its figures cover only part
+   * of the run. A cut one passes, with what was cut in the reason.
+   */
+  private static Verdict completeness(String which, AnalysisFile a) {
+    String status = a.status();
+    boolean partial = status.equals("partial");
+    String reason =
+        which
+            + " analysis is "
+            + status
+            + (a.statusDetail().isEmpty() ? "" : ": " + a.statusDetail())
+            + (partial ? " (a damaged trace read in part cannot be compared)" : "");
+    return new Verdict("status", which + " status", 0, 0, partial, "status", reason);
   }
 
   private Map<String, Double> budgets(List<PropertyRow> rows) {

@@ -58,7 +58,9 @@ public final class HtmlReport {
     Objects.requireNonNull(limits, "limits");
     Timeline timeline = null;
     if (traceDir != null) {
-      try (Trace trace = Trace.open(traceDir)) {
+      // The analysis of a salvaged trace says so; its timeline shows the same valid part.
+      boolean partial = analysis.path("status").asText("").equals("partial");
+      try (Trace trace = partial ? Trace.openSalvaging(traceDir) : Trace.open(traceDir)) {
         timeline = TimelineReader.read(trace, limits);
       }
     }

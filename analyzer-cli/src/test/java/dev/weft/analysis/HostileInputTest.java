@@ -403,8 +403,9 @@ class HostileInputTest {
       }
     }
     byte[] defs = Files.readAllBytes(dir.resolve("defs.wdf"));
-    // The END record is the last: type 0x0A, length, zigzag time (here 1000: two bytes).
-    int endRecord = defs.length - 4;
+    // The END record is the last: type 0x0A, length, zigzag time (here 1000: two bytes), and the
+    // record's checksum (four bytes).
+    int endRecord = defs.length - 8;
     assertEquals(0x0A, defs[endRecord], "END is the last record");
     Files.write(copy.resolve("defs.wdf"), java.util.Arrays.copyOf(defs, endRecord));
     return copy;

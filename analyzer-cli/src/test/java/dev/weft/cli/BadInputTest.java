@@ -153,4 +153,34 @@ class BadInputTest {
     assertEquals("partial", json.get("status").asText());
     assertTrue(json.get("status_detail").asText().contains("events lost"), r.out());
   }
+
+  @Test
+  void salvagedAnalysisIsPartialAndFailsCheck() throws Exception {
+    Path trace = TestTraces.sample(tmp.resolve("t"));
+    try (RandomAccessFile f =
+        new RandomAccessFile(trace.resolve("events/000002.wev").toFile(), "rw")) {
+      f.seek(45);
+      f.write(0xEE);
+    }
+    assertOneLineError(Cli.run("analyze", trace.toString()), "damaged trace: 000002.wev");
+    Path json = tmp.resolve("partial.json");
+    Cli.Result r =
+        Cli.run(
+            "analyze", trace.toString(), "--salvage", "--format", "json", "-o", json.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.err().contains("weft: warning: partial: partial: 000002.wev"), r.err());
+    com.fasterxml.jackson.databind.JsonNode doc =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+    assertEquals("partial", doc.get("status").asText());
+    assertTrue(doc.get("status_detail").asText().contains("checksum mismatch"), doc.toString());
+    Cli.Result text = Cli.run("analyze", trace.toString(), "--salvage");
+    assertTrue(text.out().contains("partial"), text.out());
+
+    Cli.Result check = Cli.run("check", json.toString(), "--baseline", json.toString());
+    assertEquals(1, check.exit(), check.toString());
+    assertTrue(
+        check.out().contains("FAIL  current analysis is partial: partial: 000002.wev"),
+        check.out());
+    assertTrue(check.out().contains("FAIL  baseline analysis is partial"), check.out());
+  }
 }
