@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs third-party concurrent workloads (H2, Caffeine, Lucene, LMAX Disruptor, all from Maven
+# Central) plain, under Weft, under JFR (settings=profile) and under async-profiler (event=lock and
+# event=wall), and prints, per workload, wall times and the top waits each tool reports, next to
+# the JVM's own counters (ThreadMXBean contention monitoring) and the driver's own timings.
+#
+#   benchmarks/thirdparty.sh [--rounds N] [--out DIR] [WORKLOAD...]     (default: all four, 2 rounds)
+#
+# WORKLOAD is h2, caffeine, lucene or disruptor. Wall times are the median over the rounds; the
+# variants of one round run back to back, so compare ratios, not absolute times. The per-tool
+# details (compare.py) are from the last round. Not part of CI. Needs java, javac, jfr, mvn, python3,
+# GNU time (/usr/bin/time). The drivers are in benchmarks/thirdparty/src (benchmarks/THIRDPARTY.md).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+tp="$here/thirdparty"
+rounds=2
+out="${TMPDIR:-/tmp}/weft-thirdparty"
+workloads=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --rounds) rounds="$2"; shift ;;
+    --out) out="$2"; shift ;;
+    h2|caffeine|lucene|disruptor) workloads+=("$1") ;;
+    *) echo "usage: benchmarks/thirdparty.sh [--rounds N] [--out DIR] [h2|caffeine|lucene|disruptor...]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 caffeine lucene disruptor)
+
+# Scale of each workload: about 4-8 s of plain run time on 2 cores.
+declare -A scale=([h2]=0.15 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4)
+# Thread-name prefixes of the workload's threads (JFR and async-profiler figures are restricted to them).
+declare -A threads=([h2]="h2-worker-,main" [caffeine]="cache-reader-,async-reader-,cache-loader-,ForkJoinPool.commonPool,main"
+  [lucene]="indexer-,Lucene Merge Thread,main" [disruptor]="disruptor-producer,disruptor-handler-,main")
+
+if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/target/weft.jar" ]]; then
+  echo "building Weft (mvn -B -q package -DskipTests)..." >&2
+  (cd "$root" && mvn -B -q package -DskipTests)
+fi
+echo "fetching the third-party jars (mvn dependency:copy-dependencies)..." >&2
+(cd "$tp" && mvn -B -q dependency:copy-dependencies -DoutputDirectory=target/lib)
+rm -rf "$tp/target/classes" && mkdir -p "$tp/target/classes" "$tp/target/ap"
+javac -d "$tp/target/classes" -cp "$tp/target/lib/*" "$tp"/src/main/java/thirdparty/*.java
+unzip -o -q -j "$tp"/target/lib/async-profiler-*.jar 'linux-x64/libasyncProfiler.so' -d "$tp/target/ap"
+ap="$tp/target/ap/libasyncProfiler.so"
+cp="$tp/target/classes:$tp/target/lib/*"
+mkdir -p "$out"
+
+run() { # run VARIANT WORKLOAD DIR JAVA_OPTS...: appends "variant elapsed user sys" to DIR/times
+  local variant="$1" w="$2" d="$3"
+  shift 3
+  /usr/bin/time -f "$variant %e %U %S" -a -o "$d/times" \
+    java "$@" -cp "$cp" thirdparty.Main "$w" "${scale[$w]}" > "$d/$variant.out" 2> "$d/$variant.err" || {
+    echo "$w/$variant failed: $(tail -3 "$d/$variant.err")" >&2
+  }
+}
+
+for w in "${workloads[@]}"; do
+  d="$out/$w"
+  rm -rf "$d" && mkdir -p "$d"
+  for ((r = 1; r <= rounds; r++)); do
+    echo "$w: round $r/$rounds" >&2
+    rm -rf "$d/trace" "$d/jfr.jfr"
+    run plain "$w" "$d"
+    run weft "$w" "$d" "-javaagent:$root/agent/target/weft-agent.jar=out=$d/trace"
+    run jfr "$w" "$d" "-XX:StartFlightRecording=settings=profile,filename=$d/jfr.jfr"
+    run ap-lock "$w" "$d" "-agentpath:$ap=start,event=lock,collapsed,total,file=$d/ap-lock.collapsed"
+    run ap-wall "$w" "$d" "-agentpath:$ap=start,event=wall,interval=5ms,threads,collapsed,file=$d/ap-wall.collapsed"
+  done
+  /usr/bin/time -f "analyze %e %U %S" -a -o "$d/times" "$root/weft" analyze "$d/trace" > "$d/weft.txt"
+  "$root/weft" analyze "$d/trace" --format json -o "$d/weft.json"
+  "$root/weft" summary "$d/trace" --format json > "$d/weft-summary.json"
+  python3 "$tp/compare.py" "$d" "$w" "${threads[$w]}" | tee "$d/compare.txt"
+done
+
+python3 "$tp/table.py" "$out" "${workloads[@]}"
