@@ -624,18 +624,20 @@ public final class TraceWriter implements Closeable {
     } catch (RuntimeException e) {
       // The full size, as far as it fits.
     }
-    byte[] chunk = new byte[64 * 1024];
+    // One 128 KiB chunk of xorshift output, written over and over: a compressing file system
+    // compresses a block or record of up to 128 KiB at a time, and cannot shrink random bytes.
+    long[] words = new long[128 * 1024 / 8];
     long x = System.nanoTime() | 1;
+    for (int i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 7;
+      x ^= x << 17;
+      words[i] = x;
+    }
+    byte[] chunk = new byte[words.length * 8];
+    ByteBuffer.wrap(chunk).asLongBuffer().put(words);
     try (FileOutputStream out = new FileOutputStream(file.toFile())) {
       for (long n = 0; n < size; n += chunk.length) {
-        for (int i = 0; i < chunk.length; i += 8) {
-          x ^= x << 13;
-          x ^= x >>> 7;
-          x ^= x << 17;
-          for (int k = 0; k < 8; k++) {
-            chunk[i + k] = (byte) (x >>> (k << 3));
-          }
-        }
         out.write(chunk, 0, (int) Math.min(chunk.length, size - n));
       }
     } catch (IOException | RuntimeException e) {
