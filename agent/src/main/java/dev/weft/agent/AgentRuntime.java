@@ -195,6 +195,9 @@ final class AgentRuntime {
                 .withMaxBytes(options.maxSize())
                 .withThreadFactory(new AgentThreads("weft-window-preparer"))
                 .withProblemListener(new ProblemListener(dir)));
+    if (options.simulatedDiskFree() >= 0) {
+      writer.simulateFreeSpace(options.simulatedDiskFree());
+    }
     try {
       // Instant has microseconds (currentTimeMillis only milliseconds): trace times then convert
       // to wall-clock times that compare with other processes' clocks, e.g. an attaching tool's.
@@ -424,7 +427,10 @@ final class AgentRuntime {
     }
   }
 
-  /** Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped. */
+  /**
+   * Disk full, size limit, I/O error: told once on stderr; the writer counts what is dropped (per
+   * stream in the trace's definitions, also for threads whose stream could not be opened).
+   */
   private static final class ProblemListener implements Consumer<String> {
     private final Path dir;
 
@@ -434,7 +440,11 @@ final class AgentRuntime {
 
     @Override
     public void accept(String problem) {
-      Messages.problemOnce(problem + "; the program runs on, drops are counted in " + dir);
+      Messages.problemOnce(
+          problem
+              + "; the program runs on, the trace in "
+              + dir
+              + " is incomplete (dropped events are counted in it)");
     }
   }
 

@@ -107,14 +107,26 @@ public final class TraceVerifier {
         origin = defs.clock().nanoBase();
       }
       Set<Integer> withFiles = new HashSet<>(trace.streamIds());
+      long droppedWithoutFiles = 0;
+      for (Map.Entry<Integer, Long> d : defs.drops().entrySet()) {
+        if (!withFiles.contains(d.getKey())) {
+          droppedWithoutFiles += d.getValue(); // a stream that never got a file, or stream 0
+        }
+      }
       for (ThreadDef t : defs.threads()) {
         if (!withFiles.contains(t.stream())) {
+          Long lost = defs.drops().get(t.stream());
           warn(
               "thread '"
                   + t.name()
                   + "' (stream "
                   + t.stream()
-                  + ") has no event file (the recorder stopped before creating it)");
+                  + ") has no event file"
+                  + (lost != null
+                      ? ": the recorder could not create it, and its "
+                          + lost
+                          + " events were dropped"
+                      : " (the recorder stopped before creating it)"));
         }
       }
       List<StreamCursor> cursors = new ArrayList<>();
@@ -146,7 +158,7 @@ public final class TraceVerifier {
         }
         get(merged.stream()).event(merged, k);
       }
-      long dropped = 0;
+      long dropped = droppedWithoutFiles;
       Trace.Integrity integrity = trace.integrity();
       boolean damaged = !integrity.damage().isEmpty();
       for (ThreadState t : threads) {

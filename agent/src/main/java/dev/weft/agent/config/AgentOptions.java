@@ -31,7 +31,8 @@ public final class AgentOptions {
           "start",
           "tasks",
           "duration",
-          "test.fail");
+          "test.fail",
+          "test.diskfree");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
 
   private final Path out;
@@ -43,6 +44,7 @@ public final class AgentOptions {
   private final boolean aggregateTasks;
   private final long durationMillis;
   private final long failAfter;
+  private final long simulatedDiskFree;
   private final String description;
 
   private AgentOptions(
@@ -55,6 +57,7 @@ public final class AgentOptions {
       boolean aggregateTasks,
       long durationMillis,
       long failAfter,
+      long simulatedDiskFree,
       String description) {
     this.out = out;
     this.filter = filter;
@@ -65,6 +68,7 @@ public final class AgentOptions {
     this.aggregateTasks = aggregateTasks;
     this.durationMillis = durationMillis;
     this.failAfter = failAfter;
+    this.simulatedDiskFree = simulatedDiskFree;
     this.description = description;
   }
 
@@ -80,6 +84,7 @@ public final class AgentOptions {
         false,
         0,
         0,
+        -1,
         "");
   }
 
@@ -149,6 +154,7 @@ public final class AgentOptions {
     if (values.get("test.fail") != null) {
       failAfter = number("test.fail", values.get("test.fail"));
     }
+    long simulatedDiskFree = size("test.diskfree", values.get("test.diskfree"), -1);
     StringBuilder description = new StringBuilder();
     for (Map.Entry<String, String> e : values.entrySet()) {
       description.append(description.length() == 0 ? "" : ",");
@@ -164,6 +170,7 @@ public final class AgentOptions {
         aggregateTasks,
         durationMillis,
         failAfter,
+        simulatedDiskFree,
         description.toString());
   }
 
@@ -390,6 +397,14 @@ public final class AgentOptions {
   /** For tests of the failure path: the recorder throws at this event (0 = never). */
   public long failAfter() {
     return failAfter;
+  }
+
+  /**
+   * For tests of a full disk ({@code test.diskfree=}): the trace behaves as if its disk had this
+   * many bytes free once it is created; -1 = the real disk.
+   */
+  public long simulatedDiskFree() {
+    return simulatedDiskFree;
   }
 
   /** The effective options as {@code key=value,...}, for the trace's process definition. */

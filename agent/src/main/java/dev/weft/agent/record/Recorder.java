@@ -10,6 +10,7 @@ import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
 import java.lang.instrument.Instrumentation;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,12 @@ public final class Recorder extends WeftSink {
   /** User-region stack entry of a virtual thread's region: its exit is counted as skipped too. */
   private static final int SKIPPED_VIRTUAL = -1;
 
+  /** User-region stack entry of a thread without a stream: its exit is counted as dropped too. */
+  private static final int SKIPPED_LOST = -2;
+
+  /** User-region stack entry of a region that could not be defined: its exit is dropped too. */
+  private static final int SKIPPED_UNDEFINED = -3;
+
   /**
    * Spin calls closer together than this (from the end of one to the start of the next), or with
    * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
@@ -57,6 +64,13 @@ public final class Recorder extends WeftSink {
   private final ObjectIds objectIds = new ObjectIds(1 << 17);
   private final IdentityIds poolsSeen = new IdentityIds(1 << 10);
   private final LongAdder virtualSkipped = new LongAdder();
+
+  /** Events dropped because a definition they need could not be written (a region, a thread). */
+  private final LongAdder droppedUndefined = new LongAdder();
+
+  /** Object and pool descriptions that could not be written (their events keep the ids). */
+  private final LongAdder descriptionsLost = new LongAdder();
+
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
@@ -323,7 +337,15 @@ public final class Recorder extends WeftSink {
     }
   }
 
+  /**
+   * Opens the thread's one stream at its first event. A thread whose stream cannot be opened is
+   * never asked for again: this and all its later events are counted as dropped.
+   */
   private StreamWriter open(ThreadState s) {
+    if (s.lost != null || s.noStream) {
+      countLost(s);
+      return null;
+    }
     Thread t = s.thread;
     try {
       int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
@@ -335,9 +357,22 @@ public final class Recorder extends WeftSink {
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
       return s.stream;
-    } catch (Exception e) {
-      // Trace closed or disk refused the file: this thread stays unrecorded (the writer tells why).
-      return null;
+    } catch (TraceWriter.StreamNotOpenedException e) {
+      // Disk full, I/O error or trace closed: the writer told why and keeps the thread's count.
+      s.lost = e.lostStream();
+    } catch (RuntimeException e) {
+      s.noStream = true;
+    }
+    countLost(s);
+    return null;
+  }
+
+  /** One event of a thread without a stream is dropped. */
+  private void countLost(ThreadState s) {
+    if (s.lost != null) {
+      s.lost.drop();
+    } else {
+      droppedUndefined.increment();
     }
   }
 
@@ -407,7 +442,8 @@ public final class Recorder extends WeftSink {
           new ObjectDef(
               id, kind != null ? kind : regions.kind(region), SyncObjects.className(o), parties));
     } catch (Exception e) {
-      // Events keep the id; only the object's description is lost.
+      // Events keep the id; only the object's description is lost (counted).
+      descriptionsLost.increment();
     }
   }
 
@@ -444,7 +480,8 @@ public final class Recorder extends WeftSink {
       try {
         writer.definePool(new PoolDef(id, kind, name, parallelism));
       } catch (Exception e) {
-        // Events keep the id; only the pool's description is lost.
+        // Events keep the id; only the pool's description is lost (counted).
+        descriptionsLost.increment();
       }
     }
     return id;
@@ -525,6 +562,12 @@ public final class Recorder extends WeftSink {
     }
     try {
       int region = regions.regionAt(site, name == null ? "null" : name);
+      if (region == 0) {
+        // Its definition could not be written: an event naming it would refer to nothing.
+        droppedUndefined.increment();
+        s.pushRegion(SKIPPED_UNDEFINED);
+        return;
+      }
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
@@ -542,6 +585,10 @@ public final class Recorder extends WeftSink {
     if (region <= 0) {
       if (region == SKIPPED_VIRTUAL) {
         virtualSkipped.increment();
+      } else if (region == SKIPPED_UNDEFINED && on) {
+        droppedUndefined.increment();
+      } else if (region == SKIPPED_LOST && on && !s.ignored) {
+        countLost(s);
       }
       return;
     }
@@ -557,7 +604,11 @@ public final class Recorder extends WeftSink {
 
   /** What a user region's stack entry says when its enter was not recorded. */
   private int notRecorded(ThreadState s) {
-    return s.virtual && on ? SKIPPED_VIRTUAL : 0;
+    if (s.virtual) {
+      return on ? SKIPPED_VIRTUAL : 0;
+    }
+    // A thread without a stream had its enter counted as dropped (unless re-entrant or off).
+    return on && !s.busy && !s.ignored && (s.lost != null || s.noStream) ? SKIPPED_LOST : 0;
   }
 
   // ---- measurement control
@@ -1377,14 +1428,27 @@ public final class Recorder extends WeftSink {
       return;
     }
     stopEvents();
-    try {
-      for (Map.Entry<String, String> e : attributes.entrySet()) {
+    Map<String, String> all = new LinkedHashMap<>(attributes);
+    long skipped = virtualSkipped.sum();
+    if (skipped > 0) {
+      all.put("agent.virtual_thread_events_skipped", Long.toString(skipped));
+    }
+    long undefined = droppedUndefined.sum();
+    if (undefined > 0) {
+      all.put("agent.events_dropped_undefined", Long.toString(undefined));
+    }
+    long lost = descriptionsLost.sum() + regions.definitionErrors();
+    if (lost > 0) {
+      all.put("agent.definitions_lost", Long.toString(lost));
+    }
+    for (Map.Entry<String, String> e : all.entrySet()) {
+      try {
         writer.defineAttribute(e.getKey(), e.getValue());
+      } catch (Exception ex) {
+        // The disk refused it; the others and the end record are still tried.
       }
-      long skipped = virtualSkipped.sum();
-      if (skipped > 0) {
-        writer.defineAttribute("agent.virtual_thread_events_skipped", Long.toString(skipped));
-      }
+    }
+    try {
       writer.close(System.nanoTime());
     } catch (Exception e) {
       // The disk refused the last records: the reader treats the trace as cut, which it is.

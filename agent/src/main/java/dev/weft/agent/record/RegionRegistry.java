@@ -65,12 +65,15 @@ public final class RegionRegistry {
   }
 
   /**
-   * Writes the descriptor of a reserved region.
+   * Writes the descriptor of a reserved region. When it cannot be written (trace closed, disk
+   * full), the id must not be used: events carrying it would refer to nothing. The transformer
+   * leaves a class unchanged when one of its regions failed ({@link #definitionErrors()}).
    *
    * @param declaringClass binary name ({@code com.acme.Cache$Entry})
    * @param file source file name or ""
+   * @return whether the definition was written
    */
-  public void define(
+  public boolean define(
       int id,
       ConstructKind kind,
       String name,
@@ -91,9 +94,11 @@ public final class RegionRegistry {
               file == null ? "" : file,
               firstLine,
               Math.max(firstLine, lastLine)));
+      return true;
     } catch (IOException | RuntimeException e) {
-      // The trace is closed or the disk refused: events with this id will lack a name.
+      // The trace is closed or the disk refused.
       definitionErrors.incrementAndGet();
+      return false;
     }
   }
 
@@ -127,7 +132,11 @@ public final class RegionRegistry {
     return id;
   }
 
-  /** The region for {@code name} at run-time-named site {@code site}, defined on first use. */
+  /**
+   * The region for {@code name} at run-time-named site {@code site}, defined on first use; 0 when
+   * the site is unknown or the region's definition could not be written (not retried: the caller
+   * drops the events).
+   */
   public int regionAt(int site, String name) {
     Site[] all = sites;
     if (site < 0 || site >= all.length || all[site] == null) {
@@ -143,7 +152,8 @@ public final class RegionRegistry {
           id = s.regionsByName.get(name);
         }
         if (id == null) {
-          id = register(s.kind, name, s.declaringClass, s.method, s.file, s.line, s.line);
+          int r = reserve();
+          id = define(r, s.kind, name, s.declaringClass, s.method, s.file, s.line, s.line) ? r : 0;
           s.regionsByName.put(name, id);
         }
       }

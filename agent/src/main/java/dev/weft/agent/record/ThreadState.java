@@ -1,6 +1,7 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
 import java.util.Arrays;
 
 /**
@@ -31,6 +32,15 @@ final class ThreadState {
   ThreadState writing = this;
 
   StreamWriter stream;
+
+  /**
+   * The thread's stream could not be opened (disk full, I/O error): its events are counted here as
+   * dropped, and it never asks for a stream again (that would define a second one).
+   */
+  TraceWriter.LostStream lost;
+
+  /** Opening the stream failed unexpectedly: events are counted by the recorder instead. */
+  boolean noStream;
 
   /** Of a carrier: the Java id of the virtual thread whose events follow in the stream, or 0. */
   long mounted;

@@ -4,6 +4,7 @@ import dev.weft.agent.config.AgentOptions;
 import dev.weft.agent.config.ClassFilter;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
+import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
@@ -188,6 +189,7 @@ public final class WeftTransformer implements ClassFileTransformer {
       Class<?> redefined,
       byte[] classfile) {
     boolean guard = recorder.suspendCurrentThread();
+    int definitionErrors = regions.definitionErrors();
     try {
       byte[] current = classfile;
       boolean changed = false;
@@ -199,7 +201,7 @@ public final class WeftTransformer implements ClassFileTransformer {
           changed = true;
         }
       }
-      if (changed) {
+      if (changed && !definitionsLost(definitionErrors)) {
         woven.add(className);
         return current;
       }
@@ -218,6 +220,7 @@ public final class WeftTransformer implements ClassFileTransformer {
     List<ConstructInstrumentation> candidates = null;
     WeaveTarget target = null;
     boolean guard = recorder.suspendCurrentThread();
+    int definitionErrors = regions.definitionErrors();
     try {
       for (int i = 0; i < applicationScoped.size(); i++) {
         ConstructInstrumentation c = applicationScoped.get(i);
@@ -245,7 +248,7 @@ public final class WeftTransformer implements ClassFileTransformer {
         chain = candidates.get(i).visitApplicationClass(chain, target);
       }
       reader.accept(new SourceFileRecorder(chain, target), ClassReader.EXPAND_FRAMES);
-      if (!target.isChanged()) {
+      if (!target.isChanged() || definitionsLost(definitionErrors)) {
         return null;
       }
       woven.add(className);
@@ -256,6 +259,19 @@ public final class WeftTransformer implements ClassFileTransformer {
     } finally {
       recorder.resume(guard);
     }
+  }
+
+  /**
+   * Whether a region definition failed since {@code before} (disk full, trace closed): the woven
+   * code would carry an id that refers to nothing, so the class is left unchanged. A failure on
+   * another thread meanwhile leaves this class unchanged too, which is harmless.
+   */
+  private boolean definitionsLost(int before) {
+    if (regions.definitionErrors() == before) {
+      return false;
+    }
+    error(new IOException("a region definition could not be written; class left unchanged"));
+    return true;
   }
 
   private void error(Throwable t) {
