@@ -41,6 +41,14 @@ class RecorderTest {
     return out;
   }
 
+  private static void defineRegions(TraceWriter writer, int... ids) throws java.io.IOException {
+    for (int id : ids) {
+      writer.defineRegion(
+          new dev.weft.trace.RegionDef(
+              id, dev.weft.trace.ConstructKind.USER_REGION, "r" + id, "C", "m", "C.java", id, 0));
+    }
+  }
+
   /** A pool whose overridden getter does something traced, as user code may. */
   private static final class TracedGetterPool extends ThreadPoolExecutor {
     TracedGetterPool() {
@@ -58,6 +66,7 @@ class RecorderTest {
   void whatTheRecorderCausesIsNotRecorded() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    defineRegions(writer, 1, 2, 99); // events name them: a reader rejects undefined regions
     Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
     WeftBridge.install(r);
     TracedGetterPool pool = new TracedGetterPool();
@@ -80,6 +89,7 @@ class RecorderTest {
   void userRegionsStayBalancedAcrossOnAndOff() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    defineRegions(writer, 1, 2, 99); // events name them: a reader rejects undefined regions
     Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
     WeftBridge.install(r);
     WeftBridge.userRegionExit(); // nothing open: nothing happens
@@ -102,6 +112,7 @@ class RecorderTest {
   void aFailingRecorderIsUninstalledAndClosesTheTrace() throws Exception {
     Path dir = tmp.resolve("t");
     TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    defineRegions(writer, 1, 2, 99); // events name them: a reader rejects undefined regions
     Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 3, null, false);
     WeftBridge.install(r);
     for (int i = 0; i < 5; i++) {
