@@ -82,6 +82,9 @@ public final class StreamCursor implements EventCursor, Closeable {
   private boolean firstBlock = true;
   private boolean threadEnded;
 
+  /** A virtual thread is mounted on this (carrier) stream. */
+  private boolean mounted;
+
   /** Damage skipped over (salvage only; otherwise the first damage ends the stream). */
   private final List<String> damage = new ArrayList<>();
 
@@ -295,7 +298,13 @@ public final class StreamCursor implements EventCursor, Closeable {
       return damagedEvent(at, k.id() + " after thread_end");
     }
     if (k == EventKind.THREAD_END) {
-      threadEnded = true;
+      // Between a mount and an unmount the events are the virtual thread's: its end is not the
+      // carrier's.
+      threadEnded = !mounted;
+    } else if (k == EventKind.VTHREAD_MOUNT) {
+      mounted = true;
+    } else if (k == EventKind.VTHREAD_UNMOUNT) {
+      mounted = false;
     }
     if (k.hasRegion() && checkRegions) {
       long region = fields[0];

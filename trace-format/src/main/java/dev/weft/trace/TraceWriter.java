@@ -138,10 +138,12 @@ public final class TraceWriter implements Closeable {
   private static long newTraceId() {
     long id;
     do {
+      // No ProcessHandle here: its class initialiser builds a thread pool, and an agent that
+      // loads ThreadPoolExecutor before its transformer is installed cannot weave all of it.
       id =
           ThreadLocalRandom.current().nextLong()
               ^ System.nanoTime()
-              ^ ProcessHandle.current().pid();
+              ^ ((long) System.identityHashCode(new Object()) << 32);
     } while (id == 0);
     return id;
   }

@@ -18,6 +18,10 @@ public final class TraceFacts {
   public final Definitions definitions;
   public final Map<Integer, List<Event>> eventsByStream = new LinkedHashMap<>();
   public final Map<Integer, StreamCursor.State> states = new LinkedHashMap<>();
+
+  /** How each stream that did not end cleanly ended (one line naming the file and byte). */
+  public final Map<Integer, String> problems = new LinkedHashMap<>();
+
   public final List<String> warnings;
 
   private TraceFacts(Trace trace) {
@@ -30,6 +34,9 @@ public final class TraceFacts {
       }
       eventsByStream.put(id, events);
       states.put(id, c.state());
+      if (c.problem() != null) {
+        problems.put(id, c.problem());
+      }
     }
     this.warnings = List.copyOf(trace.warnings());
   }

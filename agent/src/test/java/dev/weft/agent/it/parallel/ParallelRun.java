@@ -75,7 +75,7 @@ final class ParallelRun {
                 + traced.stderr());
     assertEquals(List.of(), t.warnings);
     for (StreamCursor.State s : t.states.values()) {
-      assertEquals(StreamCursor.State.COMPLETE, s);
+      assertEquals(StreamCursor.State.COMPLETE, s, () -> t.problems.toString());
     }
     for (ThreadDef d : t.definitions.threads()) {
       assertFalse(d.name().startsWith("weft-"), "the recorder traced its own thread " + d.name());
