@@ -82,7 +82,6 @@ final class PrintCommand implements Callable<Integer> {
     }
     Style style = color.style();
     PrintWriter out = new PrintWriter(new BufferedWriter(spec.commandLine().getOut(), 1 << 16));
-    boolean complete;
     try (Trace t = trace.open()) {
       boolean[] threads = selectedThreads(t);
       EventText text = new EventText(t.definitions());
@@ -92,14 +91,12 @@ final class PrintCommand implements Callable<Integer> {
       long start = Long.MIN_VALUE;
       long printed = 0;
       StringBuilder line = new StringBuilder(160);
-      complete = true;
       while (c.next()) {
         if (start == Long.MIN_VALUE) {
           start = c.time();
         }
         long rel = c.time() - start;
         if (to != null && rel > to) {
-          complete = false;
           break; // events come in time order: nothing later can match
         }
         if ((from != null && rel < from)
@@ -108,7 +105,6 @@ final class PrintCommand implements Callable<Integer> {
           continue;
         }
         if (printed >= limit) {
-          complete = false;
           break;
         }
         line.setLength(0);
@@ -130,12 +126,9 @@ final class PrintCommand implements Callable<Integer> {
         }
       }
       out.flush();
-      if (complete) {
-        TraceProblems.report(t, spec.commandLine().getErr());
-      } else {
-        // Stopped early: what was printed was checked as it was read.
-        TraceProblems.reportPartial(t.requireIntact(), spec.commandLine().getErr());
-      }
+      // Also when it stopped early: what was read so far was checked, and a stream found cut or a
+      // trace not closed is said.
+      TraceProblems.report(t, spec.commandLine().getErr());
     }
     return ExitCodes.OK;
   }

@@ -1,6 +1,5 @@
 package dev.weft.cli;
 
-import dev.weft.trace.StreamCursor;
 import dev.weft.trace.Trace;
 import java.io.PrintWriter;
 
@@ -21,10 +20,8 @@ final class TraceProblems {
     for (String w : trace.warnings()) {
       err.println("weft: warning: " + w);
     }
-    for (StreamCursor s : trace.streams()) {
-      if (s.state() == StreamCursor.State.CUT) {
-        err.println("weft: warning: " + s.problem());
-      }
+    if (integrity.status() == Trace.Status.CUT) {
+      err.println("weft: warning: " + integrity.summary());
     }
     reportPartial(integrity, err);
     err.flush();

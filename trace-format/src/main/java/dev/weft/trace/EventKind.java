@@ -57,6 +57,7 @@ public enum EventKind {
   private final Field[] fields;
   private final int[] indexOf = new int[Field.values().length];
   private final boolean hasRegion;
+  private final int u32Fields;
 
   EventKind(int code, String id, Field... fields) {
     this.code = code;
@@ -67,6 +68,27 @@ public enum EventKind {
       indexOf[fields[i].ordinal()] = i;
     }
     this.hasRegion = fields.length > 0 && fields[0] == REGION;
+    int mask = 0;
+    for (int i = 0; i < fields.length; i++) {
+      Field f = fields[i];
+      if (f == REGION
+          || f == POOL
+          || f == PARALLELISM
+          || f == OUTCOME
+          || f == FLAGS
+          || f == WAIT_KIND) {
+        mask |= 1 << i;
+      }
+    }
+    this.u32Fields = mask;
+  }
+
+  /**
+   * Bit i set when field i is written from an {@code int} (stored as an unsigned 32-bit value): a
+   * larger value cannot have been written.
+   */
+  public int u32Fields() {
+    return u32Fields;
   }
 
   /** True when the first field is a region id (the only place a region id appears). */

@@ -75,6 +75,12 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   private boolean streamEndBlockSeen;
 
+  /** File offset where events written after the close would start (STREAM_END), or -1. */
+  private long lateFrom = -1;
+
+  /** The time delta of the event read last. */
+  private long lastDelta;
+
   /** End of the current block's event bytes: before its trailer (1.1), else its end. */
   private long eventsEnd;
 
@@ -277,6 +283,7 @@ public final class StreamCursor implements EventCursor, Closeable {
         }
         kind = k;
         time += delta;
+        lastDelta = delta;
         eventBytes += q - p;
         int at = p;
         p = q;
@@ -305,6 +312,27 @@ public final class StreamCursor implements EventCursor, Closeable {
       mounted = true;
     } else if (k == EventKind.VTHREAD_UNMOUNT) {
       mounted = false;
+    }
+    for (int m = k.u32Fields(); m != 0; m &= m - 1) {
+      int f = Integer.numberOfTrailingZeros(m);
+      if (fields[f] >>> 32 != 0) {
+        return damagedEvent(
+            at,
+            k.id()
+                + " field "
+                + (f + 1)
+                + " is "
+                + Long.toUnsignedString(fields[f])
+                + ", more than 32 bits");
+      }
+    }
+    if (lateFrom >= 0 && bufOffset + at >= lateFrom) {
+      // The first event after the end the close recorded: written after the close, so its time
+      // moved on. A zero delta there is a changed end marker, not an event.
+      lateFrom = -1;
+      if (lastDelta == 0) {
+        return damagedEvent(at, "an event after the recorded end of the stream without a time");
+      }
     }
     if (k.hasRegion() && checkRegions) {
       long region = fields[0];
@@ -428,6 +456,7 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
       kind = k;
       time += delta;
+      lastDelta = delta;
       eventBytes += q - p;
       lastEventLength = q - p;
       p = q;
@@ -670,6 +699,7 @@ public final class StreamCursor implements EventCursor, Closeable {
       if (end > fileSize) {
         return checkBase(offset, base); // the file is cut inside the recorded part: a cut
       }
+      lateFrom = end;
       if (crc(offset, end) != streamEnd.crc()) {
         return damaged(
             "block at byte "

@@ -132,13 +132,9 @@ public final class Trace implements Closeable {
             continue;
           }
           if (definitions.thread(id) == null) {
-            if (definitions.cut() || !definitions.closedCleanly()) {
-              // The definitions end early: the thread's record may be what was lost.
-              warnings.add(p + ": ignored (no thread definition for stream " + id + ")");
-              openCut.add("events of stream " + id + " ignored: its thread definition is missing");
-            } else {
-              damage(p + ": no thread definition for stream " + id);
-            }
+            // The writer defines a thread before it creates its file, and a kill or a full disk
+            // cannot undo that: a file without its thread is damage, even in a cut trace.
+            damage(p + ": no thread definition for stream " + id);
             continue;
           }
           if (!Files.isRegularFile(p)) {
@@ -170,9 +166,16 @@ public final class Trace implements Closeable {
       if (definitions.closedCleanly()) {
         damage(expected + ": missing (thread '" + t.name() + "' is defined)");
       } else {
-        openCut.add(
-            "thread '" + t.name() + "' has no event file (recording stopped while creating it)");
+        missingFiles.add(t); // judged after reading: see integrity()
       }
+    }
+    if (definitions.traceId() == 0
+        && (definitions.cut() || definitions.versionMinor() >= 1)
+        && hasEventFiles(events)) {
+      // The writer writes the trace id before it creates any event file.
+      damage(
+          dir.resolve(TraceFiles.DEFS_FILE)
+              + ": ends before its trace id record, yet events/ holds event files");
     }
     if (!definitions.closedCleanly()) {
       warnings.add(
@@ -181,6 +184,26 @@ public final class Trace implements Closeable {
     }
     if (definitions.cut()) {
       warnings.add(TraceFiles.DEFS_FILE + ": ends inside a record (cut)");
+    }
+  }
+
+  /**
+   * How long a killed writer may take from a thread's definition to its event file: a defined
+   * thread without a file is a cut only if it was defined this close to the end of the recording.
+   */
+  static final long FILE_CREATION_SLACK_NANOS = 100_000_000L;
+
+  /** Threads of a trace not closed cleanly that have no event file. */
+  private final List<ThreadDef> missingFiles = new ArrayList<>();
+
+  private static boolean hasEventFiles(Path events) {
+    if (!Files.isDirectory(events)) {
+      return false;
+    }
+    try (Stream<Path> list = Files.list(events)) {
+      return list.anyMatch(p -> p.getFileName().toString().endsWith(TraceFiles.EVENTS_SUFFIX));
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -229,7 +252,12 @@ public final class Trace implements Closeable {
    * against the region definitions (the bytes, checksums and trace id are still checked).
    */
   static Trace openWithoutDefinitionChecks(Path dir) {
-    Trace t = new Trace(dir, false);
+    return openWithoutDefinitionChecks(dir, false);
+  }
+
+  /** As {@link #openWithoutDefinitionChecks(Path)}, salvaging when {@code salvage}. */
+  static Trace openWithoutDefinitionChecks(Path dir, boolean salvage) {
+    Trace t = new Trace(dir, salvage);
     t.checkDefinitions = false;
     return t;
   }
@@ -274,6 +302,31 @@ public final class Trace implements Closeable {
       cut.add("not closed cleanly (process killed or still running)");
     }
     cut.addAll(openCut);
+    long lastEvent = Long.MIN_VALUE;
+    for (StreamCursor c : last.values()) {
+      if (c.eventCount() > 0) {
+        lastEvent = Math.max(lastEvent, c.time());
+      }
+    }
+    for (ThreadDef t : missingFiles) {
+      long defined = t.names().isEmpty() ? Long.MIN_VALUE : t.names().get(0).time();
+      Path file = TraceFiles.streamFile(dir, t.stream());
+      if (lastEvent != Long.MIN_VALUE
+          && defined != Long.MIN_VALUE
+          && lastEvent - defined > FILE_CREATION_SLACK_NANOS) {
+        damage.add(
+            file
+                + ": missing (thread '"
+                + t.name()
+                + "' was defined "
+                + (lastEvent - defined) / 1_000_000
+                + " ms before the recording's last event: its file would exist)");
+        lostUnknown = true;
+      } else {
+        cut.add(
+            "thread '" + t.name() + "' has no event file (recording stopped while creating it)");
+      }
+    }
     Status status =
         !damage.isEmpty()
             ? (salvage ? Status.PARTIAL : Status.DAMAGED)

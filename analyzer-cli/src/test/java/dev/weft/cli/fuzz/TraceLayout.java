@@ -74,7 +74,7 @@ final class TraceLayout {
     }
     int major = u16(b, 8);
     int minor = u16(b, 10);
-    if (major != 1 || minor != 0) {
+    if (major != 1 || minor > 1) {
       return new EventFile(major, minor, blocks, events, Math.min(b.length, lastNonZero(b) + 1));
     }
     int pos = EVENTS_HEADER;
@@ -94,7 +94,9 @@ final class TraceLayout {
         break;
       }
       blocks.add(new Block(pos, (int) length));
-      int limit = (int) Math.min(b.length, pos + length);
+      // Since 1.1 a block's last 9 bytes are its trailer (seal, count, checksum): no events there.
+      int trailer = minor >= 1 ? 9 : 0;
+      int limit = (int) Math.min(b.length, pos + length - trailer);
       int p = pos + BLOCK_HEADER;
       while (true) {
         if (p >= limit) {
@@ -149,10 +151,12 @@ final class TraceLayout {
         break;
       }
       int end = (int) (payload + length);
+      // Since 1.1 a record's payload ends with a 4-byte checksum: not a field.
+      int fieldsEnd = u16(b, 10) >= 1 ? Math.max(payload, end - 4) : end;
       List<Integer> varints = new ArrayList<>();
       int q = payload;
-      while (q < end && (type != DEF_STRING || varints.size() < 2)) {
-        int m = varintLength(b, q, end);
+      while (q < fieldsEnd && (type != DEF_STRING || varints.size() < 2)) {
+        int m = varintLength(b, q, fieldsEnd);
         if (m < 0) {
           break;
         }
