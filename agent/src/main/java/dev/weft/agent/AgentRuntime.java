@@ -85,12 +85,11 @@ final class AgentRuntime {
       inst.addTransformer(transformer, true);
       if (attached) {
         // Meanwhile: the threads' first events come as soon as their classes are woven.
-        warmUpInBackground(recorder, dir, true);
+        warmUpInBackground(recorder, dir, true, true, false);
       }
       rt.retransformLoaded(attached);
-      if (!attached) {
-        warmUpInBackground(recorder, dir, false);
-      }
+      // The JVM's per-thread counts start once the loaded classes are woven (see JvmCounts).
+      warmUpInBackground(recorder, dir, false, !attached, true);
       rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
       recorder.ignore(rt.shutdownHook);
       Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
@@ -138,12 +137,16 @@ final class AgentRuntime {
   };
 
   /**
-   * Initialises {@link #RECORDER_CLASSES} on an ignored background thread. When attached, also the
-   * code that opens a thread's stream at its first event (the file name's formatting, the stream
-   * classes): cold, in a JVM that has run for a while, it took 100–150 ms, all of it before the
-   * event's time is taken, so that the recording seemed to start that much later.
+   * On an ignored background thread: with {@code classes}, initialises {@link #RECORDER_CLASSES};
+   * with {@code streams} (when attached), also the code that opens a thread's stream at its first
+   * event (the file name's formatting, the stream classes): cold, in a JVM that has run for a
+   * while, it took 100–150 ms, all of it before the event's time is taken, so that the recording
+   * seemed to start that much later. With {@code baseline}, last, the baseline of the JVM's
+   * per-thread counts ({@link Recorder#takeJvmBaseline}), which loads {@code java.management} here
+   * rather than on the application's path.
    */
-  private static void warmUpInBackground(Recorder recorder, Path dir, boolean streams) {
+  private static void warmUpInBackground(
+      Recorder recorder, Path dir, boolean streams, boolean classes, boolean baseline) {
     Thread t =
         new AgentThreads("weft-warm-up")
             .newThread(
@@ -152,13 +155,18 @@ final class AgentRuntime {
                     TraceFiles.streamFile(dir, 0);
                     initialise(StreamWriter.class.getName());
                   }
-                  for (String name : RECORDER_CLASSES) {
-                    initialise(name);
+                  if (classes) {
+                    for (String name : RECORDER_CLASSES) {
+                      initialise(name);
+                    }
+                    try {
+                      Recorder.warmUp();
+                    } catch (RuntimeException | LinkageError e) {
+                      // Linked on first use instead.
+                    }
                   }
-                  try {
-                    Recorder.warmUp();
-                  } catch (RuntimeException | LinkageError e) {
-                    // Linked on first use instead.
+                  if (baseline) {
+                    recorder.takeJvmBaseline();
                   }
                 });
     recorder.ignore(t);

@@ -8,9 +8,11 @@ import dev.weft.trace.TraceFormatException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.DoubleConsumer;
 
 /**
@@ -172,8 +174,15 @@ public final class Analyzer {
       detail = cutDetail(replay, start, end, closed, cut, damaged);
       notes.addAll(cutNotes(replay, end, damaged));
     }
-    long dropped = dropped(replay, trace.streams(), notes);
+    Set<Integer> withDrops = new HashSet<>();
+    long dropped = dropped(replay, trace.streams(), notes, withDrops);
     notes.addAll(Notes.fromCounters(replay.counters));
+    String unseen =
+        JvmCrossCheck.note(
+            defs, replay, stream -> withDrops.contains(stream) || damaged.containsKey(stream));
+    if (unseen != null) {
+      notes.add(unseen);
+    }
     if (replay.tree.folded() > 0) {
       notes.add(
           replay.tree.folded()
@@ -368,7 +377,8 @@ public final class Analyzer {
     return String.join(", ", names.subList(0, NAMED)) + " and " + (names.size() - NAMED) + " more";
   }
 
-  private long dropped(Replay replay, List<StreamCursor> cursors, List<String> notes) {
+  private long dropped(
+      Replay replay, List<StreamCursor> cursors, List<String> notes, Set<Integer> withDrops) {
     Map<Integer, Long> byStream = new HashMap<>(defs.drops());
     for (StreamCursor c : cursors) {
       byStream.merge(c.stream(), c.headerDropped(), Math::max);
@@ -377,7 +387,11 @@ public final class Analyzer {
       byStream.merge(th.stream, th.droppedEvents, Math::max);
     }
     long total = 0;
-    for (long n : byStream.values()) {
+    for (Map.Entry<Integer, Long> e : byStream.entrySet()) {
+      long n = e.getValue();
+      if (n != 0) {
+        withDrops.add(e.getKey());
+      }
       total = n < 0 || total + n < total ? Long.MAX_VALUE : total + n; // counts are unsigned
     }
     if (total > 0) {

@@ -1176,6 +1176,11 @@ final class Replay {
       a.lastExclusiveReleaser = -1;
     }
     a.monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+    if (a.monitor
+        && (flags & LockFlags.AFTER_WAIT) == 0
+        && (!acquired || t - th.start[i] >= JvmCrossCheck.MIN_WAIT_NS)) {
+      th.monitorWaits++; // the re-entry after a wait is counted at the wait's exit
+    }
     a.waitingForHolder = 0;
     a.handoff = 0;
     for (Property p : lockHandlers) {
@@ -1383,6 +1388,9 @@ final class Replay {
     WaitSpan w = waitSpan;
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];
+    if (w.waitKind == WaitKind.OBJECT_WAIT) {
+      th.monitorWaits++; // re-entering the monitor inside Object.wait may block
+    }
     for (Property p : waitHandlers) {
       p.onWait(w);
     }

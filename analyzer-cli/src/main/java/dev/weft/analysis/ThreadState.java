@@ -100,6 +100,14 @@ final class ThreadState {
   // Facts for the notes.
   long droppedEvents;
 
+  /**
+   * Recorded monitor waits the JVM may have counted as blocks of this thread: monitor acquisitions
+   * that waited at least {@link JvmCrossCheck#MIN_WAIT_NS} or were still waiting at the end, and
+   * {@code Object.wait} exits (the monitor is re-entered inside the wait). See {@link
+   * JvmCrossCheck}.
+   */
+  long monitorWaits;
+
   ThreadState(int index, int stream, String name, int pool, long begin) {
     this.index = index;
     this.stream = stream;

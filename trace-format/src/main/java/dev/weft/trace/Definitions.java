@@ -30,6 +30,7 @@ public final class Definitions {
   private final Map<Long, ObjectDef> objects = new HashMap<>();
   private final Map<String, String> attributes = new LinkedHashMap<>();
   private final Map<Integer, Long> drops = new HashMap<>();
+  private final Map<Integer, ThreadJvmCounts> jvmCounts = new HashMap<>();
   private ClockDef clock;
   private ProcessDef process;
   private final Map<Integer, StreamEnd> streamEnds = new HashMap<>();
@@ -248,6 +249,12 @@ public final class Definitions {
           case TraceFiles.DEF_DROPS:
             drops.merge(id31(r, file, start), Varint.get(r), Long::sum);
             break;
+          case TraceFiles.DEF_THREAD_JVM_COUNTS:
+            {
+              int stream = id31(r, file, start);
+              jvmCounts.put(stream, new ThreadJvmCounts(stream, Varint.get(r), Varint.get(r)));
+              break;
+            }
           case TraceFiles.DEF_TRACE:
             if (start != TraceFiles.DEFS_HEADER_SIZE) {
               throw bad(file, start, "trace id record not first");
@@ -364,6 +371,20 @@ public final class Definitions {
   /** Drop counts recorded at a clean close, by stream. */
   public Map<Integer, Long> drops() {
     return Collections.unmodifiableMap(drops);
+  }
+
+  /**
+   * What the JVM counted for a stream's thread while it was recorded (THREAD_JVM_COUNTS), or null
+   * when the trace has no such record for it (older traces, virtual threads, threads that ended
+   * unseen).
+   */
+  public ThreadJvmCounts jvmCounts(int stream) {
+    return jvmCounts.get(stream);
+  }
+
+  /** Every THREAD_JVM_COUNTS record, by stream. */
+  public Map<Integer, ThreadJvmCounts> jvmCounts() {
+    return Collections.unmodifiableMap(jvmCounts);
   }
 
   /** True if the writer closed the trace (an END record exists). */

@@ -68,6 +68,7 @@ public final class TraceFiles {
   static final int DEF_ATTRIBUTE = 0x0B;
   static final int DEF_TRACE = 0x0C;
   static final int DEF_STREAM_END = 0x0D;
+  static final int DEF_THREAD_JVM_COUNTS = 0x0E;
 
   private TraceFiles() {}
 

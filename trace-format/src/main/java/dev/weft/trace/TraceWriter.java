@@ -269,6 +269,19 @@ public final class TraceWriter implements Closeable {
   }
 
   /**
+   * What the JVM counted for a stream's thread while it was recorded (FORMAT.md,
+   * THREAD_JVM_COUNTS): how many times it blocked entering a monitor and how many times it waited.
+   */
+  public synchronized void defineThreadJvmCounts(int stream, long blockedCount, long waitedCount)
+      throws IOException {
+    ByteBuffer b = record();
+    Varint.put(b, stream);
+    Varint.put(b, blockedCount);
+    Varint.put(b, waitedCount);
+    append(TraceFiles.DEF_THREAD_JVM_COUNTS, b);
+  }
+
+  /**
    * Defines a thread and opens its event stream. The thread definition is on disk before this
    * returns, so no event of the stream can precede it.
    *

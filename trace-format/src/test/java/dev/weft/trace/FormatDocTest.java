@@ -69,6 +69,7 @@ class FormatDocTest {
       {TraceFiles.DEF_ATTRIBUTE, "ATTRIBUTE"},
       {TraceFiles.DEF_TRACE, "TRACE"},
       {TraceFiles.DEF_STREAM_END, "STREAM_END"},
+      {TraceFiles.DEF_THREAD_JVM_COUNTS, "THREAD_JVM_COUNTS"},
     };
     for (Object[] t : types) {
       String row = String.format("| 0x%02X | %-11s |", (Integer) t[0], t[1]);

@@ -47,4 +47,25 @@ class SmokeRoundTripTest {
       }
     }
   }
+
+  @Test
+  void threadJvmCountsRoundTrip() throws Exception {
+    Path dir = tmp.resolve("jvm");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_000, 1));
+      StreamWriter a = w.openStream(1, "reader-1", 0, 0, 0);
+      StreamWriter b = w.openStream(2, "reader-2", 0, 0, 0);
+      a.enter(10, 0);
+      w.defineThreadJvmCounts(a.id(), 53, 0);
+      w.defineThreadJvmCounts(b.id(), 0, 1L << 40);
+    }
+    try (Trace t = Trace.open(dir)) {
+      Definitions d = t.definitions();
+      assertEquals(new ThreadJvmCounts(1, 53, 0), d.jvmCounts(1));
+      assertEquals(new ThreadJvmCounts(2, 0, 1L << 40), d.jvmCounts(2));
+      assertEquals(null, d.jvmCounts(3));
+      assertEquals(2, d.jvmCounts().size());
+      assertEquals(Trace.Status.COMPLETE, t.integrity().status());
+    }
+  }
 }

@@ -75,6 +75,9 @@ public final class Recorder extends WeftSink {
   private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
   private final CarrierStates carriers;
 
+  /** The JVM's own monitor-block and wait counts per recorded thread, the trace's cross-check. */
+  private final JvmCounts jvmCounts;
+
   /**
    * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
    * none): their THREAD_BEGIN is recorded, and their stream names the pool.
@@ -172,6 +175,7 @@ public final class Recorder extends WeftSink {
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
     this.aggregateForkJoin = aggregateForkJoin;
+    this.jvmCounts = new JvmCounts(writer, startOn);
   }
 
   /**
@@ -181,6 +185,14 @@ public final class Recorder extends WeftSink {
    */
   public static void warmUp() {
     SyncObjects.warmUp();
+  }
+
+  /**
+   * Takes the baseline of the JVM's per-thread counts (see {@link JvmCounts}) on the calling agent
+   * thread, once the weaving is in place. Threads created after the calling thread start from 0.
+   */
+  public void takeJvmBaseline() {
+    jvmCounts.takeBaseline();
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -356,6 +368,7 @@ public final class Recorder extends WeftSink {
       }
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
+      jvmCounts.register(s);
       return s.stream;
     } catch (TraceWriter.StreamNotOpenedException e) {
       // Disk full, I/O error or trace closed: the writer told why and keeps the thread's count.
@@ -642,6 +655,7 @@ public final class Recorder extends WeftSink {
         s.writing.busy = false;
       }
     }
+    jvmCounts.disable(); // the JVM goes on counting while the trace does not
     on = false;
   }
 
@@ -1375,17 +1389,19 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     ThreadState s = states.get();
-    if (!s.begun) {
-      return;
-    }
-    StreamWriter w = acquire(s);
-    if (w != null) {
-      try {
-        w.threadEnd(System.nanoTime());
-        s.begun = false;
-      } finally {
-        s.writing.busy = false;
+    if (s.begun) {
+      StreamWriter w = acquire(s);
+      if (w != null) {
+        try {
+          w.threadEnd(System.nanoTime());
+          s.begun = false;
+        } finally {
+          s.writing.busy = false;
+        }
       }
+    }
+    if (s.jvmCounted) {
+      jvmCounts.threadEnded(s); // after the event: its time is not delayed
     }
   }
 
@@ -1428,6 +1444,7 @@ public final class Recorder extends WeftSink {
       return;
     }
     stopEvents();
+    jvmCounts.close();
     Map<String, String> all = new LinkedHashMap<>(attributes);
     long skipped = virtualSkipped.sum();
     if (skipped > 0) {

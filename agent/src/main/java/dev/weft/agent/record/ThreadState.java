@@ -54,6 +54,9 @@ final class ThreadState {
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
 
+  /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
+  boolean jvmCounted;
+
   /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
   final boolean carrier;
 

@@ -1,0 +1,162 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.TraceWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The JVM's own count of each recorded platform thread's monitor blocks and waits during the
+ * recording, written as one THREAD_JVM_COUNTS definition per thread: a cross-check that lets the
+ * analysis say when threads blocked on monitors the agent cannot see (taken inside JDK or other
+ * unwoven code), instead of counting that time as execution without a word.
+ *
+ * <ul>
+ *   <li><b>Baseline.</b> Threads created after the thread that takes the baseline (an agent thread,
+ *       started once the agent's weaving is in place) start from 0. Older threads start from the
+ *       counts of one snapshot of all threads taken then, on that agent thread, off the
+ *       application's path. Until the snapshot is taken nothing is counted: a thread that ends
+ *       before it gets no record (and never waits for {@code java.management} to load).
+ *   <li><b>End.</b> A thread whose {@code run()} returns is counted there, on itself (one {@code
+ *       ThreadMXBean.getThreadInfo} call, under the thread's guard, never throwing). Threads still
+ *       alive at the close are counted then, in one call. A thread that ends unseen (its {@code
+ *       run()} is not hooked, e.g. a fork-join worker retiring before the close) gets no record.
+ * </ul>
+ *
+ * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
+ * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
+ * nothing more is written: the JVM keeps counting while the trace does not. Nothing here ever
+ * enables the JVM's thread contention monitoring (it costs on every contended monitor).
+ */
+final class JvmCounts {
+  private static final long[] ZERO = {0, 0};
+
+  private final TraceWriter writer;
+  private final Set<ThreadState> live = ConcurrentHashMap.newKeySet();
+  private volatile boolean off;
+
+  /** Threads with a larger Java id were created after the baseline's thread: they start at 0. */
+  private volatile long boundary = Long.MAX_VALUE;
+
+  /** Java id → {blocked, waited} at the baseline; null until it is taken. */
+  private volatile Map<Long, long[]> baseline;
+
+  JvmCounts(TraceWriter writer, boolean on) {
+    this.writer = writer;
+    this.off = !on;
+  }
+
+  /** No more records: measurement was switched off, or the JVM cannot say. */
+  void disable() {
+    off = true;
+    live.clear();
+  }
+
+  /**
+   * Takes the baseline of every live thread, on the calling (agent) thread: once per recording,
+   * after the agent's weaving is in place.
+   */
+  void takeBaseline() {
+    if (off) {
+      return;
+    }
+    boundary = Thread.currentThread().getId();
+    try {
+      baseline = JvmThreadInfo.snapshot();
+    } catch (Throwable e) {
+      // java.management is not there (a runtime image or module graph without it), or refused.
+      disable();
+    }
+  }
+
+  /** A thread's stream was opened: it will be counted at its end or at the close. */
+  void register(ThreadState s) {
+    if (!off && !s.virtual && !s.carrier) {
+      s.jvmCounted = true;
+      live.add(s);
+    }
+  }
+
+  /** The calling thread's {@code run()} returns: its record, if it has one to write. */
+  void threadEnded(ThreadState s) {
+    if (!s.jvmCounted || s.busy || off) {
+      return;
+    }
+    s.jvmCounted = false;
+    if (!live.remove(s)) {
+      return; // the close counted it already
+    }
+    long id = s.thread.getId();
+    long[] base = base(id);
+    if (base == null) {
+      return;
+    }
+    s.busy = true;
+    try {
+      long[] now = JvmThreadInfo.counts(id);
+      if (now != null && !off) {
+        write(s, now, base);
+      }
+    } catch (Throwable e) {
+      // Only this thread's record is lost; nothing may reach the host.
+    } finally {
+      s.busy = false;
+    }
+  }
+
+  /** At the close: the threads still alive, in one call. */
+  void close() {
+    if (off || live.isEmpty() || baseline == null) {
+      return;
+    }
+    List<ThreadState> todo = new ArrayList<>();
+    for (ThreadState s : live) {
+      if (live.remove(s)) {
+        todo.add(s);
+      }
+    }
+    long[] ids = new long[todo.size()];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = todo.get(i).thread.getId();
+    }
+    long[][] now;
+    try {
+      now = JvmThreadInfo.counts(ids);
+    } catch (Throwable e) {
+      return;
+    }
+    for (int i = 0; i < ids.length; i++) {
+      long[] base = base(ids[i]);
+      if (now[i] != null && base != null) {
+        try {
+          write(todo.get(i), now[i], base);
+        } catch (Throwable e) {
+          // The disk refused it: that thread has no record.
+        }
+      }
+    }
+  }
+
+  /**
+   * The thread's counts at the baseline; null before the baseline is taken (nothing is counted
+   * then, so that no application thread ever waits for {@code java.management} to load).
+   */
+  private long[] base(long javaId) {
+    Map<Long, long[]> b = baseline;
+    if (b == null) {
+      return null;
+    }
+    if (javaId > boundary) {
+      return ZERO;
+    }
+    long[] counts = b.get(javaId);
+    return counts != null ? counts : ZERO; // not alive at the baseline: started after it
+  }
+
+  private void write(ThreadState s, long[] now, long[] base) throws Exception {
+    writer.defineThreadJvmCounts(
+        s.stream.id(), Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]));
+  }
+}

@@ -1,0 +1,50 @@
+package dev.weft.agent.record;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The only class that touches {@code java.management}: loaded on first use (an agent thread's
+ * baseline), so that a JVM without that module only loses the cross-check ({@link JvmCounts}).
+ * Calls without stack traces only: no safepoint, no contention monitoring.
+ */
+final class JvmThreadInfo {
+  private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
+
+  private JvmThreadInfo() {}
+
+  /** Java id → {blocked count, waited count} of every live platform thread. */
+  static Map<Long, long[]> snapshot() {
+    long[] ids = BEAN.getAllThreadIds();
+    long[][] counts = counts(ids);
+    Map<Long, long[]> m = new HashMap<>(ids.length * 2);
+    for (int i = 0; i < ids.length; i++) {
+      if (counts[i] != null) {
+        m.put(ids[i], counts[i]);
+      }
+    }
+    return m;
+  }
+
+  /** {blocked count, waited count} of a live platform thread, or null. */
+  static long[] counts(long id) {
+    return of(BEAN.getThreadInfo(id));
+  }
+
+  /** {blocked count, waited count} of each thread, null for those not alive. */
+  static long[][] counts(long[] ids) {
+    ThreadInfo[] infos = BEAN.getThreadInfo(ids);
+    long[][] counts = new long[ids.length][];
+    for (int i = 0; i < ids.length; i++) {
+      counts[i] = of(infos[i]);
+    }
+    return counts;
+  }
+
+  private static long[] of(ThreadInfo info) {
+    return info == null ? null : new long[] {info.getBlockedCount(), info.getWaitedCount()};
+  }
+}

@@ -1,0 +1,162 @@
+package dev.weft.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
+import dev.weft.trace.WaitKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The note comparing the JVM's monitor-block counts (THREAD_JVM_COUNTS) with recorded waits. */
+class JvmCrossCheckTest {
+  @TempDir Path tmp;
+
+  private static final long MONITOR = 11;
+  private static final long LOCK = 12;
+
+  private static List<String> jvmNotes(Path dir) {
+    return Analyzer.analyze(dir).notes().stream()
+        .filter(n -> n.startsWith("the JVM counted"))
+        .toList();
+  }
+
+  /** Threads doing only work; the JVM counted blocks for some. */
+  private static TraceFixture workers(Path dir, String... names) {
+    TraceFixture f = TraceFixture.create(dir);
+    int work = f.region("work", ConstructKind.USER_REGION, 10);
+    for (String name : names) {
+      StreamWriter w = f.thread(name, 0);
+      w.enter(10, work);
+      w.exit(1_000_000, work);
+    }
+    return f;
+  }
+
+  @Test
+  void blocksTheTraceDoesNotShowAreNamedPerThread() throws IOException {
+    TraceFixture f = workers(tmp.resolve("t"), "reader-1", "reader-2", "reader-3", "writer");
+    f.writer.defineThreadJvmCounts(1, 20, 5);
+    f.writer.defineThreadJvmCounts(2, 15, 0);
+    f.writer.defineThreadJvmCounts(3, 18, 0);
+    f.writer.defineThreadJvmCounts(4, 0, 0);
+    List<String> notes = jvmNotes(f.close(2_000_000));
+    assertEquals(
+        List.of(
+            "the JVM counted 53 monitor blocks on 3 threads that Weft did not record (reader-1 20,"
+                + " reader-3 18, reader-2 15): contended synchronized blocks or methods in code"
+                + " Weft does not weave (JDK classes, excluded classes or construct families, class"
+                + " loading); their waiting counts as execution here"),
+        notes);
+  }
+
+  @Test
+  void recordedMonitorWaitsAccountForTheJvmsBlocks() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 31);
+    int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 32);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    f.object(LOCK, ConstructKind.REENTRANT_LOCK, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    long t = 100;
+    // b waits for a's monitor 6 times (2 µs each), and once re-enters it after Object.wait.
+    for (int i = 0; i < 6; i++, t += 10_000) {
+      a.lockRequest(t, sync, MONITOR);
+      a.lockAcquired(t + 10, MONITOR, 0);
+      b.lockRequest(t + 100, sync, MONITOR);
+      a.lockReleased(t + 2_000, MONITOR);
+      b.lockAcquired(t + 2_100, MONITOR, 0);
+      b.lockReleased(t + 2_200, MONITOR);
+    }
+    b.lockRequest(t, sync, MONITOR);
+    b.lockAcquired(t + 10, MONITOR, 0);
+    b.lockReleased(t + 20, MONITOR);
+    b.waitEnter(t + 20, wait, WaitKind.OBJECT_WAIT);
+    b.waitExit(t + 5_000, wait);
+    b.lockRequest(t + 5_000, wait, MONITOR);
+    b.lockAcquired(t + 5_010, MONITOR, LockFlags.AFTER_WAIT);
+    b.lockReleased(t + 5_020, MONITOR);
+    // A contended ReentrantLock is no monitor: it does not account for monitor blocks.
+    t += 10_000;
+    a.lockRequest(t, lock, LOCK);
+    a.lockAcquired(t, LOCK, 0);
+    b.lockRequest(t + 10, lock, LOCK);
+    a.lockReleased(t + 50_000, LOCK);
+    b.lockAcquired(t + 50_100, LOCK, 0);
+    b.lockReleased(t + 50_200, LOCK);
+    // b: 7 recorded (6 contended entries, one wait exit) + the slack of 3 = 10 accounted for.
+    f.writer.defineThreadJvmCounts(a.id(), 3, 0);
+    f.writer.defineThreadJvmCounts(b.id(), 7 + JvmCrossCheck.SLACK, 1);
+    Path dir = f.close(1_000_000);
+    assertEquals(List.of(), jvmNotes(dir));
+
+    TraceFixture g = TraceFixture.create(tmp.resolve("u"));
+    int sync2 = g.region("synchronized", ConstructKind.MONITOR, 30);
+    g.object(MONITOR, ConstructKind.MONITOR, 0);
+    StreamWriter c = g.thread("c", 0);
+    // Uncontended, quick entries do not account for blocks.
+    for (int i = 0; i < 10; i++) {
+      c.lockRequest(100 + i * 1_000, sync2, MONITOR);
+      c.lockAcquired(100 + i * 1_000 + 200, MONITOR, 0);
+      c.lockReleased(100 + i * 1_000 + 300, MONITOR);
+    }
+    g.writer.defineThreadJvmCounts(c.id(), JvmCrossCheck.SLACK + 1, 0);
+    List<String> notes = jvmNotes(g.close(1_000_000));
+    assertEquals(1, notes.size());
+    assertTrue(
+        notes.get(0).startsWith("the JVM counted 4 monitor blocks on 1 thread "), notes.get(0));
+  }
+
+  @Test
+  void noRecordNoNote() throws IOException {
+    TraceFixture f = workers(tmp.resolve("t"), "a", "b");
+    assertEquals(List.of(), jvmNotes(f.close(2_000_000)));
+  }
+
+  @Test
+  void threadsWithDroppedEventsAreNotCompared() throws IOException {
+    Path dir = tmp.resolve("t");
+    // Room for one window only: the second thread's events are all dropped.
+    try (TraceWriter w =
+        TraceWriter.create(
+            dir, TraceWriter.Options.defaults().withWindows(4096, 4096).withMaxBytes(4096))) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      w.defineRegion(
+          new RegionDef(
+              1, ConstructKind.USER_REGION, "work", "app.Main", "run", "Main.java", 1, 0));
+      StreamWriter a = w.openStream(1, "a", 0, 0, 0);
+      StreamWriter b = w.openStream(2, "b", 0, 0, 0);
+      for (StreamWriter s : List.of(a, b)) {
+        s.enter(10, 1);
+        s.exit(1_000, 1);
+        w.defineThreadJvmCounts(s.id(), 100, 0);
+      }
+      assertTrue(b.dropped() > 0);
+    }
+    List<String> notes = jvmNotes(dir);
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).contains("(a 100)"), notes.get(0));
+  }
+
+  @Test
+  void attachedTracesSayWhatAttachingLeavesOut() throws IOException {
+    TraceFixture f = workers(tmp.resolve("t"), "a");
+    f.writer.defineAttribute("agent.attached", "true");
+    f.writer.defineThreadJvmCounts(1, 10, 0);
+    List<String> notes = jvmNotes(f.close(2_000_000));
+    assertEquals(1, notes.size());
+    assertTrue(
+        notes.get(0).contains("synchronized methods of classes loaded before the attach"),
+        notes.get(0));
+  }
+}
