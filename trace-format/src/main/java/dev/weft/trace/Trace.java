@@ -196,6 +196,25 @@ public final class Trace implements Closeable {
   /** Threads of a trace not closed cleanly that have no event file. */
   private final List<ThreadDef> missingFiles = new ArrayList<>();
 
+  /**
+   * When {@code defs.wdf} was last written, in the trace's clock, or {@link Long#MIN_VALUE} when
+   * that cannot be told (no clock definition, no modification time).
+   */
+  private long lastDefinitionWrite() {
+    ClockDef clock = definitions.clock();
+    if (clock == null) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      java.nio.file.attribute.FileTime m =
+          Files.getLastModifiedTime(dir.resolve(TraceFiles.DEFS_FILE));
+      long epochNanos = m.to(java.util.concurrent.TimeUnit.NANOSECONDS);
+      return clock.nanoBase() + (epochNanos - clock.epochNanos());
+    } catch (IOException | ArithmeticException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
   private static boolean hasEventFiles(Path events) {
     if (!Files.isDirectory(events)) {
       return false;
@@ -302,10 +321,17 @@ public final class Trace implements Closeable {
       cut.add("not closed cleanly (process killed or still running)");
     }
     cut.addAll(openCut);
-    long lastEvent = Long.MIN_VALUE;
+    // The latest the recording is known to have run: its last event read, its latest thread
+    // definition, and when the definitions file was last written (in the trace's clock).
+    long lastEvent = lastDefinitionWrite();
     for (StreamCursor c : last.values()) {
       if (c.eventCount() > 0) {
         lastEvent = Math.max(lastEvent, c.time());
+      }
+    }
+    for (ThreadDef t : definitions.threads()) {
+      for (ThreadDef.Rename r : t.names()) {
+        lastEvent = Math.max(lastEvent, r.time());
       }
     }
     for (ThreadDef t : missingFiles) {

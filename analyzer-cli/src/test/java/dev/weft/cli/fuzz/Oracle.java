@@ -45,6 +45,8 @@ final class Oracle {
     MARKED_CUT("0 marked cut", true),
     SILENT_WRONG("0 silent-wrong", false),
     EXIT_2("2", true),
+    /** verify: the trace's bytes are intact but its events do not pair up (CLI.md). */
+    VERIFY_NOT_WELL_FORMED("1 verify", true),
     EXIT_2_BAD_MESSAGE("2 bad stderr", false),
     EXIT_3("3", false),
     OTHER_EXIT("other exit", false),
@@ -188,6 +190,11 @@ final class Oracle {
     if (run.exit() == 3) {
       return Outcome.EXIT_3;
     }
+    if (run.exit() == 1 && command == Command.VERIFY) {
+      List<String> lines = lines(run.err());
+      boolean error = lines.stream().anyMatch(l -> !l.startsWith("weft: warning: "));
+      return error && wellFormedStderr(lines) ? Outcome.VERIFY_NOT_WELL_FORMED : Outcome.OTHER_EXIT;
+    }
     if (run.exit() != 0 && run.exit() != 2) {
       return Outcome.OTHER_EXIT;
     }
@@ -206,6 +213,16 @@ final class Oracle {
       return Outcome.SAME;
     }
     return truncation && markedCut(command, run) ? Outcome.MARKED_CUT : Outcome.SILENT_WRONG;
+  }
+
+  /** Only {@code weft: } lines, none a stack trace. */
+  private static boolean wellFormedStderr(List<String> err) {
+    for (String line : err) {
+      if (!line.startsWith("weft: ") || line.contains("\tat ")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Warnings first, then the error: one line, or for verify one line per error. */

@@ -335,6 +335,36 @@ class TraceFuzzTest {
     }
   }
 
+  /**
+   * Whether {@code m} changes only bytes of the last block of an event file of the killed
+   * recording: a block no checksum covers, since its thread was still writing it.
+   */
+  static boolean inUnsealedTail(Mutation m, Path base) throws IOException {
+    if (!"cut".equals(m.trace()) || m.file() == null || !m.file().endsWith(".wev")) {
+      return false;
+    }
+    long first;
+    switch (m.kind()) {
+      case FLIP_BITS:
+        first = java.util.Arrays.stream(m.bits()).min().orElse(-1) / 8;
+        break;
+      case ZERO_RANGE:
+      case OVERWRITE:
+      case HUGE_VARINT:
+      case SET_VARINT:
+        first = m.offset();
+        break;
+      default:
+        return false;
+    }
+    Path file = base.resolve(m.file());
+    if (first < 0 || !Files.isRegularFile(file)) {
+      return false;
+    }
+    List<TraceLayout.Block> blocks = TraceLayout.events(Files.readAllBytes(file)).blocks();
+    return !blocks.isEmpty() && first >= blocks.get(blocks.size() - 1).start();
+  }
+
   /** Copies {@code base}, applies {@code m}, runs every command and judges each run. */
   private static CaseResult runCase(
       String id, boolean corpus, Mutation m, Path base, Path other, Map<Command, String> baseline)
@@ -349,12 +379,16 @@ class TraceFuzzTest {
         return null;
       }
       Path fifo = m.kind() == Kind.FIFO ? trace.resolve(m.file()) : null;
+      // A truncation makes a cut trace; so does a change confined to the last block of a killed
+      // recording's stream, which no checksum covers (FORMAT.md, Integrity): for both, exit 0 is
+      // right when the output says the trace is cut.
+      boolean tolerated = m.kind().truncation || inUnsealedTail(m, base);
       List<RunResult> runs = new ArrayList<>();
       for (Command c : Command.values()) {
         WeftRunner.Run r = runner.run(c.args(trace, work), fifo);
         String expected = baseline == null ? null : baseline.get(c);
         String result = result(c, r, trace, work, fifo, expected != null);
-        Outcome o = Oracle.judge(c, r, result, expected, m.kind().truncation);
+        Outcome o = Oracle.judge(c, r, result, expected, tolerated);
         String difference =
             o == Outcome.SILENT_WRONG ? Oracle.firstDifference(result, expected) : null;
         runs.add(new RunResult(c, o, r, difference));
