@@ -493,6 +493,11 @@ final class Replay {
   /** Ends a thread that did not end itself at {@code t}: charges it and closes what is open. */
   private void stop(ThreadState th, long t) {
     charge(th, t);
+    closeAll(th, t);
+  }
+
+  /** Closes everything the thread has open at {@code t}, which becomes its end. */
+  private void closeAll(ThreadState th, long t) {
     while (th.depth > 0) {
       closeTop(th, t);
     }
@@ -534,16 +539,8 @@ final class Replay {
   }
 
   private void endThread(ThreadState th, long t) {
-    while (th.depth > 0) {
-      closeTop(th, t);
-    }
-    if (th.worker()) {
-      endIdle(th, t, -1);
-    }
-    flushIdle(th);
-    flushExec(th);
+    closeAll(th, t);
     th.ended = true;
-    th.end = t;
   }
 
   // ---- time accounting --------------------------------------------------------------------------

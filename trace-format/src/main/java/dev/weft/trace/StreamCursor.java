@@ -174,8 +174,22 @@ public final class StreamCursor implements EventCursor, Closeable {
         this.headerDropped = 0;
         finish(State.CUT, "file ends inside its header (" + fileSize + " bytes)");
       } else {
-        this.headerDropped = h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET);
         this.minor = Short.toUnsignedInt(h.getShort(10));
+        long live = h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET);
+        Definitions d = checks.definitions();
+        if (d != null && d.closedCleanly() && minor >= 1) {
+          // The live counter has no checksum; at a clean close the DROPS record (which has one)
+          // says the same, and it is what counts. A counter below it was changed.
+          long recorded = d.drops().getOrDefault(expectedStream, 0L);
+          if (live < recorded) {
+            damaged(
+                "drop counter " + live + " in the header is below the DROPS record's " + recorded,
+                -1,
+                -1);
+          }
+          live = recorded;
+        }
+        this.headerDropped = live;
       }
     } catch (IOException e) {
       close();

@@ -768,15 +768,7 @@ public final class TraceWriter implements Closeable {
       defsLength = Files.size(dir.resolve(TraceFiles.DEFS_FILE));
     }
     IOException failure;
-    try {
-      writeDefs(bytes, length);
-      defsLength += length;
-      return;
-    } catch (IOException e) {
-      failure = e;
-    }
-    cutBack();
-    while (!defsBroken && releaseReserve(failure)) {
+    do {
       try {
         writeDefs(bytes, length);
         defsLength += length;
@@ -785,7 +777,7 @@ public final class TraceWriter implements Closeable {
         failure = e;
       }
       cutBack();
-    }
+    } while (!defsBroken && releaseReserve(failure)); // space freed: try once more
     problem("cannot write " + TraceFiles.DEFS_FILE + ": " + why(failure));
     throw failure;
   }

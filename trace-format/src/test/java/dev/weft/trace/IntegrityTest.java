@@ -252,4 +252,45 @@ class IntegrityTest {
       assertTrue(i.summary().startsWith("cut: 000001.wev: file ends inside"), i.summary());
     }
   }
+
+  @Test
+  void aClosedTracesDropsComeFromItsChecksummedRecordNotTheLiveCounter() throws IOException {
+    Path f = TraceFiles.streamFile(dir, 1);
+    patch(f, TraceFiles.EVENTS_HEADER_DROPPED_OFFSET, 0x05); // no checksum covers it
+    try (Trace t = Trace.open(dir)) {
+      StreamCursor c = t.stream(1);
+      assertEquals(0, c.headerDropped(), "no DROPS record: nothing was dropped");
+      while (c.next()) {
+        // read to the end
+      }
+      assertEquals(Trace.Status.COMPLETE, t.integrity().status());
+    }
+  }
+
+  @Test
+  void aKilledTracesThreadWithoutItsFileIsDamageWhenDefinedLongBeforeTheEnd() throws Exception {
+    Path killed = tmp.resolve("killed-missing");
+    TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
+    try {
+      w.defineRegion(
+          new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
+      long t0 = System.nanoTime();
+      StreamWriter early = w.openStream(1, "early", 0, 0, t0);
+      early.enter(t0 + 10, REGION);
+      StreamWriter late = w.openStream(2, "late", 0, 0, t0 + 20);
+      // The recording goes on for 300 ms after both threads were defined.
+      late.enter(t0 + 300_000_000L, REGION);
+      late.exit(t0 + 300_000_100L, REGION);
+      Files.delete(TraceFiles.streamFile(killed, 1));
+      try (Trace t = Trace.open(killed)) {
+        Trace.Integrity i = readAll(t);
+        assertEquals(Trace.Status.DAMAGED, i.status(), i.toString());
+        assertTrue(
+            i.damage().get(0).contains("000001.wev: missing (thread 'early' was defined"),
+            i.damage().toString());
+      }
+    } finally {
+      w.close();
+    }
+  }
 }
