@@ -336,39 +336,49 @@ class TraceFuzzTest {
   }
 
   /**
-   * Whether {@code m} changes only bytes of the last block of an event file of the killed
-   * recording: a block no checksum covers, since its thread was still writing it.
+   * Whether {@code m} changes only bytes of the killed recording's event files that no checksum
+   * covers: the last block of a stream (its thread was still writing it) and the header's live drop
+   * counter (RELIABILITY.md, "What no check can see").
    */
   static boolean inUnsealedTail(Mutation m, Path base) throws IOException {
     if (!"cut".equals(m.trace()) || m.file() == null || !m.file().endsWith(".wev")) {
       return false;
     }
-    long first;
+    long[] changed; // the byte offsets the mutation changes
     switch (m.kind()) {
       case FLIP_BITS:
-        // Bits in the header's live drop counter (bytes 16-23: no checksum either) aside.
-        first =
-            java.util.Arrays.stream(m.bits())
-                .map(b -> b / 8)
-                .filter(b -> b < 16 || b >= 24)
-                .min()
-                .orElse(Long.MAX_VALUE);
+        changed = java.util.Arrays.stream(m.bits()).map(b -> b / 8).toArray();
         break;
       case ZERO_RANGE:
+        changed = java.util.stream.LongStream.range(m.offset(), m.offset() + m.length()).toArray();
+        break;
       case OVERWRITE:
+        changed =
+            java.util.stream.LongStream.range(m.offset(), m.offset() + m.bytes().length).toArray();
+        break;
       case HUGE_VARINT:
       case SET_VARINT:
-        first = m.offset();
+        changed = new long[] {m.offset()};
         break;
       default:
         return false;
     }
     Path file = base.resolve(m.file());
-    if (first < 0 || !Files.isRegularFile(file)) {
+    if (!Files.isRegularFile(file)) {
       return false;
     }
     List<TraceLayout.Block> blocks = TraceLayout.events(Files.readAllBytes(file)).blocks();
-    return !blocks.isEmpty() && first >= blocks.get(blocks.size() - 1).start();
+    if (blocks.isEmpty()) {
+      return false;
+    }
+    long tail = blocks.get(blocks.size() - 1).start();
+    for (long b : changed) {
+      boolean dropCounter = b >= 16 && b < 24; // the header's live drop counter
+      if (!dropCounter && b < tail) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Copies {@code base}, applies {@code m}, runs every command and judges each run. */
