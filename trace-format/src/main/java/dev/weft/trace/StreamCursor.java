@@ -78,13 +78,15 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** File offset where events written after the close would start (STREAM_END), or -1. */
   private long lateFrom = -1;
 
+  /** End of the block {@link #lateFrom} lies in. */
+  private long lateUntil;
+
   /** The time delta of the event read last. */
   private long lastDelta;
 
   /** End of the current block's event bytes: before its trailer (1.1), else its end. */
   private long eventsEnd;
 
-  private long blockStart;
   private boolean firstBlock = true;
   private boolean threadEnded;
 
@@ -341,10 +343,12 @@ public final class StreamCursor implements EventCursor, Closeable {
       }
     }
     if (lateFrom >= 0 && bufOffset + at >= lateFrom) {
-      // The first event after the end the close recorded: written after the close, so its time
-      // moved on. A zero delta there is a changed end marker, not an event.
+      // The first event after the end the close recorded, in the same block: written after the
+      // close, so its time moved on. A zero delta there is a changed end marker, not an event. (A
+      // later block may start with a DROPPED event, whose delta is 0.)
+      boolean sameBlock = bufOffset + at < lateUntil;
       lateFrom = -1;
-      if (lastDelta == 0) {
+      if (sameBlock && lastDelta == 0) {
         return damagedEvent(at, "an event after the recorded end of the stream without a time");
       }
     }
@@ -660,7 +664,6 @@ public final class StreamCursor implements EventCursor, Closeable {
       return damaged("block at byte " + offset + " has length " + length, -1, -1);
     }
     long base = (Integer.toUnsignedLong(intAt(p + 5))) | ((long) intAt(p + 9) << 32);
-    blockStart = offset;
     blockEnd = offset + length;
     eventsEnd = blockEnd - trailer;
     readableEnd = Math.min(eventsEnd, fileSize);
@@ -714,6 +717,7 @@ public final class StreamCursor implements EventCursor, Closeable {
         return checkBase(offset, base); // the file is cut inside the recorded part: a cut
       }
       lateFrom = end;
+      lateUntil = blockEnd;
       if (crc(offset, end) != streamEnd.crc()) {
         return damaged(
             "block at byte "

@@ -99,7 +99,6 @@ public final class Trace implements Closeable {
   private final List<StreamCursor> open = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
   private final List<String> openDamage = new ArrayList<>();
-  private final List<String> openCut = new ArrayList<>();
 
   private Trace(Path dir, boolean salvage) {
     this.dir = dir;
@@ -320,7 +319,6 @@ public final class Trace implements Closeable {
     if (!definitions.closedCleanly()) {
       cut.add("not closed cleanly (process killed or still running)");
     }
-    cut.addAll(openCut);
     // The latest the recording is known to have run: its last event read, its latest thread
     // definition, and when the definitions file was last written (in the trace's clock).
     long lastEvent = lastDefinitionWrite();
