@@ -113,8 +113,13 @@ class LateStartIT {
     long skipped =
         Long.parseLong(
             t.definitions.attributes().getOrDefault("agent.virtual_thread_events_skipped", "0"));
-    assertEquals(2000, 2 * t.count(EventKind.ENTER, virtualRegion) + skipped);
-    assertEquals(t.count(EventKind.ENTER, virtualRegion), t.count(EventKind.EXIT, virtualRegion));
+    long enters = t.count(EventKind.ENTER, virtualRegion);
+    long exits = t.count(EventKind.EXIT, virtualRegion);
+    // Every one of the 1,000 enters and 1,000 exits is recorded or counted as skipped. An exit may
+    // be skipped after its enter was recorded (the virtual thread moved to a carrier that was
+    // busy); an enter is never skipped with its exit recorded.
+    assertEquals(2000, enters + exits + skipped);
+    assertTrue(exits <= enters, enters + " enters, " + exits + " exits");
     // Skipped only while a virtual thread that holds its carrier's stream is unmounted inside the
     // recorder (blocked on a monitor, JDK 24+), e.g. while the carrier's stream is being opened.
     assertTrue(t.count(EventKind.ENTER, virtualRegion) >= 500, "most are recorded");
