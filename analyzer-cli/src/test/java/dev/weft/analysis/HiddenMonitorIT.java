@@ -1,11 +1,12 @@
 package dev.weft.analysis;
 
+import static dev.weft.cli.ChildJvms.agentJar;
+import static dev.weft.cli.ChildJvms.location;
+import static dev.weft.cli.ChildJvms.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.analysis.apps.HiddenMonitorApp;
-import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,23 +93,5 @@ class HiddenMonitorIT {
     assertEquals(0, p.exitValue(), read(err));
     assertEquals("", read(err));
     return Analyzer.analyze(trace);
-  }
-
-  private static Path agentJar() {
-    Path jar = Path.of(System.getProperty("weft.agent.jar", "../agent/target/weft-agent.jar"));
-    assertTrue(Files.isRegularFile(jar), "the agent jar is built first: " + jar);
-    return jar.toAbsolutePath().normalize();
-  }
-
-  private static Path location(Class<?> c) throws URISyntaxException {
-    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return e.toString();
-    }
   }
 }

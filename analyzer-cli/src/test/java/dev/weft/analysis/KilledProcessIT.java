@@ -1,13 +1,14 @@
 package dev.weft.analysis;
 
+import static dev.weft.cli.ChildJvms.agentJar;
+import static dev.weft.cli.ChildJvms.location;
+import static dev.weft.cli.ChildJvms.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.analysis.apps.BarrierRoundsApp;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.Trace;
-import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -89,25 +90,6 @@ class KilledProcessIT {
     assertTrue(Check.severity(r, "barrier_wait") > 0, facts);
     for (String n : r.notes()) {
       assertTrue(!n.startsWith("internal check failed") && !n.contains("ignored"), n + facts);
-    }
-  }
-
-  /** The packaged agent (system property {@code weft.agent.jar}, set by the build). */
-  private static Path agentJar() {
-    Path jar = Path.of(System.getProperty("weft.agent.jar", "../agent/target/weft-agent.jar"));
-    assertTrue(Files.isRegularFile(jar), "the agent jar is built first: " + jar);
-    return jar.toAbsolutePath().normalize();
-  }
-
-  private static Path location(Class<?> c) throws URISyntaxException {
-    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return e.toString();
     }
   }
 }

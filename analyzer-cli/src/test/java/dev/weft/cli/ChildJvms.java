@@ -14,12 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Programs in other JVMs for the attach and demo tests, and the jars they need. */
-final class ChildJvms {
+/**
+ * Programs in other JVMs for the attach, demo and analysis integration tests, and the jars they
+ * need.
+ */
+public final class ChildJvms {
   private ChildJvms() {}
 
   /** The packaged agent (system property {@code weft.agent.jar}, set by the build). */
-  static Path agentJar() {
+  public static Path agentJar() {
     Path jar = Path.of(System.getProperty("weft.agent.jar", "../agent/target/weft-agent.jar"));
     assertTrue(Files.isRegularFile(jar), "the agent jar is built first: " + jar);
     return jar.toAbsolutePath().normalize();
@@ -38,11 +41,20 @@ final class ChildJvms {
   }
 
   /** Where a class was loaded from: a classes directory or a jar. */
-  static Path location(Class<?> c) {
+  public static Path location(Class<?> c) {
     try {
       return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** A child's output file, or what kept it from being read (for assertion messages). */
+  public static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return e.toString();
     }
   }
 
