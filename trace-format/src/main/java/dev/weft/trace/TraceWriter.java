@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -138,10 +138,13 @@ public final class TraceWriter implements Closeable {
   private static long newTraceId() {
     long id;
     do {
-      // No ProcessHandle here: its class initialiser builds a thread pool, and an agent that
-      // loads ThreadPoolExecutor before its transformer is installed cannot weave all of it.
+      // Nothing here may change the host's state. No ProcessHandle: its class initialiser builds
+      // a thread pool, and an agent that loads ThreadPoolExecutor before its transformer is
+      // installed cannot weave all of it. No ThreadLocalRandom: it would seed the calling
+      // (application) thread's probe, which ForkJoinPool uses to pick the queue that thread's
+      // tasks go to. SplittableRandom's seed generator is its own.
       id =
-          ThreadLocalRandom.current().nextLong()
+          new SplittableRandom().nextLong()
               ^ System.nanoTime()
               ^ ((long) System.identityHashCode(new Object()) << 32);
     } while (id == 0);
