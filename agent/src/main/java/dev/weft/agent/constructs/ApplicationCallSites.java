@@ -4,15 +4,27 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 /**
  * Base of the instrumentations that weave calls in application classes (waits and regions that must
  * point at the line the user wrote). A subclass only says which calls it brackets and how: {@link
  * #bracketFor(Call)}.
+ *
+ * <p>Method references to those calls ({@code left::join}, {@code CompletableFuture::join}) are
+ * woven too: the call then happens inside a lambda class the JVM spins at run time, which is never
+ * woven, so the reference is pointed at a small synthetic method of the same class, {@code
+ * weft$ref$N}, that makes the call where it can be bracketed, with the line of the reference. Not
+ * for serializable lambdas (their deserialisation checks the target method) nor when a loaded class
+ * is retransformed (no method may be added then).
  */
 abstract class ApplicationCallSites implements ConstructInstrumentation {
 
@@ -23,6 +35,8 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
     return new ClassVisitor(Opcodes.ASM9, next) {
       private int version;
+      private boolean isInterface;
+      private final List<ReferenceBridge> bridges = new ArrayList<>();
 
       @Override
       public void visit(
@@ -33,6 +47,7 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
           String superName,
           String[] interfaces) {
         this.version = version;
+        this.isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
         super.visit(version, access, name, signature, superName, interfaces);
       }
 
@@ -50,9 +65,181 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
             return ApplicationCallSites.this.bracketFor(
                 new Call(target, methodName, line(), opcode, owner, callName, callDescriptor));
           }
+
+          @Override
+          public void visitInvokeDynamicInsn(
+              String indyName, String indyDescriptor, Handle bootstrap, Object... arguments) {
+            Handle bridge =
+                referenceBridge(indyDescriptor, bootstrap, arguments, methodName, line());
+            if (bridge != null) {
+              arguments = arguments.clone();
+              arguments[1] = bridge;
+            }
+            super.visitInvokeDynamicInsn(indyName, indyDescriptor, bootstrap, arguments);
+          }
         };
       }
+
+      /**
+       * For a method reference to a call this family brackets, a handle to a new bridge method that
+       * makes the call; null to leave the reference alone.
+       */
+      private Handle referenceBridge(
+          String indyDescriptor, Handle bootstrap, Object[] arguments, String method, int line) {
+        if (target.retransforming() || !isLambdaMetafactory(bootstrap, arguments)) {
+          return null;
+        }
+        Handle called = (Handle) arguments[1];
+        int opcode = invokeOpcode(called.getTag());
+        if (opcode < 0 || called.getName().startsWith("<")) {
+          return null;
+        }
+        Call call =
+            new Call(
+                target,
+                method,
+                line,
+                opcode,
+                called.getOwner(),
+                called.getName(),
+                called.getDesc());
+        Bracket bracket = ApplicationCallSites.this.bracketFor(call);
+        if (bracket == null) {
+          return null;
+        }
+        String descriptor =
+            capturedTypesFirst(
+                indyDescriptor,
+                opcode == Opcodes.INVOKESTATIC
+                    ? called.getDesc()
+                    : receiverFirst(called.getOwner(), called.getDesc()));
+        String name = "weft$ref$" + target.nextSyntheticIndex();
+        bridges.add(new ReferenceBridge(name, descriptor, called, opcode, line, bracket));
+        return new Handle(
+            Opcodes.H_INVOKESTATIC, target.internalName(), name, descriptor, isInterface);
+      }
+
+      @Override
+      public void visitEnd() {
+        for (ReferenceBridge b : bridges) {
+          writeBridge(b);
+        }
+        super.visitEnd();
+      }
+
+      private void writeBridge(ReferenceBridge b) {
+        // Private static methods in interfaces need Java 9 class files; public ones do in Java 8.
+        int visibility =
+            isInterface && (version & 0xFFFF) < Opcodes.V9
+                ? Opcodes.ACC_PUBLIC
+                : Opcodes.ACC_PRIVATE;
+        int access = visibility | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
+        MethodVisitor out = super.visitMethod(access, b.name, b.descriptor, null, null);
+        if (out == null) {
+          return;
+        }
+        MethodVisitor mv =
+            new CallSiteWeaver(out, target.internalName(), access, b.name, b.descriptor, version) {
+              @Override
+              protected Bracket bracketFor(
+                  int opcode, String owner, String callName, String callDescriptor, boolean itf) {
+                return b.bracket;
+              }
+            };
+        mv.visitCode();
+        Label start = new Label();
+        mv.visitLabel(start);
+        if (b.line > 0) {
+          mv.visitLineNumber(b.line, start);
+        }
+        int slot = 0;
+        for (Type t : Type.getArgumentTypes(b.descriptor)) {
+          mv.visitVarInsn(t.getOpcode(Opcodes.ILOAD), slot);
+          slot += t.getSize();
+        }
+        Handle c = b.called;
+        mv.visitMethodInsn(b.opcode, c.getOwner(), c.getName(), c.getDesc(), c.isInterface());
+        mv.visitInsn(Type.getReturnType(b.descriptor).getOpcode(Opcodes.IRETURN));
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        target.changed();
+      }
     };
+  }
+
+  /**
+   * {@code LambdaMetafactory.metafactory}, or {@code altMetafactory} for a non-serializable one.
+   */
+  private static boolean isLambdaMetafactory(Handle bootstrap, Object[] arguments) {
+    if (!bootstrap.getOwner().equals("java/lang/invoke/LambdaMetafactory")
+        || arguments.length < 3
+        || !(arguments[1] instanceof Handle)) {
+      return false;
+    }
+    if (bootstrap.getName().equals("metafactory")) {
+      return true;
+    }
+    return bootstrap.getName().equals("altMetafactory")
+        && arguments.length > 3
+        && arguments[3] instanceof Integer
+        && ((Integer) arguments[3] & LAMBDA_SERIALIZABLE) == 0;
+  }
+
+  /** {@code LambdaMetafactory.FLAG_SERIALIZABLE}. */
+  private static final int LAMBDA_SERIALIZABLE = 1;
+
+  /** The invoke opcode of a method handle kind, or -1 for kinds not woven (fields, super, new). */
+  private static int invokeOpcode(int tag) {
+    switch (tag) {
+      case Opcodes.H_INVOKEVIRTUAL:
+        return Opcodes.INVOKEVIRTUAL;
+      case Opcodes.H_INVOKEINTERFACE:
+        return Opcodes.INVOKEINTERFACE;
+      case Opcodes.H_INVOKESTATIC:
+        return Opcodes.INVOKESTATIC;
+      default:
+        return -1;
+    }
+  }
+
+  /** The descriptor of an instance method as a static one taking the receiver first. */
+  private static String receiverFirst(String owner, String descriptor) {
+    return "(" + Type.getObjectType(owner).getDescriptor() + descriptor.substring(1);
+  }
+
+  /**
+   * The bridge's descriptor with the types of the captured values (the invokedynamic's parameters,
+   * e.g. the receiver of {@code left::join}) in their places: the metafactory wants them exactly,
+   * while the call accepts them as they are subtypes of what it declares.
+   */
+  private static String capturedTypesFirst(String indyDescriptor, String bridgeDescriptor) {
+    Type[] captured = Type.getArgumentTypes(indyDescriptor);
+    Type[] params = Type.getArgumentTypes(bridgeDescriptor);
+    if (captured.length > params.length) {
+      return bridgeDescriptor;
+    }
+    System.arraycopy(captured, 0, params, 0, captured.length);
+    return Type.getMethodDescriptor(Type.getReturnType(bridgeDescriptor), params);
+  }
+
+  /** A bridge method to write at the end of the class. */
+  private static final class ReferenceBridge {
+    final String name;
+    final String descriptor;
+    final Handle called;
+    final int opcode;
+    final int line;
+    final Bracket bracket;
+
+    ReferenceBridge(
+        String name, String descriptor, Handle called, int opcode, int line, Bracket bracket) {
+      this.name = name;
+      this.descriptor = descriptor;
+      this.called = called;
+      this.opcode = opcode;
+      this.line = line;
+      this.bracket = bracket;
+    }
   }
 
   /** One call instruction in an application method, with what is needed to register its region. */

@@ -13,6 +13,7 @@ public final class WeaveTarget {
   private ClassReader reader;
   private String sourceFile = "";
   private boolean changed;
+  private int syntheticMethods;
 
   WeaveTarget(
       String internalName,
@@ -75,6 +76,14 @@ public final class WeaveTarget {
 
   void sourceFile(String file) {
     this.sourceFile = file == null ? "" : file;
+  }
+
+  /**
+   * A number not yet used for a synthetic method added to this class, shared by all
+   * instrumentations so that their names never collide.
+   */
+  public int nextSyntheticIndex() {
+    return syntheticMethods++;
   }
 
   /** Says that an instrumentation changed the class (else the original bytes are kept). */

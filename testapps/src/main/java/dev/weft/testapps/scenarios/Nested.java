@@ -219,7 +219,12 @@ public final class Nested implements Scenario {
       }
     }
 
+    /**
+     * One stream element. A worker joining a group task may run elements of another group's stream
+     * meanwhile (helping): the clock takes that time out of its join wait.
+     */
     private long element(long seed) {
+      long started = clock.taskStarted();
       long t0 = System.nanoTime();
       long checksum;
       try {
@@ -227,6 +232,8 @@ public final class Nested implements Scenario {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
+      } finally {
+        clock.taskEnded(started);
       }
       truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
       truth.add(TruthKinds.ELEMENTS, 1);

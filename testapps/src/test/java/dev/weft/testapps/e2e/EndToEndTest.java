@@ -14,9 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -45,16 +43,6 @@ class EndToEndTest {
 
   private static final Path WORK = Path.of("target", "e2e").toAbsolutePath();
 
-  /**
-   * Cases whose comparison fails because the agent does not yet record something the truth measures
-   * (see SCENARIOS.md, "Known gaps"). They run with {@code -Dweft.e2e.known-gaps=true}.
-   */
-  private static final Map<String, String> KNOWN_AGENT_GAPS =
-      Map.of(
-          "jdk17 nested",
-          "on JDK 17 a fork-join worker's join inside a task that runs a nested parallel stream"
-              + " blocks outside ForkJoinTask.awaitDone, so part of its join wait is not recorded");
-
   @TestFactory
   Stream<DynamicNode> scenariosUnderTheAgent() throws IOException {
     Files.createDirectories(WORK);
@@ -64,14 +52,6 @@ class EndToEndTest {
       List<DynamicNode> tests = new ArrayList<>();
       for (E2eCase c : E2eCase.all()) {
         if (!selected(c)) {
-          continue;
-        }
-        String gap = KNOWN_AGENT_GAPS.get(jdk + " " + c.label());
-        if (gap != null && !Boolean.getBoolean("weft.e2e.known-gaps")) {
-          // Reported as skipped, with the reason, until the agent records these joins.
-          tests.add(
-              DynamicTest.dynamicTest(
-                  c.label(), () -> Assumptions.assumeTrue(false, "known agent gap: " + gap)));
           continue;
         }
         tests.add(DynamicTest.dynamicTest(c.label(), () -> runCase(jdk, home, c)));
