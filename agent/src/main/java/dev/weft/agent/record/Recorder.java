@@ -1018,14 +1018,18 @@ public final class Recorder extends WeftSink {
     StreamWriter w = acquire(s);
     if (w != null) {
       try {
+        // The arrival is when the program called the barrier: what the recorder does next (the
+        // barrier's first-sight definition may wait for the definitions file) is part of the wait,
+        // not of the work before it. Nothing below writes to this thread's stream.
+        long arrival = System.nanoTime();
         if (barrier instanceof CyclicBarrier) {
           // Woven code cannot see the generation: count it here, and keep it for the departure.
           generation = SyncObjects.generation((CyclicBarrier) barrier);
           s.barrierObject = barrier;
           s.barrierGeneration = generation;
         }
-        long id = objectId(region, barrier); // first sight: before the timestamp
-        w.barrierEnter(System.nanoTime(), region, id, generation);
+        long id = objectId(region, barrier);
+        w.barrierEnter(arrival, region, id, generation);
       } finally {
         s.writing.busy = false;
       }

@@ -68,6 +68,10 @@ public final class BarrierImbalance implements Scenario {
     Team.run(
         names,
         i -> {
+          // Region busy time runs from the thread's start, then from each departure, to the next
+          // arrival: the same spans the analysis measures, so that whatever stalls the thread
+          // between them (a GC pause, the host's scheduler) counts on both sides.
+          long busySince = System.nanoTime();
           for (int r = 0; r < iterations; r++) {
             long t0 = System.nanoTime();
             checksums[i] += work.run((i + 1) * workMs, (long) r * threads + i);
@@ -88,7 +92,8 @@ public final class BarrierImbalance implements Scenario {
             }
             long departure = System.nanoTime();
             truth.add(TruthKinds.BUSY_NS, arrival - t0);
-            truth.addRegionBusy(REGION, arrival - t0);
+            truth.addRegionBusy(REGION, arrival - busySince);
+            busySince = departure;
             log.arrive(i, r, arrival);
             log.depart(i, r, departure);
           }
