@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
       "Everything after '--' (or from the first argument that is not a weft option) is passed to"
           + " java, e.g.:",
       "  weft run -- -cp app.jar com.example.Main arg1",
-      "  weft run --out traces/t1 --opt mode=aggregated -- -jar app.jar",
+      "  weft run --out traces/t1 --opt tasks=aggregate -- -jar app.jar",
       "The program's output is shown as it is and weft exits with its exit code; the trace"
           + " directory is printed on stderr when it ends."
     })
@@ -106,6 +106,10 @@ final class RunCommand implements Callable<Integer> {
     Path javaExe = WeftHome.javaExecutable(root, java);
     Path dir = (out != null ? out : defaultOut(javaArgs)).toAbsolutePath().normalize();
     String agentOptions = agentOptions(dir, options);
+    // Checked before the program starts: the agent itself would only warn and let it run
+    // unrecorded.
+    checkOut(dir);
+    AgentOptionsCheck.check(agentJar, agentOptions);
 
     List<String> command = new ArrayList<>();
     command.add(javaExe.toString());
@@ -180,6 +184,24 @@ final class RunCommand implements Callable<Integer> {
       s.append(',').append(checkValue("--opt", o));
     }
     return s.toString();
+  }
+
+  /** The trace directory must not exist, or be an empty directory. */
+  static void checkOut(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new BadInputException("--out " + dir + ": exists and is not a directory");
+    }
+    try (var entries = Files.list(dir)) {
+      if (entries.findAny().isPresent()) {
+        throw new BadInputException(
+            "--out " + dir + ": not empty (choose a new directory, or remove the old trace)");
+      }
+    } catch (IOException e) {
+      throw new BadInputException("--out " + dir + ": " + ErrorReporting.describe(e), e);
+    }
   }
 
   static String checkValue(String option, String value) {

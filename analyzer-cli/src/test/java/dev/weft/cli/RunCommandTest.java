@@ -3,6 +3,7 @@ package dev.weft.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.agent.config.AgentOptions;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +24,10 @@ class RunCommandTest {
   Path agent;
   String classpath;
 
-  /** An agent jar whose premain is {@link StubAgent}. */
+  /**
+   * An agent jar whose premain is {@link StubAgent}, with the real agent's option parser (package
+   * {@code dev.weft.agent.config}), which weft run checks the options with.
+   */
   @BeforeEach
   void stubAgent() throws Exception {
     agent = tmp.resolve("stub-agent.jar");
@@ -35,10 +40,38 @@ class RunCommandTest {
       jar.putNextEntry(new JarEntry("dev/weft/cli/StubAgent.class"));
       stub.transferTo(jar);
       jar.closeEntry();
+      Path config =
+          Path.of(AgentOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      addPackage(jar, config, "dev/weft/agent/config/");
     }
     classpath =
         Path.of(ExitWith.class.getProtectionDomain().getCodeSource().getLocation().toURI())
             .toString();
+  }
+
+  /** Copies the classes of one package from a class directory or jar into {@code jar}. */
+  private static void addPackage(JarOutputStream jar, Path location, String pkg) throws Exception {
+    if (Files.isDirectory(location)) {
+      try (var files = Files.list(location.resolve(pkg))) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          jar.putNextEntry(new JarEntry(pkg + f.getFileName()));
+          Files.copy(f, jar);
+          jar.closeEntry();
+        }
+      }
+      return;
+    }
+    try (JarFile source = new JarFile(location.toFile())) {
+      for (JarEntry e : (Iterable<JarEntry>) source.stream()::iterator) {
+        if (e.getName().startsWith(pkg) && e.getName().endsWith(".class")) {
+          jar.putNextEntry(new JarEntry(e.getName()));
+          try (InputStream in = source.getInputStream(e)) {
+            in.transferTo(jar);
+          }
+          jar.closeEntry();
+        }
+      }
+    }
   }
 
   /** Runs weft with the program's stdout and stderr sent to files. */
@@ -72,7 +105,7 @@ class RunCommandTest {
             "--out",
             out.toString(),
             "--opt",
-            "mode=aggregated",
+            "tasks=aggregate",
             "--opt",
             "buffer=1m",
             "--",
@@ -85,7 +118,7 @@ class RunCommandTest {
     assertEquals(
         List.of("weft: trace in " + out + "  (next: weft summary " + out + ")"), r.errLines());
     assertEquals(
-        "out=" + out + ",mode=aggregated,buffer=1m",
+        "out=" + out + ",tasks=aggregate,buffer=1m",
         Files.readString(out.resolve("agent-options.txt")));
     assertEquals(
         0,
@@ -173,6 +206,53 @@ class RunCommandTest {
             "0");
     assertEquals(0, r.exit(), r.toString());
     assertTrue(Files.exists(out.resolve("agent-options.txt")));
+  }
+
+  @Test
+  void refusesUnknownAgentOptionsAndAUsedTraceDirectoryBeforeStartingTheProgram() throws Exception {
+    Path marker = tmp.resolve("program.out");
+    Cli.Result r =
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--out",
+            tmp.resolve("t3").toString(),
+            "--opt",
+            "mode=aggregated",
+            "--",
+            "-cp",
+            classpath,
+            ExitWith.class.getName(),
+            "0");
+    BadInputTest.assertOneLineError(r, "agent option: unknown option 'mode' (options: out,");
+    assertTrue(!Files.exists(marker) || Files.readString(marker).isEmpty(), "the program ran");
+    assertTrue(!Files.exists(tmp.resolve("t3")), "no trace directory made");
+
+    Path used = Files.createDirectories(tmp.resolve("used"));
+    Files.writeString(used.resolve("defs.wdf"), "an old trace");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "--out", used.toString(), "--", "-version"),
+        "--out " + used + ": not empty");
+    Path file = Files.writeString(tmp.resolve("afile"), "x");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", agent.toString(), "--out", file.toString(), "--", "-version"),
+        "exists and is not a directory");
+    BadInputTest.assertOneLineError(
+        run("run", "--agent", classpathJarWithoutParser(), "--", "-version"),
+        "not a Weft agent jar");
+  }
+
+  /** A jar with a premain but no option parser. */
+  private String classpathJarWithoutParser() throws Exception {
+    Path jar = tmp.resolve("other-agent.jar");
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), m)) {
+      out.putNextEntry(new JarEntry("README"));
+      out.closeEntry();
+    }
+    return jar.toString();
   }
 
   @Test
