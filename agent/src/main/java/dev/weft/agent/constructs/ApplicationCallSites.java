@@ -15,9 +15,14 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * Base of the instrumentations that weave calls in application classes (waits and regions that must
- * point at the line the user wrote). A subclass only says which calls it brackets and how: {@link
- * #bracketFor(Call)}.
+ * The one call-site path for application classes, base of every family that weaves calls where the
+ * user wrote them (locks, barriers, waits, joins, regions: their events point at the user's line).
+ * A family only declares its table, {@link #targets()}: which JDK calls it brackets and how.
+ *
+ * <p>Classes are scanned first ({@link ClassScan}, once for all families, no parsing): a class none
+ * of whose methods calls a target, or takes a method reference to one, is neither parsed nor (at
+ * attach) retransformed, and only the methods that do are given a {@link CallSiteWeaver}. So
+ * families may offer every class ({@code applicationHints() = [""]}) at almost no cost.
  *
  * <p>Method references to those calls ({@code left::join}, {@code CompletableFuture::join}) are
  * woven too: the call then happens inside a lambda class the JVM spins at run time, which is never
@@ -28,11 +33,26 @@ import org.objectweb.asm.Type;
  */
 abstract class ApplicationCallSites implements ConstructInstrumentation {
 
+  /** The family's table of call targets and their brackets. */
+  protected abstract CallTargets targets();
+
   /** The bracket for {@code call}, or null to leave the call alone. */
-  protected abstract Bracket bracketFor(Call call);
+  private Bracket bracketFor(Call call) {
+    return targets().bracketFor(call);
+  }
+
+  /** Whether some method calls a target or refers to one ({@link ClassScan}, no parsing). */
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return !ClassScan.of(target).methodsCalling(targets()).isEmpty();
+  }
 
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
+    Set<String> methods = ClassScan.of(target).methodsCalling(targets());
+    if (methods.isEmpty()) {
+      return next;
+    }
     return new ClassVisitor(Opcodes.ASM9, next) {
       private int version;
       private boolean isInterface;
@@ -55,7 +75,7 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
       public MethodVisitor visitMethod(
           int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-        if (mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+        if (mv == null || !methods.contains(name + descriptor)) {
           return mv;
         }
         return new CallSiteWeaver(mv, target.internalName(), access, name, descriptor, version) {

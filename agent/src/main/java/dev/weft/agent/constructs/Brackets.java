@@ -2,6 +2,7 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -13,8 +14,6 @@ import org.objectweb.asm.Opcodes;
 final class Brackets {
   static final String FORK_JOIN_POOL = "java/util/concurrent/ForkJoinPool";
   static final String FORK_JOIN_TASK = "java/util/concurrent/ForkJoinTask";
-
-  private static final String OBJECT_INT_VOID = "(ILjava/lang/Object;)V";
 
   private Brackets() {}
 
@@ -85,10 +84,10 @@ final class Brackets {
     BridgeCalls.push(mv, region);
     pool.load(mv, site);
     pool.loadParallelism(mv);
-    BridgeCalls.call(mv, "fork", "(ILjava/lang/Object;I)V");
+    Bridge.FORK.call(mv);
     BridgeCalls.push(mv, region);
     mv.visitInsn(Opcodes.ACONST_NULL);
-    BridgeCalls.call(mv, "joinWaitEnter", OBJECT_INT_VOID);
+    Bridge.JOIN_WAIT_ENTER.call(mv);
   }
 
   /** A region's end on the master: {@code joinWaitExit(region)}, {@code join(region, pool)}. */
@@ -96,19 +95,19 @@ final class Brackets {
     joinWaitExit(mv, region);
     BridgeCalls.push(mv, region);
     pool.load(mv, site);
-    BridgeCalls.call(mv, "join", OBJECT_INT_VOID);
+    Bridge.JOIN.call(mv);
   }
 
   /** {@code WeftBridge.joinWaitEnter(region, receiver or null)}. */
   static void joinWaitEnter(MethodVisitor mv, Site site, int region) {
     BridgeCalls.push(mv, region);
     site.loadReceiver(mv);
-    BridgeCalls.call(mv, "joinWaitEnter", OBJECT_INT_VOID);
+    Bridge.JOIN_WAIT_ENTER.call(mv);
   }
 
   /** {@code WeftBridge.joinWaitExit(region)}. */
   static void joinWaitExit(MethodVisitor mv, int region) {
-    BridgeCalls.callWithRegion(mv, "joinWaitExit", region);
+    Bridge.JOIN_WAIT_EXIT.callWithRegion(mv, region);
   }
 
   /**
@@ -149,13 +148,13 @@ final class Brackets {
         @Override
         protected void before(MethodVisitor mv, Site site) {
           site.loadReceiver(mv);
-          BridgeCalls.call(mv, "taskBegin", "(Ljava/lang/Object;)V");
+          Bridge.TASK_BEGIN.call(mv);
         }
 
         @Override
         protected void after(MethodVisitor mv, Site site) {
           site.loadReceiver(mv);
-          BridgeCalls.call(mv, "taskEnd", "(Ljava/lang/Object;)V");
+          Bridge.TASK_END.call(mv);
         }
       };
 
@@ -164,7 +163,7 @@ final class Brackets {
     BridgeCalls.push(mv, region);
     mv.visitVarInsn(Opcodes.ALOAD, taskLocal);
     mv.visitVarInsn(Opcodes.ALOAD, poolLocal);
-    BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
+    Bridge.TASK_CREATE.call(mv);
   }
 
   /**
@@ -176,12 +175,12 @@ final class Brackets {
     return new Bracket() {
       @Override
       protected void before(MethodVisitor mv, Site site) {
-        BridgeCalls.callWithRegion(mv, "enter", region);
+        Bridge.ENTER.callWithRegion(mv, region);
       }
 
       @Override
       protected void after(MethodVisitor mv, Site site) {
-        BridgeCalls.callWithRegion(mv, "exit", region);
+        Bridge.EXIT.callWithRegion(mv, region);
       }
     };
   }

@@ -1,22 +1,20 @@
 package dev.weft.agent.constructs;
 
-import dev.weft.agent.weave.LineTrackingMethodVisitor;
 import java.util.ArrayList;
 import java.util.List;
-import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
-import org.objectweb.asm.TypePath;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
  * Weaves code around chosen method calls inside a method: before the call, after it returns and
  * when it throws (the exception is rethrown unchanged), optionally depending on a run-time
- * condition evaluated once before the call. This is how waits and regions get the file and line of
- * the call the user wrote, and how calls inside JDK methods are bracketed (e.g. the {@code exec()}
- * call in {@code ForkJoinTask.doExec}).
+ * condition evaluated once before the call. This is the one call-site weaver: application call
+ * sites of every family go through {@link ApplicationCallSites} (waits, locks and regions get the
+ * file and line of the call the user wrote), calls inside JDK methods through {@link
+ * JdkMethods#callSites} (e.g. the {@code exec()} call in {@code ForkJoinTask.doExec}).
  *
  * <p>A woven call looks like this (frames are written from the types an {@link AnalyzerAdapter}
  * tracks; nothing is loaded, no frame is computed):
@@ -33,21 +31,21 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
  *
  * The handler is inline, right after the call, so that the rethrown exception stays inside the try
  * blocks that enclose the call in the original code; its exception-table entry is written before
- * the method's own entries (which are deferred to {@code visitMaxs}), so it is the one that runs
- * first. Fresh locals are slots beyond the frame's current locals: nothing live is there, and they
- * are used only until the bracket ends.
+ * the method's own entries (which {@link OwnHandlersFirst} defers to {@code visitMaxs}), so it is
+ * the one that runs first. Fresh locals are slots beyond the frame's current locals: nothing live
+ * is there, and they are used only until the bracket ends.
  *
  * <p>Bracket parts write to the visitor they are given (the frame tracker), not back through this
  * weaver, so the calls they emit are never matched themselves.
  *
  * <p>Calls are left alone where a bracket cannot be written safely: in unreachable code, in a
- * constructor before {@code super(...)}, and in classes older than Java 7 (whose frames are
- * optional).
+ * constructor before {@code super(...)}, where a local holds an object under construction and the
+ * bracket has a handler, and in classes older than Java 6 (no stack map frames: the tracker loses
+ * the types after the first jump).
  */
-public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
+public abstract class CallSiteWeaver extends OwnHandlersFirst {
   private final AnalyzerAdapter frames;
   private final boolean canWeave;
-  private final List<Object[]> methodHandlers = new ArrayList<>();
 
   /**
    * @param next the rest of the visitor chain
@@ -70,7 +68,7 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
   private CallSiteWeaver(AnalyzerAdapter frames, String name, int classVersion) {
     super(frames, name);
     this.frames = frames;
-    this.canWeave = (classVersion & 0xFFFF) >= Opcodes.V1_7;
+    this.canWeave = (classVersion & 0xFFFF) >= Opcodes.V1_6;
   }
 
   /**
@@ -106,6 +104,14 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
       return true;
     }
 
+    /**
+     * Whether {@link #thrown} is woven (with {@link #hasExit}): a handler right after the call. A
+     * bracket without one leaves a throwing call as if unwoven: nothing runs after it.
+     */
+    protected boolean hasThrown() {
+      return true;
+    }
+
     /** After the call returned (its result, if any, is on the stack). */
     protected void after(MethodVisitor mv, Site site) {}
 
@@ -121,11 +127,24 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
     private final int[] argumentLocals;
     private final Type[] argumentTypes;
     private int conditionLocal = -1;
+    private int nextFree;
 
-    Site(int receiverLocal, int[] argumentLocals, Type[] argumentTypes) {
+    Site(int receiverLocal, int[] argumentLocals, Type[] argumentTypes, int nextFree) {
       this.receiverLocal = receiverLocal;
       this.argumentLocals = argumentLocals;
       this.argumentTypes = argumentTypes;
+      this.nextFree = nextFree;
+    }
+
+    /**
+     * A fresh local for a value of {@code type}, used by no one else until the bracket ends: e.g. a
+     * value read before the call for use after it (store it in {@link Bracket#before} to have it in
+     * {@link Bracket#thrown} too).
+     */
+    public int newLocal(Type type) {
+      int slot = nextFree;
+      nextFree += type.getSize();
+      return slot;
     }
 
     /** Pushes the call's receiver (null for a static call or when operands are not kept). */
@@ -173,39 +192,6 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
   }
 
   @Override
-  public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-    // Deferred: the entries of woven calls must come first in the exception table.
-    methodHandlers.add(new Object[] {start, end, handler, type});
-  }
-
-  @Override
-  public AnnotationVisitor visitTryCatchAnnotation(
-      int typeRef, TypePath typePath, String descriptor, boolean visible) {
-    // A type annotation on a catch clause refers to the block visited last, whose place in the
-    // table moves: dropped (it has no effect on execution) rather than misplaced.
-    return null;
-  }
-
-  @Override
-  public void visitMaxs(int maxStack, int maxLocals) {
-    flushMethodHandlers();
-    super.visitMaxs(maxStack, maxLocals);
-  }
-
-  @Override
-  public void visitEnd() {
-    flushMethodHandlers();
-    super.visitEnd();
-  }
-
-  private void flushMethodHandlers() {
-    for (Object[] h : methodHandlers) {
-      super.visitTryCatchBlock((Label) h[0], (Label) h[1], (Label) h[2], (String) h[3]);
-    }
-    methodHandlers.clear();
-  }
-
-  @Override
   public void visitMethodInsn(
       int opcode, String owner, String name, String descriptor, boolean isInterface) {
     Bracket b = null;
@@ -214,6 +200,11 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
         && !name.equals("<init>")
         && !frames.locals.contains(Opcodes.UNINITIALIZED_THIS)) {
       b = bracketFor(opcode, owner, name, descriptor, isInterface);
+    }
+    if (b != null && b.hasExit() && b.hasThrown() && holdsNewObject(frames.locals)) {
+      // The old verifier (class files before Java 7 may fall back to it) forbids a handler over
+      // code where a local holds an object under construction; javac never puts one there.
+      b = null;
     }
     if (b == null) {
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
@@ -246,10 +237,10 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
         frames.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), argumentLocals[i]);
       }
     }
-    Site site = new Site(receiverLocal, argumentLocals, args);
+    Site site = new Site(receiverLocal, argumentLocals, args, free);
     if (b.hasCondition()) {
       b.condition(frames, site);
-      site.conditionLocal = free++;
+      site.conditionLocal = site.newLocal(Type.INT_TYPE);
       frames.visitVarInsn(Opcodes.ISTORE, site.conditionLocal);
     }
     b.before(frames, site);
@@ -258,11 +249,16 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
       frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
       return;
     }
+    if (!b.hasThrown()) {
+      frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+      b.after(frames, site);
+      return;
+    }
     Label start = new Label();
     Label end = new Label();
     Label handler = new Label();
     Label resume = new Label();
-    frames.visitTryCatchBlock(start, end, handler, "java/lang/Throwable");
+    innermostHandler(start, end, handler, "java/lang/Throwable");
     frames.visitLabel(start);
     Object[] localsAtCall = frameTypes(frames.locals);
     frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
@@ -283,6 +279,15 @@ public abstract class CallSiteWeaver extends LineTrackingMethodVisitor {
         Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
     // A frame of the original code may follow at once; the nop keeps the two offsets apart.
     frames.visitInsn(Opcodes.NOP);
+  }
+
+  private static boolean holdsNewObject(List<Object> locals) {
+    for (Object t : locals) {
+      if (t instanceof Label) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -13,12 +13,17 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 
 /**
- * A quick look at a class file before it is parsed, shared by the synchronisation families: the
- * methods it references, which methods may call them, which are {@code synchronized} or may contain
- * a {@code monitorenter}, and how many local slots each uses. One pass over the constant pool and
- * one over the bytes of method code (no instruction decoding, no parsing), done once per class for
- * all families: the many classes with nothing to weave cost next to nothing, and only methods with
+ * A quick look at a class file before it is parsed, shared by the call-site families ({@link
+ * ApplicationCallSites}) and {@link Monitors}: the methods it references, which methods may call
+ * them or take a method reference to them, which are {@code synchronized} or may contain a {@code
+ * monitorenter}, and how many local slots each uses. One pass over the constant pool and one over
+ * the bytes of method code (no instruction decoding, no parsing), done once per class for all
+ * families: the many classes with nothing to weave cost next to nothing, and only methods with
  * something to weave are parsed.
+ *
+ * <p>A method reference ({@code lock::lock}) is a method handle constant among the bootstrap
+ * arguments of an {@code invokedynamic}: a method whose code may execute an {@code invokedynamic}
+ * whose bootstrap arguments hold a handle to a matched method counts as calling it.
  *
  * <p>The code checks are byte searches: an opcode's byte may also be an operand, so they may say
  * yes wrongly (the method is then parsed for nothing), never no wrongly.
@@ -26,6 +31,8 @@ import org.objectweb.asm.Opcodes;
 final class ClassScan {
   private static final int METHODREF = 10;
   private static final int INTERFACE_METHODREF = 11;
+  private static final int METHOD_HANDLE = 15;
+  private static final int INVOKE_DYNAMIC = 18;
 
   /** The last scan on this thread: the families asking about one class share it. */
   private static final ThreadLocal<ClassScan> LAST = new ThreadLocal<>();
@@ -62,6 +69,19 @@ final class ClassScan {
   private final String[] refDescriptor;
   private final int poolSize;
 
+  /** Constant pool indices of method handles, and the index of the member each refers to. */
+  private final int[] handleIndex;
+
+  private final int[] handleMember;
+
+  /** Constant pool indices of invokedynamic constants, and their bootstrap method numbers. */
+  private final int[] indyIndex;
+
+  private final int[] indyBootstrap;
+
+  /** Offset of the BootstrapMethods attribute's num_bootstrap_methods, or -1. */
+  private int bootstrapMethods = -1;
+
   /** Per method with code: name + descriptor, and the constant pool indices its invokes may use. */
   private final List<String> methodKeys = new ArrayList<>();
 
@@ -75,17 +95,45 @@ final class ClassScan {
     char[] buffer = new char[reader.getMaxStringLength()];
     poolSize = reader.getItemCount();
     int refs = 0;
+    int handles = 0;
+    int indys = 0;
     int[] index = new int[16];
+    int[] handle = new int[4];
+    int[] indy = new int[4];
     for (int i = 1; i < poolSize; i++) {
       int offset = reader.getItem(i);
-      // 0: the second slot of a long or double
-      if (offset != 0
-          && (classfile[offset - 1] == METHODREF || classfile[offset - 1] == INTERFACE_METHODREF)) {
+      if (offset == 0) { // the second slot of a long or double
+        continue;
+      }
+      int tag = classfile[offset - 1];
+      if (tag == METHODREF || tag == INTERFACE_METHODREF) {
         if (refs == index.length) {
           index = Arrays.copyOf(index, refs * 2);
         }
         index[refs++] = i;
+      } else if (tag == METHOD_HANDLE) {
+        if (handles == handle.length) {
+          handle = Arrays.copyOf(handle, handles * 2);
+        }
+        handle[handles++] = i;
+      } else if (tag == INVOKE_DYNAMIC) {
+        if (indys == indy.length) {
+          indy = Arrays.copyOf(indy, indys * 2);
+        }
+        indy[indys++] = i;
       }
+    }
+    handleIndex = Arrays.copyOf(handle, handles);
+    handleMember = new int[handles];
+    for (int h = 0; h < handles; h++) {
+      // reference_kind u1, reference_index u2
+      handleMember[h] = reader.readUnsignedShort(reader.getItem(handleIndex[h]) + 1);
+    }
+    indyIndex = Arrays.copyOf(indy, indys);
+    indyBootstrap = new int[indys];
+    for (int d = 0; d < indys; d++) {
+      // bootstrap_method_attr_index u2, name_and_type_index u2
+      indyBootstrap[d] = reader.readUnsignedShort(reader.getItem(indyIndex[d]));
     }
     refIndex = Arrays.copyOf(index, refs);
     refOwner = new String[refs];
@@ -126,6 +174,7 @@ final class ClassScan {
     if (wanted == null) {
       return Set.of();
     }
+    markReferences(wanted);
     Set<String> out = new HashSet<>();
     for (int m = 0; m < methodKeys.size(); m++) {
       for (int index : methodInvokes.get(m)) {
@@ -136,6 +185,51 @@ final class ClassScan {
       }
     }
     return out;
+  }
+
+  /**
+   * Marks the invokedynamic constants whose bootstrap arguments hold a method handle to a marked
+   * method (a method reference to it), so that the methods executing them count as callers.
+   */
+  private void markReferences(boolean[] wanted) {
+    boolean[] handles = null;
+    for (int h = 0; h < handleIndex.length; h++) {
+      if (handleMember[h] < wanted.length && wanted[handleMember[h]]) {
+        if (handles == null) {
+          handles = new boolean[wanted.length];
+        }
+        handles[handleIndex[h]] = true;
+      }
+    }
+    if (handles == null || bootstrapMethods < 0) {
+      return;
+    }
+    ClassReader reader = target.get() == null ? null : target.get().reader();
+    if (reader == null) {
+      return;
+    }
+    // BootstrapMethods: num u2, then per method: ref u2, num_arguments u2, arguments u2[]
+    int count = reader.readUnsignedShort(bootstrapMethods);
+    int[] start = new int[count];
+    int u = bootstrapMethods + 2;
+    for (int b = 0; b < count; b++) {
+      start[b] = u;
+      u += 4 + 2 * reader.readUnsignedShort(u + 2);
+    }
+    for (int d = 0; d < indyIndex.length; d++) {
+      int b = indyBootstrap[d];
+      if (b >= count) {
+        continue;
+      }
+      int arguments = reader.readUnsignedShort(start[b] + 2);
+      for (int a = 0; a < arguments; a++) {
+        int argument = reader.readUnsignedShort(start[b] + 4 + 2 * a);
+        if (argument < handles.length && handles[argument]) {
+          wanted[indyIndex[d]] = true;
+          break;
+        }
+      }
+    }
   }
 
   /**
@@ -174,7 +268,7 @@ final class ClassScan {
           boolean mayEnter = false;
           for (int p = start; p < end; p++) {
             int op = classfile[p] & 0xFF;
-            if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE && p + 2 < end) {
+            if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC && p + 2 < end) {
               if (count == invokes.length) {
                 invokes = Arrays.copyOf(invokes, count * 2);
               }
@@ -195,6 +289,14 @@ final class ClassScan {
         }
         u += 6 + length;
       }
+    }
+    int attributes = reader.readUnsignedShort(u);
+    u += 2;
+    for (int a = 0; a < attributes; a++) {
+      if ("BootstrapMethods".equals(reader.readUTF8(u, buffer))) {
+        bootstrapMethods = u + 6;
+      }
+      u += 6 + reader.readInt(u + 2);
     }
   }
 

@@ -1,13 +1,11 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.WaitKind;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
 
 /**
  * {@code Condition} calls in application code, a {@code waits} family. {@code await} and its
@@ -17,13 +15,21 @@ import org.objectweb.asm.MethodVisitor;
  * no lock, and only its WAIT is recorded). {@code signal} and {@code signalAll}: NOTIFY naming the
  * lock.
  */
-public final class Conditions implements ConstructInstrumentation {
-  private static final String CONDITION = "java/util/concurrent/locks/Condition";
-  private static final String CONDITION_OBJECT =
-      "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject";
-
-  private static final ClassScan.Calls CALLS =
-      (owner, name, descriptor) -> owner.equals(CONDITION) || owner.equals(CONDITION_OBJECT);
+public final class Conditions extends ApplicationCallSites {
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(
+              Owners.exactly(
+                  "java/util/concurrent/locks/Condition",
+                  "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject"))
+          .call("await()V", Conditions::await)
+          .call("awaitUninterruptibly()V", Conditions::await)
+          .call("await(JLjava/util/concurrent/TimeUnit;)Z", Conditions::await)
+          .call("awaitNanos(J)J", Conditions::await)
+          .call("awaitUntil(Ljava/util/Date;)Z", Conditions::await)
+          .call("signal()V", Conditions::signal)
+          .call("signalAll()V", Conditions::signal)
+          .build();
 
   @Override
   public Family family() {
@@ -37,57 +43,17 @@ public final class Conditions implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, ConditionMethod::new);
+  private static Bracket await(ApplicationCallSites.Call c) {
+    return Waits.monitorWait(
+        c.region(ConstructKind.CONDITION_AWAIT, "Condition." + c.name), WaitKind.CONDITION_AWAIT);
   }
 
-  private static final class ConditionMethod extends CallSites.Method {
-    ConditionMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (!owner.equals(CONDITION) && !owner.equals(CONDITION_OBJECT)) {
-        return false;
-      }
-      switch (name + descriptor) {
-        case "await()V":
-        case "awaitUninterruptibly()V":
-        case "await(JLjava/util/concurrent/TimeUnit;)Z":
-        case "awaitNanos(J)J":
-        case "awaitUntil(Ljava/util/Date;)Z":
-          around(
-              opcode,
-              owner,
-              name,
-              descriptor,
-              isInterface,
-              region(ConstructKind.CONDITION_AWAIT, "Condition." + name),
-              true,
-              new Waits.MonitorWait(WaitKind.CONDITION_AWAIT));
-          return true;
-        case "signal()V":
-        case "signalAll()V":
-          around(
-              opcode,
-              owner,
-              name,
-              descriptor,
-              isInterface,
-              region(ConstructKind.NOTIFY, "Condition." + name),
-              false,
-              Waits.notifying(WaitKind.CONDITION_AWAIT, false));
-          return true;
-        default:
-          return false;
-      }
-    }
+  private static Bracket signal(ApplicationCallSites.Call c) {
+    return Waits.notifying(
+        c.region(ConstructKind.NOTIFY, "Condition." + c.name), WaitKind.CONDITION_AWAIT, false);
   }
 }

@@ -1,12 +1,13 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -23,10 +24,16 @@ import org.objectweb.asm.Type;
  *       that opened the latch (the count was 1 just before it).
  * </ul>
  */
-public final class CountDownLatches implements ConstructInstrumentation {
+public final class CountDownLatches extends ApplicationCallSites {
   private static final String LATCH = "java/util/concurrent/CountDownLatch";
 
-  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(LATCH);
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly(LATCH))
+          .call("await()V", c -> await(region(c), false))
+          .call("await(JLjava/util/concurrent/TimeUnit;)Z", c -> await(region(c), true))
+          .call("countDown()V", c -> countDown(region(c)))
+          .build();
 
   @Override
   public Family family() {
@@ -40,110 +47,71 @@ public final class CountDownLatches implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, LatchMethod::new);
+  private static int region(ApplicationCallSites.Call c) {
+    return c.region(ConstructKind.COUNT_DOWN_LATCH, "CountDownLatch." + c.name);
   }
 
-  private static final class LatchMethod extends CallSites.Method {
-    LatchMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (!owner.equals(LATCH)) {
-        return false;
+  private static Bracket await(int region, boolean timed) {
+    return new BarrierCalls.Await(region) {
+      @Override
+      BarrierCalls.Generation generation() {
+        return BarrierCalls.ZERO;
       }
-      CallSites.Hooks hooks;
-      switch (name + descriptor) {
-        case "await()V":
-          hooks = new Await(false);
-          break;
-        case "await(JLjava/util/concurrent/TimeUnit;)Z":
-          hooks = new Await(true);
-          break;
-        case "countDown()V":
-          hooks = new CountDown();
-          break;
-        default:
-          return false;
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        if (!timed) {
+          BarrierCalls.exitWith(mv, site, region, BarrierCalls.ZERO, 0);
+          return;
+        }
+        // [opened] -> outcome (opened ^ 1) * TIMEOUT
+        int outcome = site.newLocal(Type.INT_TYPE);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IXOR);
+        BridgeCalls.push(mv, BarrierOutcome.TIMEOUT);
+        mv.visitInsn(Opcodes.IMUL);
+        mv.visitVarInsn(Opcodes.ISTORE, outcome);
+        BarrierCalls.exit(mv, site, region, BarrierCalls.ZERO, outcome);
       }
-      int region = region(ConstructKind.COUNT_DOWN_LATCH, "CountDownLatch." + name);
-      around(opcode, owner, name, descriptor, isInterface, region, true, hooks);
-      return true;
-    }
+    };
   }
 
-  private static final class Await implements CallSites.Hooks {
-    private final boolean timed;
+  private static Bracket countDown(int region) {
+    return new BarrierCalls.Await(region) {
+      private int last;
 
-    Await(boolean timed) {
-      this.timed = timed;
-    }
-
-    @Override
-    public void before(CallSites.Call c) {
-      BarrierCalls.enter(c, BarrierCalls.ZERO);
-    }
-
-    @Override
-    public void after(CallSites.Call c) {
-      if (!timed) {
-        BarrierCalls.exitWith(c, BarrierCalls.ZERO, 0);
-        return;
+      @Override
+      BarrierCalls.Generation generation() {
+        return BarrierCalls.ZERO;
       }
-      // [opened] -> outcome (opened ^ 1) * TIMEOUT
-      int outcome = c.newLocal(Type.INT_TYPE);
-      c.mv().visitInsn(Opcodes.DUP);
-      c.mv().visitInsn(Opcodes.ICONST_1);
-      c.mv().visitInsn(Opcodes.IXOR);
-      c.push(BarrierOutcome.TIMEOUT);
-      c.mv().visitInsn(Opcodes.IMUL);
-      c.mv().visitVarInsn(Opcodes.ISTORE, outcome);
-      BarrierCalls.exit(c, BarrierCalls.ZERO, outcome);
-    }
 
-    @Override
-    public void thrown(CallSites.Call c) {
-      BarrierCalls.exitByException(c, BarrierCalls.ZERO);
-    }
-  }
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        // last = getCount() == 1 ? LAST : 0, from the sign of the comparison without branching
+        last = site.newLocal(Type.INT_TYPE);
+        site.loadReceiver(mv);
+        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, LATCH, "getCount", "()J", false);
+        mv.visitInsn(Opcodes.LCONST_1);
+        mv.visitInsn(Opcodes.LCMP);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IAND);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IXOR);
+        BridgeCalls.push(mv, BarrierOutcome.LAST);
+        mv.visitInsn(Opcodes.IMUL);
+        mv.visitVarInsn(Opcodes.ISTORE, last);
+        super.before(mv, site);
+      }
 
-  private static final class CountDown implements CallSites.Hooks {
-    private int last;
-
-    @Override
-    public void before(CallSites.Call c) {
-      // last = getCount() == 1 ? LAST : 0, from the sign of the comparison without branching
-      last = c.newLocal(Type.INT_TYPE);
-      c.loadReceiver();
-      c.mv().visitMethodInsn(Opcodes.INVOKEVIRTUAL, LATCH, "getCount", "()J", false);
-      c.mv().visitInsn(Opcodes.LCONST_1);
-      c.mv().visitInsn(Opcodes.LCMP);
-      c.mv().visitInsn(Opcodes.ICONST_1);
-      c.mv().visitInsn(Opcodes.IAND);
-      c.mv().visitInsn(Opcodes.ICONST_1);
-      c.mv().visitInsn(Opcodes.IXOR);
-      c.push(BarrierOutcome.LAST);
-      c.mv().visitInsn(Opcodes.IMUL);
-      c.mv().visitVarInsn(Opcodes.ISTORE, last);
-      BarrierCalls.enter(c, BarrierCalls.ZERO);
-    }
-
-    @Override
-    public void after(CallSites.Call c) {
-      BarrierCalls.exit(c, BarrierCalls.ZERO, last);
-    }
-
-    @Override
-    public void thrown(CallSites.Call c) {
-      BarrierCalls.exitByException(c, BarrierCalls.ZERO);
-    }
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        BarrierCalls.exit(mv, site, region, BarrierCalls.ZERO, last);
+      }
+    };
   }
 }

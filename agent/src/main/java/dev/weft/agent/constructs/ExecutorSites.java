@@ -3,10 +3,11 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.Brackets.Pool;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
-import org.objectweb.asm.Opcodes;
 
 /**
  * Executor calls in application code, woven where the user wrote them (family {@code executors}):
@@ -50,6 +51,28 @@ public final class ExecutorSites extends ApplicationCallSites {
   private static final Set<String> FORK_JOIN_POOLS = Set.of(Brackets.FORK_JOIN_POOL);
   private static final String TIMEOUT = "JLjava/util/concurrent/TimeUnit;";
 
+  private static final String COLLECTION = "(Ljava/util/Collection;";
+
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.orSubtypes(SUBMITTERS))
+          .call(Invoke.INSTANCE, "execute", ExecutorSites::submit)
+          .call(Invoke.INSTANCE, "submit", ExecutorSites::submit)
+          .call(Invoke.INSTANCE, "schedule", ExecutorSites::submit)
+          .call(Invoke.INSTANCE, "scheduleAtFixedRate", ExecutorSites::submit)
+          .call(Invoke.INSTANCE, "scheduleWithFixedDelay", ExecutorSites::submit)
+          .owners(Owners.orSubtypes(EXECUTORS))
+          .call("invokeAll" + COLLECTION + ")Ljava/util/List;", ExecutorSites::team)
+          .call("invokeAll" + COLLECTION + TIMEOUT + ")Ljava/util/List;", ExecutorSites::team)
+          .call("invokeAny" + COLLECTION + ")Ljava/lang/Object;", ExecutorSites::team)
+          .call("invokeAny" + COLLECTION + TIMEOUT + ")Ljava/lang/Object;", ExecutorSites::team)
+          .call("awaitTermination(" + TIMEOUT + ")Z", ExecutorSites::awaitTermination)
+          .call("close()V", ExecutorSites::awaitTermination)
+          .owners(Owners.orSubtypes(COMPLETION_SERVICES))
+          .call("take()Ljava/util/concurrent/Future;", ExecutorSites::nextCompleted)
+          .call("poll(" + TIMEOUT + ")Ljava/util/concurrent/Future;", ExecutorSites::nextCompleted)
+          .build();
+
   @Override
   public Family family() {
     return Family.EXECUTORS;
@@ -61,45 +84,28 @@ public final class ExecutorSites extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    switch (c.name) {
-      case "execute":
-      case "submit":
-      case "schedule":
-      case "scheduleAtFixedRate":
-      case "scheduleWithFixedDelay":
-        return c.opcode != Opcodes.INVOKESTATIC && c.ownerIn(SUBMITTERS)
-            ? Brackets.construct(c.region(ConstructKind.EXECUTOR, "ExecutorService." + c.name))
-            : null;
-      case "invokeAll":
-      case "invokeAny":
-        if (c.descriptor.startsWith("(Ljava/util/Collection;") && c.ownerIn(EXECUTORS)) {
-          Pool pool = c.ownerIn(FORK_JOIN_POOLS) ? Pool.RECEIVER_FORK_JOIN : Pool.RECEIVER_EXECUTOR;
-          return Brackets.region(
-              c.region(ConstructKind.EXECUTOR, "ExecutorService." + c.name), pool);
-        }
-        return null;
-      case "awaitTermination":
-        return c.descriptor.equals("(" + TIMEOUT + ")Z") && c.ownerIn(EXECUTORS)
-            ? Brackets.joinWait(
-                c.region(ConstructKind.AWAIT_TERMINATION, "ExecutorService.awaitTermination"),
-                false)
-            : null;
-      case "close":
-        return c.descriptor.equals("()V") && c.ownerIn(EXECUTORS)
-            ? Brackets.joinWait(
-                c.region(ConstructKind.AWAIT_TERMINATION, "ExecutorService.close"), false)
-            : null;
-      case "take":
-      case "poll":
-        return (c.is("take", "()Ljava/util/concurrent/Future;")
-                    || c.is("poll", "(" + TIMEOUT + ")Ljava/util/concurrent/Future;"))
-                && c.ownerIn(COMPLETION_SERVICES)
-            ? Brackets.joinWait(
-                c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false)
-            : null;
-      default:
-        return null;
-    }
+  protected CallTargets targets() {
+    return TARGETS;
+  }
+
+  /** The call is a region within which the executor records the task's TASK_CREATE. */
+  private static Bracket submit(ApplicationCallSites.Call c) {
+    return Brackets.construct(c.region(ConstructKind.EXECUTOR, "ExecutorService." + c.name));
+  }
+
+  /** A parallel region on the executor. */
+  private static Bracket team(ApplicationCallSites.Call c) {
+    Pool pool = c.ownerIn(FORK_JOIN_POOLS) ? Pool.RECEIVER_FORK_JOIN : Pool.RECEIVER_EXECUTOR;
+    return Brackets.region(c.region(ConstructKind.EXECUTOR, "ExecutorService." + c.name), pool);
+  }
+
+  private static Bracket awaitTermination(ApplicationCallSites.Call c) {
+    return Brackets.joinWait(
+        c.region(ConstructKind.AWAIT_TERMINATION, "ExecutorService." + c.name), false);
+  }
+
+  private static Bracket nextCompleted(ApplicationCallSites.Call c) {
+    return Brackets.joinWait(
+        c.region(ConstructKind.FUTURE_GET, "CompletionService." + c.name), false);
   }
 }

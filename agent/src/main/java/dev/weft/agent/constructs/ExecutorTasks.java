@@ -3,6 +3,7 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
@@ -136,7 +137,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
         }
         mv.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Thread");
         mv.visitVarInsn(Opcodes.ALOAD, 0); // the pool
-        BridgeCalls.call(mv, "poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V");
+        Bridge.POOL_THREAD_CREATE.call(mv);
       }
     };
   }
@@ -187,13 +188,13 @@ public final class ExecutorTasks implements ConstructInstrumentation {
             @Override
             protected void onEnter() {
               mv.visitVarInsn(Opcodes.ALOAD, 0);
-              BridgeCalls.call(mv, "taskBegin", "(Ljava/lang/Object;)V");
+              Bridge.TASK_BEGIN.call(mv);
             }
 
             @Override
             protected void onReturn(int opcode) {
               mv.visitVarInsn(Opcodes.ALOAD, 0);
-              BridgeCalls.call(mv, "taskEnd", "(Ljava/lang/Object;)V");
+              Bridge.TASK_END.call(mv);
             }
 
             @Override

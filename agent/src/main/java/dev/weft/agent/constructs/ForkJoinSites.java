@@ -7,6 +7,9 @@ import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.Brackets.Pool;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
@@ -42,6 +45,25 @@ public final class ForkJoinSites extends ApplicationCallSites {
           "java/util/concurrent/CountedCompleter");
   private static final Set<String> POOLS = Set.of(FORK_JOIN_POOL);
   private static final String OBJECT = "()Ljava/lang/Object;";
+  private static final String TIMEOUT = "(JLjava/util/concurrent/TimeUnit;)";
+  private static final String TASK = "L" + FORK_JOIN_TASK + ";";
+
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.orSubtypes(TASKS))
+          .call(Invoke.STATIC, "invokeAll(" + TASK + TASK + ")V", ForkJoinSites::invokeAll)
+          .call(Invoke.STATIC, "invokeAll([" + TASK + ")V", ForkJoinSites::invokeAll)
+          .call(Invoke.INSTANCE, "join" + OBJECT, ForkJoinSites::joinWait)
+          .call(Invoke.INSTANCE, "quietlyJoin()V", ForkJoinSites::joinWait)
+          .call(Invoke.INSTANCE, "get" + OBJECT, ForkJoinSites::joinWait)
+          .call(Invoke.INSTANCE, "get" + TIMEOUT + "Ljava/lang/Object;", ForkJoinSites::joinWait)
+          .call(Invoke.INSTANCE, "quietlyJoin" + TIMEOUT + "Z", ForkJoinSites::joinWait)
+          .call(Invoke.INSTANCE, "invoke" + OBJECT, ForkJoinSites::invokeFromOutside)
+          .call(Invoke.INSTANCE, "quietlyInvoke()V", ForkJoinSites::invokeFromOutside)
+          .owners(Owners.orSubtypes(POOLS))
+          .call(
+              Invoke.INSTANCE, "invoke(" + TASK + ")Ljava/lang/Object;", ForkJoinSites::poolInvoke)
+          .build();
 
   @Override
   public Family family() {
@@ -55,34 +77,13 @@ public final class ForkJoinSites extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    if (c.opcode == Opcodes.INVOKESTATIC) {
-      if (c.name.equals("invokeAll") && c.descriptor.contains(FORK_JOIN_TASK) && c.ownerIn(TASKS)) {
-        return invokeAll(c.region(ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.invokeAll"));
-      }
-      return null;
-    }
-    if (c.is("join", OBJECT) || c.is("quietlyJoin", "()V")) {
-      return c.ownerIn(TASKS) ? joinWait(c, "ForkJoinTask." + c.name) : null;
-    }
-    if (c.is("get", OBJECT)
-        || c.is("get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;")
-        || c.is("quietlyJoin", "(JLjava/util/concurrent/TimeUnit;)Z")) {
-      return c.ownerIn(TASKS) ? joinWait(c, "ForkJoinTask." + c.name) : null;
-    }
-    if (c.is("invoke", OBJECT) || c.is("quietlyInvoke", "()V")) {
-      return c.ownerIn(TASKS)
-          ? invokeFromOutside(c.region(ConstructKind.FORK_JOIN_TASK, "ForkJoinTask." + c.name))
-          : null;
-    }
-    if (c.is("invoke", "(L" + FORK_JOIN_TASK + ";)Ljava/lang/Object;") && c.ownerIn(POOLS)) {
-      return poolInvoke(c.region(ConstructKind.FORK_JOIN_POOL, "ForkJoinPool.invoke"));
-    }
-    return null;
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  private static Bracket joinWait(ApplicationCallSites.Call c, String name) {
-    return Brackets.joinWait(c.region(ConstructKind.FORK_JOIN_TASK, name), true);
+  private static Bracket joinWait(ApplicationCallSites.Call c) {
+    return Brackets.joinWait(
+        c.region(ConstructKind.FORK_JOIN_TASK, "ForkJoinTask." + c.name), true);
   }
 
   /** Pushes {@code ForkJoinTask.inForkJoinPool()}. */
@@ -91,7 +92,8 @@ public final class ForkJoinSites extends ApplicationCallSites {
   }
 
   /** {@code task.invoke()}: a region on the common pool when called from outside any pool. */
-  private static Bracket invokeFromOutside(int region) {
+  private static Bracket invokeFromOutside(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.FORK_JOIN_TASK, "ForkJoinTask." + c.name);
     return new Bracket() {
       @Override
       protected boolean hasCondition() {
@@ -116,7 +118,8 @@ public final class ForkJoinSites extends ApplicationCallSites {
   }
 
   /** {@code invokeAll(...)}: a region from outside any pool, a join wait inside one. */
-  private static Bracket invokeAll(int region) {
+  private static Bracket invokeAll(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.invokeAll");
     return new Bracket() {
       @Override
       protected boolean hasCondition() {
@@ -143,7 +146,8 @@ public final class ForkJoinSites extends ApplicationCallSites {
   }
 
   /** {@code pool.invoke(task)}: a region from outside the pool, a join wait from its workers. */
-  private static Bracket poolInvoke(int region) {
+  private static Bracket poolInvoke(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.FORK_JOIN_POOL, "ForkJoinPool.invoke");
     return new Bracket() {
       @Override
       protected boolean keepsOperands() {
@@ -177,7 +181,7 @@ public final class ForkJoinSites extends ApplicationCallSites {
             () -> {
               BridgeCalls.push(mv, region);
               site.loadArgument(mv, 0); // the task
-              BridgeCalls.call(mv, "joinWaitEnter", "(ILjava/lang/Object;)V");
+              Bridge.JOIN_WAIT_ENTER.call(mv);
             });
       }
 

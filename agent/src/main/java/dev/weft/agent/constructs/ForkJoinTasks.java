@@ -6,6 +6,7 @@ import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.Brackets.Pool;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.WeaveTarget;
@@ -147,12 +148,12 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
       protected void before(MethodVisitor mv, Site site) {
         BridgeCalls.push(mv, region);
         mv.visitVarInsn(Opcodes.ALOAD, 0); // the task being joined
-        BridgeCalls.call(mv, "joinBlockedEnter", "(ILjava/lang/Object;)V");
+        Bridge.JOIN_BLOCKED_ENTER.call(mv);
       }
 
       @Override
       protected void after(MethodVisitor mv, Site site) {
-        BridgeCalls.callWithRegion(mv, "joinBlockedExit", region);
+        Bridge.JOIN_BLOCKED_EXIT.callWithRegion(mv, region);
       }
     };
   }
@@ -174,7 +175,7 @@ public final class ForkJoinTasks implements ConstructInstrumentation {
         BridgeCalls.push(mv, region);
         site.loadReceiver(mv);
         Pool.CURRENT_OR_COMMON.load(mv, site);
-        BridgeCalls.call(mv, "taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V");
+        Bridge.TASK_CREATE.call(mv);
       }
     };
   }

@@ -2,10 +2,11 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
-import org.objectweb.asm.Opcodes;
 
 /**
  * Waits for futures in application code, woven where the user wrote them (family {@code futures}):
@@ -33,6 +34,18 @@ public final class FutureSites extends ApplicationCallSites {
           "java/util/concurrent/RecursiveAction",
           "java/util/concurrent/CountedCompleter");
 
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly(COMPLETABLE))
+          .call(Invoke.STATIC, "supplyAsync", FutureSites::async)
+          .call(Invoke.STATIC, "runAsync", FutureSites::async)
+          .owners(Owners.orSubtypes(FUTURES))
+          .call("get()Ljava/lang/Object;", FutureSites::get)
+          .call("get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", FutureSites::get)
+          .owners(Owners.orSubtypes(COMPLETABLES))
+          .call("join()Ljava/lang/Object;", FutureSites::get)
+          .build();
+
   @Override
   public Family family() {
     return Family.FUTURES;
@@ -44,21 +57,18 @@ public final class FutureSites extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    if (c.opcode == Opcodes.INVOKESTATIC
-        && (c.name.equals("supplyAsync") || c.name.equals("runAsync"))
-        && c.owner.equals(COMPLETABLE)) {
-      return Brackets.construct(
-          c.region(ConstructKind.COMPLETABLE_FUTURE, "CompletableFuture." + c.name));
-    }
-    boolean get =
-        c.is("get", "()Ljava/lang/Object;")
-            || c.is("get", "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;");
-    boolean join = c.is("join", "()Ljava/lang/Object;");
-    if (!get && !join) {
-      return null;
-    }
-    if (join ? !c.ownerIn(COMPLETABLES) : !c.ownerIn(FUTURES) || c.ownerIn(FORK_JOIN_TASKS)) {
+  protected CallTargets targets() {
+    return TARGETS;
+  }
+
+  private static Bracket async(ApplicationCallSites.Call c) {
+    return Brackets.construct(
+        c.region(ConstructKind.COMPLETABLE_FUTURE, "CompletableFuture." + c.name));
+  }
+
+  /** A join wait for the receiver; fork-join tasks used as futures are left to ForkJoinSites. */
+  private static Bracket get(ApplicationCallSites.Call c) {
+    if (c.ownerIn(FORK_JOIN_TASKS)) {
       return null;
     }
     boolean completable = c.ownerIn(COMPLETABLES);

@@ -1,11 +1,17 @@
 package dev.weft.agent.constructs;
 
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.Bridge;
+import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The hooks around lock API calls, shared by the lock families: LOCK_REQUEST before an acquiring
+ * The brackets of lock API calls, shared by the lock families: LOCK_REQUEST before an acquiring
  * call, LOCK_ACQUIRED after it (its timestamp taken inside the lock), LOCK_RELEASED before a
  * releasing call (while the lock is still held). Each names the call's receiver; the recorder maps
  * it to the lock's id and adds {@link LockFlags#SHARED} and {@link LockFlags#REENTRANT} as the
@@ -13,13 +19,11 @@ import org.objectweb.asm.Opcodes;
  *
  * <p>The flags an acquisition's outcome implies are computed from the call's result without
  * branches: {@code tryLock()} returning false sets {@link LockFlags#FAILED}; a timed attempt
- * returning false, or any attempt ending by an exception, sets {@link LockFlags#ABORTED}.
+ * returning false, or an interruptible attempt ending by an exception, sets {@link
+ * LockFlags#ABORTED}. An attempt that cannot be interrupted is not protected: should it throw, no
+ * LOCK_ACQUIRED is written.
  */
 final class LockCalls {
-  private static final String REQUEST = "(ILjava/lang/Object;)V";
-  private static final String ACQUIRED = "(Ljava/lang/Object;I)V";
-  private static final String RELEASED = "(Ljava/lang/Object;)V";
-
   private LockCalls() {}
 
   /** How an acquiring call's result says whether it acquired. */
@@ -33,117 +37,141 @@ final class LockCalls {
   }
 
   /**
-   * Weaves one call of the lock API ({@code Lock} and its implementations' methods of the same
-   * name): lock, lockInterruptibly, tryLock, tryLock with timeout, unlock. Returns false for other
-   * methods.
+   * Adds the rows of the lock API ({@code Lock} and its implementations' methods of the same name)
+   * on {@code owners}: lock, lockInterruptibly, tryLock, tryLock with timeout, unlock; their
+   * regions are named {@code siteName.method}.
    */
-  static boolean weaveLockApi(
-      CallSites.Method m,
-      int opcode,
-      String owner,
-      String name,
-      String descriptor,
-      boolean isInterface,
-      ConstructKind kind,
-      String siteName,
-      int flags) {
-    CallSites.Hooks hooks;
-    boolean protect = false;
-    switch (name + descriptor) {
-      case "lock()V":
-        hooks = acquire(flags, Result.ACQUIRES, 0);
-        break;
-      case "lockInterruptibly()V":
-        hooks = acquire(flags, Result.ACQUIRES, 0);
-        protect = true;
-        break;
-      case "tryLock()Z":
-        hooks = acquire(flags, Result.TRUE_IF_ACQUIRED, LockFlags.FAILED);
-        break;
-      case "tryLock(JLjava/util/concurrent/TimeUnit;)Z":
-        hooks = acquire(flags, Result.TRUE_IF_ACQUIRED, LockFlags.ABORTED);
-        protect = true;
-        break;
-      case "unlock()V":
-        hooks = release();
-        break;
-      default:
-        return false;
-    }
-    int region = m.region(kind, siteName + "." + name);
-    m.around(opcode, owner, name, descriptor, isInterface, region, protect, hooks);
-    return true;
+  static CallTargets.Builder lockApi(
+      CallTargets.Builder table, Owners owners, ConstructKind kind, String siteName, int flags) {
+    return table
+        .owners(owners)
+        .call(
+            "lock()V",
+            c -> acquire(c.region(kind, siteName + ".lock"), flags, Result.ACQUIRES, 0, false))
+        .call(
+            "lockInterruptibly()V",
+            c ->
+                acquire(
+                    c.region(kind, siteName + ".lockInterruptibly"),
+                    flags,
+                    Result.ACQUIRES,
+                    0,
+                    true))
+        .call(
+            "tryLock()Z",
+            c ->
+                acquire(
+                    c.region(kind, siteName + ".tryLock"),
+                    flags,
+                    Result.TRUE_IF_ACQUIRED,
+                    LockFlags.FAILED,
+                    false))
+        .call(
+            "tryLock(JLjava/util/concurrent/TimeUnit;)Z",
+            c ->
+                acquire(
+                    c.region(kind, siteName + ".tryLock"),
+                    flags,
+                    Result.TRUE_IF_ACQUIRED,
+                    LockFlags.ABORTED,
+                    true))
+        .call("unlock()V", c -> release(c, kind, siteName + ".unlock"));
   }
 
   /**
    * An acquiring call: REQUEST before; after, ACQUIRED with {@code flags}, plus {@code failFlag}
-   * when {@code result} says it did not acquire; when it throws, ACQUIRED with {@code flags |
-   * ABORTED}.
+   * when {@code result} says it did not acquire; with {@code interruptible}, when it throws,
+   * ACQUIRED with {@code flags | ABORTED}.
    */
-  static CallSites.Hooks acquire(int flags, Result result, int failFlag) {
-    return new CallSites.Hooks() {
+  static Bracket acquire(
+      int region, int flags, Result result, int failFlag, boolean interruptible) {
+    return new Bracket() {
       @Override
-      public void before(CallSites.Call c) {
-        c.push(c.region);
-        c.loadReceiver();
-        c.bridge("lockRequest", REQUEST);
+      protected boolean keepsOperands() {
+        return true;
       }
 
       @Override
-      public void after(CallSites.Call c) {
+      protected boolean hasThrown() {
+        return interruptible;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        site.loadReceiver(mv);
+        Bridge.LOCK_REQUEST.call(mv);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
         switch (result) {
           case ACQUIRES:
-            c.loadReceiver();
-            c.push(flags);
+            site.loadReceiver(mv);
+            BridgeCalls.push(mv, flags);
             break;
-          case TRUE_IF_ACQUIRED: // [z] -> [z, flags | (z ^ 1) * failFlag]
-            c.mv().visitInsn(Opcodes.DUP);
-            failureFlags(c);
-            c.loadReceiver();
-            c.mv().visitInsn(Opcodes.SWAP);
+          case TRUE_IF_ACQUIRED: // [z] -> [z, lock, flags | (z ^ 1) * failFlag]
+            mv.visitInsn(Opcodes.DUP);
+            failureFlags(mv);
+            site.loadReceiver(mv);
+            mv.visitInsn(Opcodes.SWAP);
             break;
-          case NONZERO_IF_ACQUIRED: // [stamp] -> [stamp, flags | (stamp == 0) * failFlag]
-            c.mv().visitInsn(Opcodes.DUP2);
-            c.mv().visitInsn(Opcodes.LCONST_0);
-            c.mv().visitInsn(Opcodes.LCMP); // -1, 0 or 1
-            c.mv().visitInsn(Opcodes.ICONST_1);
-            c.mv().visitInsn(Opcodes.IAND); // 1 when acquired, 0 when not
-            failureFlags(c);
-            c.loadReceiver();
-            c.mv().visitInsn(Opcodes.SWAP);
+          case NONZERO_IF_ACQUIRED: // [stamp] -> [stamp, lock, flags | (stamp == 0) * failFlag]
+            mv.visitInsn(Opcodes.DUP2);
+            mv.visitInsn(Opcodes.LCONST_0);
+            mv.visitInsn(Opcodes.LCMP); // -1, 0 or 1
+            mv.visitInsn(Opcodes.ICONST_1);
+            mv.visitInsn(Opcodes.IAND); // 1 when acquired, 0 when not
+            failureFlags(mv);
+            site.loadReceiver(mv);
+            mv.visitInsn(Opcodes.SWAP);
             break;
           default:
             throw new IllegalStateException(result.name());
         }
-        c.bridge("lockAcquired", ACQUIRED);
+        Bridge.LOCK_ACQUIRED.call(mv);
       }
 
       /** [acquired (0 or 1)] -> [flags | (acquired ^ 1) * failFlag]. */
-      private void failureFlags(CallSites.Call c) {
-        c.mv().visitInsn(Opcodes.ICONST_1);
-        c.mv().visitInsn(Opcodes.IXOR);
-        c.push(failFlag);
-        c.mv().visitInsn(Opcodes.IMUL);
-        c.push(flags);
-        c.mv().visitInsn(Opcodes.IOR);
+      private void failureFlags(MethodVisitor mv) {
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IXOR);
+        BridgeCalls.push(mv, failFlag);
+        mv.visitInsn(Opcodes.IMUL);
+        BridgeCalls.push(mv, flags);
+        mv.visitInsn(Opcodes.IOR);
       }
 
       @Override
-      public void thrown(CallSites.Call c) {
-        c.loadReceiver();
-        c.push(flags | LockFlags.ABORTED);
-        c.bridge("lockAcquired", ACQUIRED);
+      protected void thrown(MethodVisitor mv, Site site) {
+        site.loadReceiver(mv);
+        BridgeCalls.push(mv, flags | LockFlags.ABORTED);
+        Bridge.LOCK_ACQUIRED.call(mv);
       }
     };
   }
 
-  /** A releasing call: RELEASED before it, while the lock is still held. */
-  static CallSites.Hooks release() {
-    return new CallSites.Hooks() {
+  /**
+   * A releasing call: RELEASED before it, while the lock is still held. The site's region is
+   * defined (with the site's file and line) though LOCK_RELEASED does not name it.
+   */
+  static Bracket release(ApplicationCallSites.Call c, ConstructKind kind, String regionName) {
+    c.region(kind, regionName);
+    return new Bracket() {
       @Override
-      public void before(CallSites.Call c) {
-        c.loadReceiver();
-        c.bridge("lockReleased", RELEASED);
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasExit() {
+        return false;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        site.loadReceiver(mv);
+        Bridge.LOCK_RELEASED.call(mv);
       }
     };
   }

@@ -1,6 +1,7 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.WeaveTarget;
@@ -222,21 +223,21 @@ public final class Monitors implements ConstructInstrumentation {
         mv.visitVarInsn(Opcodes.ASTORE, lockSlot);
         BridgeCalls.push(mv, methodRegion);
         mv.visitInsn(Opcodes.SWAP);
-        BridgeCalls.call(mv, "lockRequest", "(ILjava/lang/Object;)V");
+        Bridge.LOCK_REQUEST.call(mv);
         mv.visitVarInsn(Opcodes.ALOAD, lockSlot);
         mv.visitInsn(Opcodes.MONITORENTER);
         mv.visitLabel(bodyStart);
         mv.visitVarInsn(Opcodes.ALOAD, lockSlot);
         mv.visitInsn(Opcodes.ICONST_0);
-        BridgeCalls.call(mv, "lockAcquired", "(Ljava/lang/Object;I)V");
+        Bridge.LOCK_ACQUIRED.call(mv);
       } else {
         loadMethodLock();
         BridgeCalls.push(mv, methodRegion);
         mv.visitInsn(Opcodes.SWAP);
-        BridgeCalls.call(mv, "lockRequest", "(ILjava/lang/Object;)V");
+        Bridge.LOCK_REQUEST.call(mv);
         loadMethodLock();
         mv.visitInsn(Opcodes.ICONST_0);
-        BridgeCalls.call(mv, "lockAcquired", "(Ljava/lang/Object;I)V");
+        Bridge.LOCK_ACQUIRED.call(mv);
         mv.visitLabel(bodyStart);
       }
     }
@@ -254,11 +255,11 @@ public final class Monitors implements ConstructInstrumentation {
       if (mode == SyncMode.REWRITE) {
         mv.visitVarInsn(Opcodes.ALOAD, lockSlot);
         mv.visitInsn(Opcodes.DUP);
-        BridgeCalls.call(mv, "lockReleased", "(Ljava/lang/Object;)V");
+        Bridge.LOCK_RELEASED.call(mv);
         mv.visitInsn(Opcodes.MONITOREXIT);
       } else {
         loadMethodLock();
-        BridgeCalls.call(mv, "lockReleased", "(Ljava/lang/Object;)V");
+        Bridge.LOCK_RELEASED.call(mv);
       }
     }
 
@@ -317,7 +318,7 @@ public final class Monitors implements ConstructInstrumentation {
           mv.visitInsn(Opcodes.MONITOREXIT);
           mv.visitLabel(handlerEnd);
           mv.visitVarInsn(Opcodes.ALOAD, lockSlot);
-          BridgeCalls.call(mv, "lockReleased", "(Ljava/lang/Object;)V");
+          Bridge.LOCK_RELEASED.call(mv);
         } else {
           releaseMethodLock();
           mv.visitLabel(handlerEnd);
@@ -369,7 +370,7 @@ public final class Monitors implements ConstructInstrumentation {
         target.changed();
         if (selfCoveredUntil.isEmpty()) {
           mv.visitInsn(Opcodes.DUP);
-          BridgeCalls.call(mv, "lockReleased", "(Ljava/lang/Object;)V");
+          Bridge.LOCK_RELEASED.call(mv);
         } else {
           // In javac's release handler, which covers itself: no call before the monitorexit.
           mv.visitInsn(Opcodes.DUP);
@@ -419,14 +420,14 @@ public final class Monitors implements ConstructInstrumentation {
       mv.visitInsn(Opcodes.DUP);
       BridgeCalls.push(mv, region);
       mv.visitInsn(Opcodes.SWAP);
-      BridgeCalls.call(mv, "lockRequest", "(ILjava/lang/Object;)V");
+      Bridge.LOCK_REQUEST.call(mv);
       mv.visitInsn(Opcodes.DUP);
       mv.visitInsn(Opcodes.MONITORENTER);
       Label start = new Label();
       Label end = new Label();
       mv.visitLabel(start);
       mv.visitInsn(Opcodes.ICONST_0);
-      BridgeCalls.call(mv, "lockAcquired", "(Ljava/lang/Object;I)V");
+      Bridge.LOCK_ACQUIRED.call(mv);
       mv.visitLabel(end);
       innermostHandler(start, end, handler, null);
     }
@@ -439,7 +440,7 @@ public final class Monitors implements ConstructInstrumentation {
       if (rangeEnds && pendingRelease && selfCoveredUntil.isEmpty()) {
         pendingRelease = false;
         mv.visitVarInsn(Opcodes.ALOAD, spareSlot);
-        BridgeCalls.call(mv, "lockReleased", "(Ljava/lang/Object;)V");
+        Bridge.LOCK_RELEASED.call(mv);
       }
       for (TryCatchBlockNode t : originalHandlers()) {
         if (t.start.getLabel() == label && t.handler != null && t.handler.getLabel() == label) {

@@ -4,6 +4,8 @@ import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.Brackets.Pool;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
@@ -51,6 +53,17 @@ public final class ParallelStreams extends ApplicationCallSites {
           "findFirst",
           "findAny");
 
+  private static final CallTargets TARGETS = terminalOperations();
+
+  /** Every terminal operation, whatever its descriptor, called on a stream interface. */
+  private static CallTargets terminalOperations() {
+    CallTargets.Builder table = CallTargets.builder().owners(Owners.exactly(STREAMS));
+    for (String name : TERMINAL) {
+      table.call(Invoke.VIRTUAL, name, ParallelStreams::parallelRegion);
+    }
+    return table.build();
+  }
+
   @Override
   public Family family() {
     return Family.FORKJOIN;
@@ -62,12 +75,11 @@ public final class ParallelStreams extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    if (c.opcode != Opcodes.INVOKEINTERFACE
-        || !STREAMS.contains(c.owner)
-        || !TERMINAL.contains(c.name)) {
-      return null;
-    }
+  protected CallTargets targets() {
+    return TARGETS;
+  }
+
+  private static Bracket parallelRegion(ApplicationCallSites.Call c) {
     return parallelRegion(c.region(ConstructKind.PARALLEL_STREAM, "parallel stream " + c.name));
   }
 

@@ -1,12 +1,13 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -27,10 +28,21 @@ import org.objectweb.asm.Type;
  * Which arrival was last is not recorded (the phaser does not say); the latest BARRIER_ENTER of a
  * phase is the last arrival.
  */
-public final class Phasers implements ConstructInstrumentation {
+public final class Phasers extends ApplicationCallSites {
   private static final String PHASER = "java/util/concurrent/Phaser";
 
-  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(PHASER);
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly(PHASER))
+          .call("arriveAndAwaitAdvance()I", c -> arriveAndAwait(region(c)))
+          .call("awaitAdvance(I)I", c -> awaitPhase(region(c)))
+          .call("awaitAdvanceInterruptibly(I)I", c -> awaitPhase(region(c)))
+          .call(
+              "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I",
+              c -> awaitPhase(region(c)))
+          .call("arrive()I", c -> arrive(region(c)))
+          .call("arriveAndDeregister()I", c -> arrive(region(c)))
+          .build();
 
   @Override
   public Family family() {
@@ -44,116 +56,91 @@ public final class Phasers implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, PhaserMethod::new);
-  }
-
-  private static final class PhaserMethod extends CallSites.Method {
-    PhaserMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (!owner.equals(PHASER)) {
-        return false;
-      }
-      CallSites.Hooks hooks;
-      switch (name + descriptor) {
-        case "arriveAndAwaitAdvance()I":
-          hooks = new ArriveAndAwait();
-          break;
-        case "awaitAdvance(I)I":
-        case "awaitAdvanceInterruptibly(I)I":
-        case "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I":
-          hooks = new AwaitPhase();
-          break;
-        case "arrive()I":
-        case "arriveAndDeregister()I":
-          hooks = new Arrive();
-          break;
-        default:
-          return false;
-      }
-      int region = region(ConstructKind.PHASER, "Phaser." + name);
-      around(opcode, owner, name, descriptor, isInterface, region, true, hooks);
-      return true;
-    }
+  private static int region(ApplicationCallSites.Call c) {
+    return c.region(ConstructKind.PHASER, "Phaser." + c.name);
   }
 
   /** Arrives and waits for the others: the phase is read before arriving. */
-  private static final class ArriveAndAwait implements CallSites.Hooks {
-    private int phase;
+  private static Bracket arriveAndAwait(int region) {
+    return new BarrierCalls.Await(region) {
+      private int phase;
 
-    @Override
-    public void before(CallSites.Call c) {
-      phase = c.newLocal(Type.LONG_TYPE);
-      c.loadReceiver();
-      c.mv().visitMethodInsn(Opcodes.INVOKEVIRTUAL, PHASER, "getPhase", "()I", false);
-      c.mv().visitInsn(Opcodes.I2L);
-      c.mv().visitVarInsn(Opcodes.LSTORE, phase);
-      BarrierCalls.enter(c, BarrierCalls.local(phase));
-    }
+      @Override
+      BarrierCalls.Generation generation() {
+        return BarrierCalls.local(phase);
+      }
 
-    @Override
-    public void after(CallSites.Call c) {
-      // [arrival phase] -> outcome BROKEN when negative (the phaser was terminated)
-      int outcome = c.newLocal(Type.INT_TYPE);
-      c.mv().visitInsn(Opcodes.DUP);
-      c.push(31);
-      c.mv().visitInsn(Opcodes.IUSHR);
-      c.push(BarrierOutcome.BROKEN);
-      c.mv().visitInsn(Opcodes.IMUL);
-      c.mv().visitVarInsn(Opcodes.ISTORE, outcome);
-      BarrierCalls.exit(c, BarrierCalls.local(phase), outcome);
-    }
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        phase = site.newLocal(Type.LONG_TYPE);
+        site.loadReceiver(mv);
+        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, PHASER, "getPhase", "()I", false);
+        mv.visitInsn(Opcodes.I2L);
+        mv.visitVarInsn(Opcodes.LSTORE, phase);
+        super.before(mv, site);
+      }
 
-    @Override
-    public void thrown(CallSites.Call c) {
-      BarrierCalls.exitByException(c, BarrierCalls.local(phase));
-    }
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        // [arrival phase] -> outcome BROKEN when negative (the phaser was terminated)
+        int outcome = site.newLocal(Type.INT_TYPE);
+        mv.visitInsn(Opcodes.DUP);
+        BridgeCalls.push(mv, 31);
+        mv.visitInsn(Opcodes.IUSHR);
+        BridgeCalls.push(mv, BarrierOutcome.BROKEN);
+        mv.visitInsn(Opcodes.IMUL);
+        mv.visitVarInsn(Opcodes.ISTORE, outcome);
+        BarrierCalls.exit(mv, site, region, generation(), outcome);
+      }
+    };
   }
 
   /** Waits for the phase given as the first argument to end. */
-  private static final class AwaitPhase implements CallSites.Hooks {
-    private final BarrierCalls.Generation awaited =
-        c -> {
-          c.loadArg(0);
-          c.mv().visitInsn(Opcodes.I2L);
+  private static Bracket awaitPhase(int region) {
+    BarrierCalls.Generation awaited =
+        (mv, site) -> {
+          site.loadArgument(mv, 0);
+          mv.visitInsn(Opcodes.I2L);
         };
+    return new BarrierCalls.Await(region) {
+      @Override
+      BarrierCalls.Generation generation() {
+        return awaited;
+      }
 
-    @Override
-    public void before(CallSites.Call c) {
-      BarrierCalls.enter(c, awaited);
-    }
-
-    @Override
-    public void after(CallSites.Call c) {
-      BarrierCalls.exitWith(c, awaited, 0);
-    }
-
-    @Override
-    public void thrown(CallSites.Call c) {
-      BarrierCalls.exitByException(c, awaited);
-    }
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        BarrierCalls.exitWith(mv, site, region, awaited, 0);
+      }
+    };
   }
 
   /** Arrives without waiting: an arrival and departure at once, in the phase returned. */
-  private static final class Arrive implements CallSites.Hooks {
-    @Override
-    public void after(CallSites.Call c) {
-      int phase = c.newLocal(Type.LONG_TYPE);
-      c.mv().visitInsn(Opcodes.DUP);
-      c.mv().visitInsn(Opcodes.I2L);
-      c.mv().visitVarInsn(Opcodes.LSTORE, phase);
-      BarrierCalls.enter(c, BarrierCalls.local(phase));
-      BarrierCalls.exitWith(c, BarrierCalls.local(phase), 0);
-    }
+  private static Bracket arrive(int region) {
+    return new Bracket() {
+      @Override
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasThrown() {
+        return false;
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        int phase = site.newLocal(Type.LONG_TYPE);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitInsn(Opcodes.I2L);
+        mv.visitVarInsn(Opcodes.LSTORE, phase);
+        BarrierCalls.enter(mv, site, region, BarrierCalls.local(phase));
+        BarrierCalls.exitWith(mv, site, region, BarrierCalls.local(phase), 0);
+      }
+    };
   }
 }

@@ -1,13 +1,14 @@
 package dev.weft.agent.constructs;
 
+import static dev.weft.agent.constructs.LockCalls.Result.ACQUIRES;
+import static dev.weft.agent.constructs.LockCalls.Result.TRUE_IF_ACQUIRED;
+
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
 
 /**
  * Calls of {@code Semaphore} in application code, a {@code locks} family: every {@code acquire},
@@ -16,10 +17,27 @@ import org.objectweb.asm.MethodVisitor;
  * release, whatever the number of permits. Permits have no owner: never re-entrant, released by
  * anyone.
  */
-public final class Semaphores implements ConstructInstrumentation {
-  private static final String SEMAPHORE = "java/util/concurrent/Semaphore";
+public final class Semaphores extends ApplicationCallSites {
+  private static final int SHARED = LockFlags.SHARED;
+  private static final String TIMED = "JLjava/util/concurrent/TimeUnit;)Z";
 
-  private static final ClassScan.Calls CALLS = (owner, name, descriptor) -> owner.equals(SEMAPHORE);
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly("java/util/concurrent/Semaphore"))
+          .call("acquire()V", c -> acquire(c, ACQUIRES, 0, true))
+          .call("acquire(I)V", c -> acquire(c, ACQUIRES, 0, true))
+          .call("acquireUninterruptibly()V", c -> acquire(c, ACQUIRES, 0, false))
+          .call("acquireUninterruptibly(I)V", c -> acquire(c, ACQUIRES, 0, false))
+          .call("tryAcquire()Z", c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.FAILED, false))
+          .call("tryAcquire(I)Z", c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.FAILED, false))
+          .call("tryAcquire(" + TIMED, c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.ABORTED, true))
+          .call("tryAcquire(I" + TIMED, c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.ABORTED, true))
+          .call(
+              "release()V", c -> LockCalls.release(c, ConstructKind.SEMAPHORE, "Semaphore.release"))
+          .call(
+              "release(I)V",
+              c -> LockCalls.release(c, ConstructKind.SEMAPHORE, "Semaphore.release"))
+          .build();
 
   @Override
   public Family family() {
@@ -33,58 +51,13 @@ public final class Semaphores implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, SemaphoreMethod::new);
-  }
-
-  private static final class SemaphoreMethod extends CallSites.Method {
-    SemaphoreMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (!owner.equals(SEMAPHORE)) {
-        return false;
-      }
-      CallSites.Hooks hooks;
-      boolean protect = false;
-      int shared = LockFlags.SHARED;
-      switch (name + descriptor) {
-        case "acquire()V":
-        case "acquire(I)V":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.ACQUIRES, 0);
-          protect = true;
-          break;
-        case "acquireUninterruptibly()V":
-        case "acquireUninterruptibly(I)V":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.ACQUIRES, 0);
-          break;
-        case "tryAcquire()Z":
-        case "tryAcquire(I)Z":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.TRUE_IF_ACQUIRED, LockFlags.FAILED);
-          break;
-        case "tryAcquire(JLjava/util/concurrent/TimeUnit;)Z":
-        case "tryAcquire(IJLjava/util/concurrent/TimeUnit;)Z":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.TRUE_IF_ACQUIRED, LockFlags.ABORTED);
-          protect = true;
-          break;
-        case "release()V":
-        case "release(I)V":
-          hooks = LockCalls.release();
-          break;
-        default:
-          return false;
-      }
-      int region = region(ConstructKind.SEMAPHORE, "Semaphore." + name);
-      around(opcode, owner, name, descriptor, isInterface, region, protect, hooks);
-      return true;
-    }
+  private static Bracket acquire(
+      ApplicationCallSites.Call c, LockCalls.Result result, int failFlag, boolean interruptible) {
+    int region = c.region(ConstructKind.SEMAPHORE, "Semaphore." + c.name);
+    return LockCalls.acquire(region, SHARED, result, failFlag, interruptible);
   }
 }

@@ -1,13 +1,14 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 /**
  * {@code Thread.onSpinWait} and {@code Thread.yield} in application code, the {@code spin} family:
@@ -16,12 +17,13 @@ import org.objectweb.asm.Opcodes;
  * recorder for how runs are delimited), so the analyzer reports spin-wait time instead of work.
  * Busy loops that call neither are not recognised.
  */
-public final class Spins implements ConstructInstrumentation {
-  private static final String THREAD = "java/lang/Thread";
-
-  private static final ClassScan.Calls CALLS =
-      (owner, name, descriptor) ->
-          owner.equals(THREAD) && (name.equals("onSpinWait") || name.equals("yield"));
+public final class Spins extends ApplicationCallSites {
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly("java/lang/Thread"))
+          .call(Invoke.STATIC, "onSpinWait()V", Spins::spin)
+          .call(Invoke.STATIC, "yield()V", Spins::spin)
+          .build();
 
   @Override
   public Family family() {
@@ -35,51 +37,27 @@ public final class Spins implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, SpinMethod::new);
-  }
-
-  private static final class SpinMethod extends CallSites.Method {
-    SpinMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (opcode != Opcodes.INVOKESTATIC
-          || !owner.equals(THREAD)
-          || !descriptor.equals("()V")
-          || !(name.equals("onSpinWait") || name.equals("yield"))) {
+  private static Bracket spin(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.SPIN, "Thread." + c.name);
+    return new Bracket() {
+      @Override
+      protected boolean hasThrown() {
         return false;
       }
-      around(
-          opcode,
-          owner,
-          name,
-          descriptor,
-          isInterface,
-          region(ConstructKind.SPIN, "Thread." + name),
-          false,
-          new CallSites.Hooks() {
-            @Override
-            public void before(CallSites.Call c) {
-              c.push(c.region);
-              c.bridge("spinEnter", "(I)V");
-            }
 
-            @Override
-            public void after(CallSites.Call c) {
-              c.push(c.region);
-              c.bridge("spinExit", "(I)V");
-            }
-          });
-      return true;
-    }
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        Bridge.SPIN_ENTER.callWithRegion(mv, region);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        Bridge.SPIN_EXIT.callWithRegion(mv, region);
+      }
+    };
   }
 }

@@ -1,13 +1,14 @@
 package dev.weft.agent.constructs;
 
+import static dev.weft.agent.constructs.LockCalls.Result.ACQUIRES;
+import static dev.weft.agent.constructs.LockCalls.Result.NONZERO_IF_ACQUIRED;
+
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
 
 /**
  * Calls of {@code StampedLock} in application code, a {@code locks} family: {@code writeLock},
@@ -16,12 +17,26 @@ import org.objectweb.asm.MethodVisitor;
  * reads are not locks and are not recorded; nor are {@code tryConvertTo*} and {@code tryUnlock*}. A
  * stamped lock has no owner: it is never re-entrant, and any thread may release it.
  */
-public final class StampedLocks implements ConstructInstrumentation {
-  private static final String STAMPED_LOCK = "java/util/concurrent/locks/StampedLock";
+public final class StampedLocks extends ApplicationCallSites {
   private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)J";
 
-  private static final ClassScan.Calls CALLS =
-      (owner, name, descriptor) -> owner.equals(STAMPED_LOCK);
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.exactly("java/util/concurrent/locks/StampedLock"))
+          .call("writeLock()J", c -> acquire(c, ACQUIRES, 0, false))
+          .call("readLock()J", c -> acquire(c, ACQUIRES, 0, false))
+          .call("writeLockInterruptibly()J", c -> acquire(c, ACQUIRES, 0, true))
+          .call("readLockInterruptibly()J", c -> acquire(c, ACQUIRES, 0, true))
+          .call("tryWriteLock()J", c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.FAILED, false))
+          .call("tryReadLock()J", c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.FAILED, false))
+          .call(
+              "tryWriteLock" + TIMED, c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.ABORTED, true))
+          .call(
+              "tryReadLock" + TIMED, c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.ABORTED, true))
+          .call("unlockWrite(J)V", StampedLocks::release)
+          .call("unlockRead(J)V", StampedLocks::release)
+          .call("unlock(J)V", StampedLocks::release)
+          .build();
 
   @Override
   public Family family() {
@@ -35,60 +50,18 @@ public final class StampedLocks implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, StampedMethod::new);
+  private static Bracket acquire(
+      ApplicationCallSites.Call c, LockCalls.Result result, int failFlag, boolean interruptible) {
+    int shared = c.name.startsWith("read") || c.name.startsWith("tryRead") ? LockFlags.SHARED : 0;
+    int region = c.region(ConstructKind.STAMPED_LOCK, "StampedLock." + c.name);
+    return LockCalls.acquire(region, shared, result, failFlag, interruptible);
   }
 
-  private static final class StampedMethod extends CallSites.Method {
-    StampedMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (!owner.equals(STAMPED_LOCK)) {
-        return false;
-      }
-      CallSites.Hooks hooks;
-      boolean protect = false;
-      int shared = name.startsWith("read") || name.startsWith("tryRead") ? LockFlags.SHARED : 0;
-      switch (name + descriptor) {
-        case "writeLock()J":
-        case "readLock()J":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.ACQUIRES, 0);
-          break;
-        case "writeLockInterruptibly()J":
-        case "readLockInterruptibly()J":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.ACQUIRES, 0);
-          protect = true;
-          break;
-        case "tryWriteLock()J":
-        case "tryReadLock()J":
-          hooks = LockCalls.acquire(shared, LockCalls.Result.NONZERO_IF_ACQUIRED, LockFlags.FAILED);
-          break;
-        case "tryWriteLock" + TIMED:
-        case "tryReadLock" + TIMED:
-          hooks =
-              LockCalls.acquire(shared, LockCalls.Result.NONZERO_IF_ACQUIRED, LockFlags.ABORTED);
-          protect = true;
-          break;
-        case "unlockWrite(J)V":
-        case "unlockRead(J)V":
-        case "unlock(J)V":
-          hooks = LockCalls.release();
-          break;
-        default:
-          return false;
-      }
-      int region = region(ConstructKind.STAMPED_LOCK, "StampedLock." + name);
-      around(opcode, owner, name, descriptor, isInterface, region, protect, hooks);
-      return true;
-    }
+  private static Bracket release(ApplicationCallSites.Call c) {
+    return LockCalls.release(c, ConstructKind.STAMPED_LOCK, "StampedLock." + c.name);
   }
 }

@@ -2,6 +2,7 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import java.util.Set;
@@ -12,9 +13,14 @@ import java.util.Set;
  * the user wrote them, with the joined thread as target (its Java id in the trace).
  */
 public final class ThreadJoins extends ApplicationCallSites {
-  private static final Set<String> THREADS = Set.of("java/lang/Thread");
-  private static final Set<String> DESCRIPTORS =
-      Set.of("()V", "(J)V", "(JI)V", "(Ljava/time/Duration;)Z");
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.orSubtypes(Set.of("java/lang/Thread")))
+          .call("join()V", ThreadJoins::join)
+          .call("join(J)V", ThreadJoins::join)
+          .call("join(JI)V", ThreadJoins::join)
+          .call("join(Ljava/time/Duration;)Z", ThreadJoins::join)
+          .build();
 
   @Override
   public Family family() {
@@ -27,10 +33,11 @@ public final class ThreadJoins extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    if (!c.name.equals("join") || !DESCRIPTORS.contains(c.descriptor) || !c.ownerIn(THREADS)) {
-      return null;
-    }
+  protected CallTargets targets() {
+    return TARGETS;
+  }
+
+  private static Bracket join(ApplicationCallSites.Call c) {
     return Brackets.joinWait(c.region(ConstructKind.THREAD_JOIN, "Thread.join"), true);
   }
 }

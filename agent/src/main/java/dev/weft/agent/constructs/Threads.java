@@ -3,6 +3,9 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
@@ -37,6 +40,19 @@ public final class Threads extends ApplicationCallSites {
           "java/lang/Thread$Builder$OfVirtual");
   private static final String STARTED = "(Ljava/lang/Runnable;)Ljava/lang/Thread;";
 
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          .owners(Owners.orSubtypes(THREADS))
+          .call(
+              Invoke.INSTANCE,
+              "start()V",
+              c -> beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start")))
+          .owners(Owners.exactly(BUILDERS))
+          .call("start" + STARTED, Threads::afterStart)
+          .owners(Owners.exactly(THREAD))
+          .call("startVirtualThread" + STARTED, Threads::afterStart)
+          .build();
+
   @Override
   public Family family() {
     return Family.THREADS;
@@ -50,6 +66,12 @@ public final class Threads extends ApplicationCallSites {
   @Override
   public List<String> applicationHints() {
     return List.of(THREAD);
+  }
+
+  /** Every candidate: a subclass of {@code Thread} has its {@code run()} hooked. */
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return true;
   }
 
   @Override
@@ -74,17 +96,17 @@ public final class Threads extends ApplicationCallSites {
 
       @Override
       protected void onEnter() {
-        BridgeCalls.call(mv, "threadBegin", "()V");
+        Bridge.THREAD_BEGIN.call(mv);
       }
 
       @Override
       protected void onReturn(int opcode) {
-        BridgeCalls.call(mv, "threadEnd", "()V");
+        Bridge.THREAD_END.call(mv);
       }
 
       @Override
       protected void onThrow() {
-        BridgeCalls.call(mv, "threadEnd", "()V");
+        Bridge.THREAD_END.call(mv);
       }
     };
   }
@@ -155,15 +177,8 @@ public final class Threads extends ApplicationCallSites {
   }
 
   @Override
-  protected Bracket bracketFor(ApplicationCallSites.Call c) {
-    if (c.is("start", "()V") && c.opcode != Opcodes.INVOKESTATIC && c.ownerIn(THREADS)) {
-      return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));
-    }
-    if (c.is("start", STARTED) && BUILDERS.contains(c.owner)
-        || c.is("startVirtualThread", STARTED) && c.owner.equals(THREAD)) {
-      return afterStart(c.region(ConstructKind.THREAD_START, "Thread." + c.name));
-    }
-    return null;
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
   /** {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}. */
@@ -184,24 +199,27 @@ public final class Threads extends ApplicationCallSites {
         BridgeCalls.push(mv, region);
         site.loadReceiver(mv);
         mv.visitTypeInsn(Opcodes.CHECKCAST, THREAD);
-        BridgeCalls.call(mv, "threadCreate", "(ILjava/lang/Thread;)V");
+        Bridge.THREAD_CREATE.call(mv);
       }
     };
   }
 
   /** {@code WeftBridge.threadCreate(region, thread)} with the thread a builder started. */
-  private static Bracket afterStart(int region) {
+  private static Bracket afterStart(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.THREAD_START, "Thread." + c.name);
     return new Bracket() {
+      @Override
+      protected boolean hasThrown() {
+        return false;
+      }
+
       @Override
       protected void after(MethodVisitor mv, Site site) {
         mv.visitInsn(Opcodes.DUP);
         BridgeCalls.push(mv, region);
         mv.visitInsn(Opcodes.SWAP);
-        BridgeCalls.call(mv, "threadCreate", "(ILjava/lang/Thread;)V");
+        Bridge.THREAD_CREATE.call(mv);
       }
-
-      @Override
-      protected void thrown(MethodVisitor mv, Site site) {}
     };
   }
 }

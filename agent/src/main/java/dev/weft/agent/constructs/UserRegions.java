@@ -1,6 +1,7 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
@@ -81,16 +82,16 @@ public final class UserRegions implements ConstructInstrumentation {
       switch (key) {
         case WEFT + ".on()V":
           target.changed();
-          return new ReplacedBody(mv, "measurementOn", "()V", Opcodes.RETURN);
+          return new ReplacedBody(mv, Bridge.MEASUREMENT_ON, Opcodes.RETURN);
         case WEFT + ".off()V":
           target.changed();
-          return new ReplacedBody(mv, "measurementOff", "()V", Opcodes.RETURN);
+          return new ReplacedBody(mv, Bridge.MEASUREMENT_OFF, Opcodes.RETURN);
         case WEFT + ".isRecording()Z":
           target.changed();
-          return new ReplacedBody(mv, "isRecording", "()Z", Opcodes.IRETURN);
+          return new ReplacedBody(mv, Bridge.IS_RECORDING, Opcodes.IRETURN);
         case REGION + ".close()V":
           target.changed();
-          return new ReplacedBody(mv, "userRegionExit", "()V", Opcodes.RETURN);
+          return new ReplacedBody(mv, Bridge.USER_REGION_EXIT, Opcodes.RETURN);
         default:
           return mv;
       }
@@ -103,15 +104,13 @@ public final class UserRegions implements ConstructInstrumentation {
    */
   private static final class ReplacedBody extends MethodVisitor {
     private final MethodVisitor out;
-    private final String bridgeMethod;
-    private final String descriptor;
+    private final Bridge bridgeMethod;
     private final int returnOpcode;
 
-    ReplacedBody(MethodVisitor out, String bridgeMethod, String descriptor, int returnOpcode) {
+    ReplacedBody(MethodVisitor out, Bridge bridgeMethod, int returnOpcode) {
       super(Opcodes.ASM9, null); // the original code goes nowhere
       this.out = out;
       this.bridgeMethod = bridgeMethod;
-      this.descriptor = descriptor;
       this.returnOpcode = returnOpcode;
     }
 
@@ -155,7 +154,7 @@ public final class UserRegions implements ConstructInstrumentation {
     @Override
     public void visitCode() {
       out.visitCode();
-      BridgeCalls.call(out, bridgeMethod, descriptor);
+      bridgeMethod.call(out);
       out.visitInsn(returnOpcode);
     }
 
@@ -249,17 +248,17 @@ public final class UserRegions implements ConstructInstrumentation {
     protected void onEnter() {
       target.changed();
       region = target.regions().reserve();
-      BridgeCalls.callWithRegion(mv, "enter", region);
+      Bridge.ENTER.callWithRegion(mv, region);
     }
 
     @Override
     protected void onReturn(int opcode) {
-      BridgeCalls.callWithRegion(mv, "exit", region);
+      Bridge.EXIT.callWithRegion(mv, region);
     }
 
     @Override
     protected void onThrow() {
-      BridgeCalls.callWithRegion(mv, "exit", region);
+      Bridge.EXIT.callWithRegion(mv, region);
     }
 
     @Override
@@ -309,7 +308,7 @@ public final class UserRegions implements ConstructInstrumentation {
                     target.sourceFile(),
                     line(),
                     line());
-        BridgeCalls.callWithRegion(mv, "userRegionEnter", id);
+        Bridge.USER_REGION_ENTER.callWithRegion(mv, id);
       } else {
         int site =
             target
@@ -322,7 +321,7 @@ public final class UserRegions implements ConstructInstrumentation {
                     line());
         mv.visitInsn(Opcodes.DUP);
         BridgeCalls.push(mv, site);
-        BridgeCalls.call(mv, "userRegionEnter", "(Ljava/lang/String;I)V");
+        Bridge.USER_REGION_ENTER_NAMED.call(mv);
       }
     }
 

@@ -1,7 +1,7 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
@@ -41,17 +41,17 @@ public final class VirtualThreads implements ConstructInstrumentation {
 
               @Override
               protected void onEnter() {
-                BridgeCalls.call(mv, "threadBegin", "()V");
+                Bridge.THREAD_BEGIN.call(mv);
               }
 
               @Override
               protected void onReturn(int opcode) {
-                BridgeCalls.call(mv, "threadEnd", "()V");
+                Bridge.THREAD_END.call(mv);
               }
 
               @Override
               protected void onThrow() {
-                BridgeCalls.call(mv, "threadEnd", "()V");
+                Bridge.THREAD_END.call(mv);
               }
             };
           }

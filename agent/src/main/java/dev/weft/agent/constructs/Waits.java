@@ -1,15 +1,17 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import dev.weft.agent.constructs.CallSiteWeaver.Site;
+import dev.weft.agent.constructs.CallTargets.Invoke;
+import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.weave.Bridge;
+import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.WaitKind;
 import java.util.List;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 /**
  * Waits called from application code, a {@code waits} family, recorded at their call sites (on JDK
@@ -28,21 +30,37 @@ import org.objectweb.asm.Opcodes;
  *
  * {@code Condition} waits are {@link Conditions}'.
  */
-public final class Waits implements ConstructInstrumentation {
-  private static final String LOCK_SUPPORT = "java/util/concurrent/locks/LockSupport";
-  private static final String WAIT_ENTER = "(II)V";
-  private static final String WAIT_EXIT = "(I)V";
+public final class Waits extends ApplicationCallSites {
+  private static final String OBJECT = "Ljava/lang/Object;";
 
-  /** Object's wait and notify (any owner: they are final), sleeps, LockSupport. */
-  private static final ClassScan.Calls CALLS =
-      (owner, name, descriptor) ->
-          name.equals("wait")
-              || name.equals("notify")
-              || name.equals("notifyAll")
-              || (name.equals("sleep")
-                  && (owner.equals("java/lang/Thread")
-                      || owner.equals("java/util/concurrent/TimeUnit")))
-              || owner.equals(LOCK_SUPPORT);
+  private static final CallTargets TARGETS =
+      CallTargets.builder()
+          // Object's wait and notify methods are final: these names and descriptors are theirs.
+          .owners(Owners.any())
+          .call(Invoke.VIRTUAL, "wait()V", Waits::objectWait)
+          .call(Invoke.VIRTUAL, "wait(J)V", Waits::objectWait)
+          .call(Invoke.VIRTUAL, "wait(JI)V", Waits::objectWait)
+          .call(Invoke.VIRTUAL, "notify()V", Waits::objectNotify)
+          .call(Invoke.VIRTUAL, "notifyAll()V", Waits::objectNotify)
+          .owners(Owners.exactly("java/lang/Thread"))
+          .call(Invoke.STATIC, "sleep(J)V", c -> sleep(c, "Thread.sleep"))
+          .call(Invoke.STATIC, "sleep(JI)V", c -> sleep(c, "Thread.sleep"))
+          .call(Invoke.STATIC, "sleep(Ljava/time/Duration;)V", c -> sleep(c, "Thread.sleep"))
+          .owners(Owners.exactly("java/util/concurrent/TimeUnit"))
+          .call("sleep(J)V", c -> sleep(c, "TimeUnit.sleep"))
+          .owners(Owners.exactly("java/util/concurrent/locks/LockSupport"))
+          .call("park()V", Waits::park)
+          .call("park(" + OBJECT + ")V", Waits::park)
+          .call("parkNanos(J)V", Waits::park)
+          .call("parkNanos(" + OBJECT + "J)V", Waits::park)
+          .call("parkUntil(J)V", Waits::park)
+          .call("parkUntil(" + OBJECT + "J)V", Waits::park)
+          .call(
+              "unpark(Ljava/lang/Thread;)V",
+              c ->
+                  notifying(
+                      c.region(ConstructKind.NOTIFY, "LockSupport.unpark"), WaitKind.PARK, true))
+          .build();
 
   @Override
   public Family family() {
@@ -56,150 +74,72 @@ public final class Waits implements ConstructInstrumentation {
   }
 
   @Override
-  public boolean wantsApplicationClass(WeaveTarget target) {
-    return CallSites.wants(target, CALLS);
+  protected CallTargets targets() {
+    return TARGETS;
   }
 
-  @Override
-  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
-    return CallSites.visitor(next, target, CALLS, WaitMethod::new);
+  private static Bracket objectWait(ApplicationCallSites.Call c) {
+    return monitorWait(c.region(ConstructKind.OBJECT_WAIT, "Object.wait"), WaitKind.OBJECT_WAIT);
   }
 
-  private static final class WaitMethod extends CallSites.Method {
-    WaitMethod(MethodVisitor next, WeaveTarget target, int access, String name, String desc) {
-      super(next, target, access, name, desc);
-    }
-
-    @Override
-    protected boolean weave(
-        int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      String call = name + descriptor;
-      if (opcode == Opcodes.INVOKEVIRTUAL || opcode == Opcodes.INVOKEINTERFACE) {
-        // Object's wait and notify methods are final: these names and descriptors are theirs.
-        switch (call) {
-          case "wait()V":
-          case "wait(J)V":
-          case "wait(JI)V":
-            around(
-                opcode,
-                owner,
-                name,
-                descriptor,
-                isInterface,
-                region(ConstructKind.OBJECT_WAIT, "Object.wait"),
-                true,
-                new MonitorWait(WaitKind.OBJECT_WAIT));
-            return true;
-          case "notify()V":
-          case "notifyAll()V":
-            around(
-                opcode,
-                owner,
-                name,
-                descriptor,
-                isInterface,
-                region(ConstructKind.NOTIFY, "Object." + name),
-                false,
-                notifying(WaitKind.OBJECT_WAIT, false));
-            return true;
-          default:
-            break;
-        }
-      }
-      if (owner.equals("java/lang/Thread")
-          && opcode == Opcodes.INVOKESTATIC
-          && (call.equals("sleep(J)V")
-              || call.equals("sleep(JI)V")
-              || call.equals("sleep(Ljava/time/Duration;)V"))) {
-        around(
-            opcode,
-            owner,
-            name,
-            descriptor,
-            isInterface,
-            region(ConstructKind.SLEEP, "Thread.sleep"),
-            true,
-            waiting(WaitKind.SLEEP));
-        return true;
-      }
-      if (owner.equals("java/util/concurrent/TimeUnit") && call.equals("sleep(J)V")) {
-        around(
-            opcode,
-            owner,
-            name,
-            descriptor,
-            isInterface,
-            region(ConstructKind.SLEEP, "TimeUnit.sleep"),
-            true,
-            waiting(WaitKind.SLEEP));
-        return true;
-      }
-      if (owner.equals(LOCK_SUPPORT)) {
-        if (name.startsWith("park")) {
-          around(
-              opcode,
-              owner,
-              name,
-              descriptor,
-              isInterface,
-              region(ConstructKind.PARK, "LockSupport." + name),
-              false,
-              waiting(WaitKind.PARK));
-          return true;
-        }
-        if (call.equals("unpark(Ljava/lang/Thread;)V")) {
-          around(
-              opcode,
-              owner,
-              name,
-              descriptor,
-              isInterface,
-              region(ConstructKind.NOTIFY, "LockSupport.unpark"),
-              false,
-              notifying(WaitKind.PARK, true));
-          return true;
-        }
-      }
-      return false;
-    }
+  private static Bracket objectNotify(ApplicationCallSites.Call c) {
+    return notifying(
+        c.region(ConstructKind.NOTIFY, "Object." + c.name), WaitKind.OBJECT_WAIT, false);
   }
 
-  /** WAIT_ENTER before, WAIT_EXIT after (and when the call throws). */
-  static CallSites.Hooks waiting(int kind) {
-    return new CallSites.Hooks() {
+  private static Bracket sleep(ApplicationCallSites.Call c, String name) {
+    return waiting(c.region(ConstructKind.SLEEP, name), WaitKind.SLEEP, true);
+  }
+
+  private static Bracket park(ApplicationCallSites.Call c) {
+    return waiting(c.region(ConstructKind.PARK, "LockSupport." + c.name), WaitKind.PARK, false);
+  }
+
+  /** WAIT_ENTER before, WAIT_EXIT after (and, when {@code interruptible}, when the call throws). */
+  static Bracket waiting(int region, int kind, boolean interruptible) {
+    return new Bracket() {
       @Override
-      public void before(CallSites.Call c) {
-        c.push(c.region);
-        c.push(kind);
-        c.bridge("waitEnter", WAIT_ENTER);
+      protected boolean hasThrown() {
+        return interruptible;
       }
 
       @Override
-      public void after(CallSites.Call c) {
-        c.push(c.region);
-        c.bridge("waitExit", WAIT_EXIT);
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        BridgeCalls.push(mv, kind);
+        Bridge.WAIT_ENTER.call(mv);
       }
 
       @Override
-      public void thrown(CallSites.Call c) {
-        after(c);
+      protected void after(MethodVisitor mv, Site site) {
+        Bridge.WAIT_EXIT.callWithRegion(mv, region);
       }
     };
   }
 
   /** NOTIFY before the call, naming the receiver (or, for a static call, the first argument). */
-  static CallSites.Hooks notifying(int kind, boolean firstArgument) {
-    return new CallSites.Hooks() {
+  static Bracket notifying(int region, int kind, boolean firstArgument) {
+    return new Bracket() {
       @Override
-      public void before(CallSites.Call c) {
-        c.push(c.region);
+      protected boolean keepsOperands() {
+        return true;
+      }
+
+      @Override
+      protected boolean hasExit() {
+        return false;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
         if (firstArgument) {
-          c.loadArg(0);
+          site.loadArgument(mv, 0);
         } else {
-          c.loadReceiver();
+          site.loadReceiver(mv);
         }
-        c.push(kind);
-        c.bridge("notify", "(ILjava/lang/Object;I)V");
+        BridgeCalls.push(mv, kind);
+        Bridge.NOTIFY.call(mv);
       }
     };
   }
@@ -210,37 +150,32 @@ public final class Waits implements ConstructInstrumentation {
    * after, also when the call throws. The receiver names the lock (a condition's lock for the
    * recorder to find).
    */
-  static final class MonitorWait implements CallSites.Hooks {
-    private final int kind;
+  static Bracket monitorWait(int region, int kind) {
+    return new Bracket() {
+      @Override
+      protected boolean keepsOperands() {
+        return true;
+      }
 
-    MonitorWait(int kind) {
-      this.kind = kind;
-    }
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        site.loadReceiver(mv);
+        Bridge.LOCK_RELEASED.call(mv);
+        BridgeCalls.push(mv, region);
+        BridgeCalls.push(mv, kind);
+        Bridge.WAIT_ENTER.call(mv);
+      }
 
-    @Override
-    public void before(CallSites.Call c) {
-      c.loadReceiver();
-      c.bridge("lockReleased", "(Ljava/lang/Object;)V");
-      c.push(c.region);
-      c.push(kind);
-      c.bridge("waitEnter", WAIT_ENTER);
-    }
-
-    @Override
-    public void after(CallSites.Call c) {
-      c.push(c.region);
-      c.bridge("waitExit", WAIT_EXIT);
-      c.push(c.region);
-      c.loadReceiver();
-      c.bridge("lockRequest", "(ILjava/lang/Object;)V");
-      c.loadReceiver();
-      c.push(LockFlags.AFTER_WAIT);
-      c.bridge("lockAcquired", "(Ljava/lang/Object;I)V");
-    }
-
-    @Override
-    public void thrown(CallSites.Call c) {
-      after(c);
-    }
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        Bridge.WAIT_EXIT.callWithRegion(mv, region);
+        BridgeCalls.push(mv, region);
+        site.loadReceiver(mv);
+        Bridge.LOCK_REQUEST.call(mv);
+        site.loadReceiver(mv);
+        BridgeCalls.push(mv, LockFlags.AFTER_WAIT);
+        Bridge.LOCK_ACQUIRED.call(mv);
+      }
+    };
   }
 }

@@ -4,9 +4,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Emits calls to the bridge from ASM visitors. Each bridge method is {@code static} on {@link
- * #OWNER} and never throws, so a call can be dropped anywhere an instruction may go without new
- * handlers.
+ * The bridge's class name for ASM, and the constants woven code pushes; the bridge's methods are
+ * the constants of {@link Bridge}, which emit their calls.
  */
 public final class BridgeCalls {
   /**
@@ -28,16 +27,5 @@ public final class BridgeCalls {
     } else {
       mv.visitLdcInsn(value);
     }
-  }
-
-  /** {@code WeftBridge.<method><descriptor>} with the arguments already on the stack. */
-  public static void call(MethodVisitor mv, String method, String descriptor) {
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, method, descriptor, false);
-  }
-
-  /** {@code WeftBridge.<method>(region)} for the methods taking only a region id. */
-  public static void callWithRegion(MethodVisitor mv, String method, int region) {
-    push(mv, region);
-    call(mv, method, "(I)V");
   }
 }

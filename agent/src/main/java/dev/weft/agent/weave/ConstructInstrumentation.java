@@ -14,13 +14,13 @@ import org.objectweb.asm.ClassVisitor;
  *       #transformJdkClass} when they load, or retransformed when the agent starts after they
  *       loaded (at premain some are already loaded; at attach most are). Retransformation forbids
  *       new fields and methods, so JDK changes must be advice only: code added inside existing
- *       methods, e.g. Byte Buddy {@code Advice} through {@link AdviceWeaving} or a plain ASM method
- *       visitor.
+ *       methods, by an ASM method visitor ({@link HookedMethod} for enter/return/throw hooks).
  *   <li><b>Application scope</b>: every class loaded by an application class loader whose bytes
  *       contain one of {@link #applicationHints()} (a cheap byte search of the class file, done
  *       before any parsing) is passed through {@link #visitApplicationClass}, an ASM visitor that
  *       typically weaves call sites ({@code monitorenter}, {@code lock.lock()}, {@code
- *       Weft.region(...)}).
+ *       Weft.region(...)}); the call-site families share one path, {@code ApplicationCallSites},
+ *       and declare only a table of the calls they bracket.
  * </ul>
  *
  * <p>Woven code calls one static method of {@code WeftBridge} per event, passing an int region id

@@ -10,8 +10,8 @@ import org.objectweb.asm.Type;
  * ({@link #onEnter()}), before every return ({@link #onReturn(int)}) and when an exception leaves
  * the method ({@link #onThrow()}, from a catch-all handler that rethrows). It adds no members and
  * changes no signature, so it is valid for retransformation; it needs no frame computation, so it
- * loads no classes. This is the cheap way to instrument JDK classes (Byte Buddy's is {@link
- * AdviceWeaving}).
+ * loads no classes. This is how JDK methods are instrumented; calls inside a method are bracketed
+ * by the call-site weaver instead.
  *
  * <p>Code emitted by the hooks must leave the operand stack as it found it; bridge calls never
  * throw. In constructors the exception handler starts after {@code super(...)}/{@code this(...)};

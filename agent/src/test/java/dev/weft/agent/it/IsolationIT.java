@@ -17,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The agent's Byte Buddy and ASM are relocated: an application that ships its own, older copies
- * keeps using them, with the same results, while the agent weaves and records.
+ * The agent's ASM is relocated and the agent has no Byte Buddy: an application that ships its own,
+ * older copies of both keeps using them, with the same results, while the agent weaves and records.
  */
 @Tag("child-jvm")
 class IsolationIT {

@@ -1,6 +1,5 @@
 package dev.weft.agent.weave;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +13,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,17 +77,17 @@ class WeavingHelpersTest {
 
           @Override
           protected void onEnter() {
-            BridgeCalls.callWithRegion(mv, "enter", 1);
+            Bridge.ENTER.callWithRegion(mv, 1);
           }
 
           @Override
           protected void onReturn(int opcode) {
-            BridgeCalls.callWithRegion(mv, "exit", 2);
+            Bridge.EXIT.callWithRegion(mv, 2);
           }
 
           @Override
           protected void onThrow() {
-            BridgeCalls.callWithRegion(mv, "exit", 3);
+            Bridge.EXIT.callWithRegion(mv, 3);
           }
         };
       }
@@ -126,27 +124,6 @@ class WeavingHelpersTest {
   @Test
   void nothingChangedGivesNull() throws Exception {
     assertNull(AsmWeaving.weave(target(), (w, t) -> w));
-  }
-
-  /** Byte Buddy advice, applied without AgentBuilder. */
-  public static final class TwiceAdvice {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object self, @AdviceWeaving.RegionId int region) {
-      WeftBridge.lockRequest(region, self);
-    }
-
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    static void exit(@Advice.This Object self, @Advice.Thrown Throwable thrown) {
-      WeftBridge.lockAcquired(self, thrown == null ? 0 : 16);
-    }
-  }
-
-  @Test
-  void byteBuddyAdviceWithARegionId() throws Exception {
-    Class<?> woven = define(AdviceWeaving.apply(target(), TwiceAdvice.class, named("twice"), 42));
-    Object sample = woven.getConstructor(String.class).newInstance("s");
-    assertEquals(6, woven.getMethod("twice", int.class).invoke(sample, 3));
-    assertEquals(List.of("lockRequest 42 s", "lockAcquired s 0"), take());
   }
 
   private List<String> take() {

@@ -1,0 +1,195 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.constructs.ApplicationCallSites.Call;
+import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The table of one family's call-site weaving: which JDK calls it brackets and with what. A family
+ * declares its table in one place ({@link ApplicationCallSites#targets()}); the one call-site path
+ * uses it twice: to find, with {@link ClassScan} and without parsing, the methods of a class that
+ * may call (or take a method reference to) a target, and to choose the {@link Bracket} of each such
+ * call or reference.
+ *
+ * <pre>{@code
+ * CallTargets.builder()
+ *     .owners(Owners.exactly("java/util/concurrent/CountDownLatch"))
+ *     .call("await()V", c -> await(c.region(ConstructKind.COUNT_DOWN_LATCH, "CountDownLatch.await")))
+ *     .call("countDown()V", c -> countDown(c.region(...)))
+ *     .build();
+ * }</pre>
+ */
+final class CallTargets implements ClassScan.Calls {
+  /** Makes the bracket of one matched call; null leaves that call alone. */
+  interface BracketFactory {
+    Bracket bracketFor(Call call);
+  }
+
+  /** The receivers (owners of the call instruction) a target accepts. */
+  static final class Owners {
+    private final Set<String> types;
+    private final boolean subtypes;
+
+    private Owners(Set<String> types, boolean subtypes) {
+      this.types = types;
+      this.subtypes = subtypes;
+    }
+
+    /** Exactly these internal names. */
+    static Owners exactly(String... types) {
+      return exactly(Set.of(types));
+    }
+
+    /** Exactly these internal names. */
+    static Owners exactly(Set<String> types) {
+      return new Owners(types, false);
+    }
+
+    /**
+     * These types or their subtypes, e.g. {@code invokevirtual Fib.join()} for {@code
+     * ForkJoinTask}: the subtype test reads class files through the woven class's loader and loads
+     * nothing ({@link SuperTypes}), and is made only once name and descriptor matched.
+     */
+    static Owners orSubtypes(Set<String> types) {
+      return new Owners(types, true);
+    }
+
+    /** Any owner: for final methods of {@code Object} ({@code wait}, {@code notify}). */
+    static Owners any() {
+      return new Owners(null, false);
+    }
+
+    /** Whether the owner may match, by name alone (a superset when subtypes count). */
+    boolean mayMatch(String owner) {
+      return types == null || subtypes || types.contains(owner);
+    }
+
+    boolean matches(Call c) {
+      return types == null || (subtypes ? c.ownerIn(types) : types.contains(c.owner));
+    }
+  }
+
+  /** Which invoke instructions a target accepts (a method reference counts as its invoke). */
+  enum Invoke {
+    ANY,
+    /** {@code invokestatic}. */
+    STATIC,
+    /** Anything but {@code invokestatic}. */
+    INSTANCE,
+    /** {@code invokevirtual} and {@code invokeinterface}. */
+    VIRTUAL;
+
+    boolean accepts(int opcode) {
+      switch (this) {
+        case STATIC:
+          return opcode == Opcodes.INVOKESTATIC;
+        case INSTANCE:
+          return opcode != Opcodes.INVOKESTATIC;
+        case VIRTUAL:
+          return opcode == Opcodes.INVOKEVIRTUAL || opcode == Opcodes.INVOKEINTERFACE;
+        default:
+          return true;
+      }
+    }
+  }
+
+  /** One row: owners, invoke, method, bracket. */
+  private static final class Target {
+    final Owners owners;
+    final Invoke invoke;
+    final BracketFactory factory;
+
+    Target(Owners owners, Invoke invoke, BracketFactory factory) {
+      this.owners = owners;
+      this.invoke = invoke;
+      this.factory = factory;
+    }
+  }
+
+  /** Rows by name + descriptor, and by name for rows that take any descriptor. */
+  private final Map<String, List<Target>> byMethod;
+
+  private final Map<String, List<Target>> byName;
+
+  private CallTargets(Map<String, List<Target>> byMethod, Map<String, List<Target>> byName) {
+    this.byMethod = byMethod;
+    this.byName = byName;
+  }
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public boolean match(String owner, String name, String descriptor) {
+    return mayMatch(byMethod.get(name + descriptor), owner) || mayMatch(byName.get(name), owner);
+  }
+
+  private static boolean mayMatch(List<Target> targets, String owner) {
+    if (targets != null) {
+      for (Target t : targets) {
+        if (t.owners.mayMatch(owner)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The bracket of the first row that matches {@code c} and gives one; null if none. */
+  Bracket bracketFor(Call c) {
+    Bracket b = bracketFor(byMethod.get(c.name + c.descriptor), c);
+    return b != null ? b : bracketFor(byName.get(c.name), c);
+  }
+
+  private static Bracket bracketFor(List<Target> targets, Call c) {
+    if (targets != null) {
+      for (Target t : targets) {
+        if (t.invoke.accepts(c.opcode) && t.owners.mayMatch(c.owner) && t.owners.matches(c)) {
+          Bracket b = t.factory.bracketFor(c);
+          if (b != null) {
+            return b;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Builds a table: {@link #owners} applies to the rows added after it. */
+  static final class Builder {
+    private final Map<String, List<Target>> byMethod = new HashMap<>();
+    private final Map<String, List<Target>> byName = new HashMap<>();
+    private Owners owners = Owners.any();
+
+    /** The owners of the rows added next. */
+    Builder owners(Owners owners) {
+      this.owners = owners;
+      return this;
+    }
+
+    /**
+     * A row for {@code method}, a name and descriptor ({@code "await()V"}) or a name alone (any
+     * descriptor), called by any invoke instruction.
+     */
+    Builder call(String method, BracketFactory factory) {
+      return call(Invoke.ANY, method, factory);
+    }
+
+    /** A row for {@code method} called by {@code invoke} instructions only. */
+    Builder call(Invoke invoke, String method, BracketFactory factory) {
+      Map<String, List<Target>> map = method.indexOf('(') >= 0 ? byMethod : byName;
+      map.computeIfAbsent(method, k -> new ArrayList<>(1)).add(new Target(owners, invoke, factory));
+      return this;
+    }
+
+    CallTargets build() {
+      return new CallTargets(Map.copyOf(byMethod), Map.copyOf(byName));
+    }
+  }
+}

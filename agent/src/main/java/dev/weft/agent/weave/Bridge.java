@@ -1,0 +1,83 @@
+package dev.weft.agent.weave;
+
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The methods of {@code WeftBridge} that woven code calls, one constant per method: its name and
+ * descriptor, so that weaving code names a bridge method once and a typo cannot reach a class file.
+ * {@code BridgeTest} checks by reflection that the constants and the bridge's public static methods
+ * match one to one (the sink's management, {@code install} and {@code installed}, excepted).
+ *
+ * <p>The owner is {@link BridgeCalls#OWNER}, relocated to {@code java/lang/WeftBridge} in the
+ * shaded jar. Every method is static and never throws, so a call can go anywhere an instruction may
+ * go without a new exception handler; its arguments must be on the stack in descriptor order.
+ */
+public enum Bridge {
+  ENTER("enter", "(I)V"),
+  EXIT("exit", "(I)V"),
+  USER_REGION_ENTER("userRegionEnter", "(I)V"),
+  USER_REGION_ENTER_NAMED("userRegionEnter", "(Ljava/lang/String;I)V"),
+  USER_REGION_EXIT("userRegionExit", "()V"),
+  MEASUREMENT_ON("measurementOn", "()V"),
+  MEASUREMENT_OFF("measurementOff", "()V"),
+  IS_RECORDING("isRecording", "()Z"),
+  FORK("fork", "(ILjava/lang/Object;I)V"),
+  JOIN("join", "(ILjava/lang/Object;)V"),
+  TASK_CREATE("taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V"),
+  TASK_BEGIN("taskBegin", "(Ljava/lang/Object;)V"),
+  TASK_END("taskEnd", "(Ljava/lang/Object;)V"),
+  TASK_SUMMARY("taskSummary", "(ILjava/lang/Object;JJ)V"),
+  JOIN_WAIT_ENTER("joinWaitEnter", "(ILjava/lang/Object;)V"),
+  JOIN_WAIT_EXIT("joinWaitExit", "(I)V"),
+  JOIN_BLOCKED_ENTER("joinBlockedEnter", "(ILjava/lang/Object;)V"),
+  JOIN_BLOCKED_EXIT("joinBlockedExit", "(I)V"),
+  HELP_ENTER("helpEnter", "(I)V"),
+  HELP_EXIT("helpExit", "(I)V"),
+  BARRIER_ENTER("barrierEnter", "(ILjava/lang/Object;J)V"),
+  BARRIER_EXIT("barrierExit", "(ILjava/lang/Object;JI)V"),
+  LOCK_REQUEST("lockRequest", "(ILjava/lang/Object;)V"),
+  LOCK_ACQUIRED("lockAcquired", "(Ljava/lang/Object;I)V"),
+  LOCK_RELEASED("lockReleased", "(Ljava/lang/Object;)V"),
+  WAIT_ENTER("waitEnter", "(II)V"),
+  WAIT_EXIT("waitExit", "(I)V"),
+  NOTIFY("notify", "(ILjava/lang/Object;I)V"),
+  SPIN_ENTER("spinEnter", "(I)V"),
+  SPIN_EXIT("spinExit", "(I)V"),
+  THREAD_CREATE("threadCreate", "(ILjava/lang/Thread;)V"),
+  POOL_THREAD_CREATE("poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V"),
+  THREAD_BEGIN("threadBegin", "()V"),
+  THREAD_END("threadEnd", "()V");
+
+  private final String method;
+  private final String descriptor;
+
+  Bridge(String method, String descriptor) {
+    this.method = method;
+    this.descriptor = descriptor;
+  }
+
+  /** The method's name in {@code WeftBridge}. */
+  public String methodName() {
+    return method;
+  }
+
+  /** The method's descriptor. */
+  public String descriptor() {
+    return descriptor;
+  }
+
+  /** Emits the call; its arguments are on the stack. */
+  public void call(MethodVisitor mv) {
+    mv.visitMethodInsn(Opcodes.INVOKESTATIC, BridgeCalls.OWNER, method, descriptor, false);
+  }
+
+  /** Pushes {@code region} and emits the call: for the methods taking only a region id. */
+  public void callWithRegion(MethodVisitor mv, int region) {
+    if (!descriptor.equals("(I)V")) {
+      throw new IllegalStateException(method + descriptor + " takes more than a region");
+    }
+    BridgeCalls.push(mv, region);
+    call(mv);
+  }
+}

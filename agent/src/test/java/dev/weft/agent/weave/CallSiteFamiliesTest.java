@@ -1,0 +1,448 @@
+package dev.weft.agent.weave;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.agent.constructs.Conditions;
+import dev.weft.agent.constructs.CountDownLatches;
+import dev.weft.agent.constructs.CyclicBarriers;
+import dev.weft.agent.constructs.ExecutorSites;
+import dev.weft.agent.constructs.ForkJoinSites;
+import dev.weft.agent.constructs.FutureSites;
+import dev.weft.agent.constructs.ParallelStreams;
+import dev.weft.agent.constructs.Phasers;
+import dev.weft.agent.constructs.ReadWriteLocks;
+import dev.weft.agent.constructs.ReentrantLocks;
+import dev.weft.agent.constructs.Semaphores;
+import dev.weft.agent.constructs.Spins;
+import dev.weft.agent.constructs.StampedLocks;
+import dev.weft.agent.constructs.ThreadJoins;
+import dev.weft.agent.constructs.Threads;
+import dev.weft.agent.constructs.Waits;
+import dev.weft.agent.record.RegionRegistry;
+import dev.weft.trace.BarrierOutcome;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.TraceWriter;
+import dev.weft.trace.WaitKind;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Type;
+
+/**
+ * Each call-site family applied to a sample class that calls its targets directly and through
+ * method references, as the transformer applies it, and run in a child loader against a recording
+ * sink: the events are the family's, and every call returns or throws exactly what it did unwoven.
+ * Regions are written as their kinds, the sample's arguments as a0, a1, other objects by class.
+ */
+class CallSiteFamiliesTest {
+  private static final int SHARED = LockFlags.SHARED;
+  private static final int FAILED = LockFlags.FAILED;
+  private static final int ABORTED = LockFlags.ABORTED;
+
+  @TempDir Path tmp;
+  private TraceWriter writer;
+  private RegionRegistry regions;
+  private RecordingSink sink;
+
+  @BeforeEach
+  void install() throws Exception {
+    writer = TraceWriter.create(tmp.resolve("t"), TraceWriter.Options.defaults());
+    regions = new RegionRegistry(writer);
+    sink = new RecordingSink();
+    sink.regionName = id -> regions.kind(id).name();
+    WeftBridge.install(sink);
+  }
+
+  @AfterEach
+  void uninstall() throws Exception {
+    WeftBridge.install(null);
+    Thread.interrupted();
+    writer.close();
+  }
+
+  @Test
+  void reentrantLocks() throws Exception {
+    Woven w = weave(new ReentrantLocks(), LockSamples.class);
+    List<String> held =
+        List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 0", "lockReleased a0");
+    assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock())));
+    assertEquals(held, w.run("tryLockByReference", () -> args(new ReentrantLock())));
+    assertEquals(
+        List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 " + ABORTED),
+        w.run("lockInterruptiblyWhenInterrupted", () -> args(new ReentrantLock())));
+    assertEquals(List.of(), w.run("readThenWrite", () -> args(new ReentrantReadWriteLock())));
+  }
+
+  @Test
+  void readWriteLocks() throws Exception {
+    Woven w = weave(new ReadWriteLocks(), LockSamples.class);
+    assertEquals(
+        List.of(
+            "lockRequest READ_WRITE_LOCK ReadLock",
+            "lockAcquired ReadLock " + SHARED,
+            "lockReleased ReadLock",
+            "lockRequest READ_WRITE_LOCK WriteLock",
+            "lockAcquired WriteLock 0",
+            "lockReleased WriteLock"),
+        w.run("readThenWrite", () -> args(new ReentrantReadWriteLock())));
+  }
+
+  @Test
+  void stampedLocks() throws Exception {
+    Woven w = weave(new StampedLocks(), LockSamples.class);
+    assertEquals(
+        List.of(
+            "lockRequest STAMPED_LOCK a0",
+            "lockAcquired a0 0",
+            "lockReleased a0",
+            "lockRequest STAMPED_LOCK a0",
+            "lockAcquired a0 " + SHARED,
+            "lockReleased a0"),
+        w.run("stamps", () -> args(new StampedLock())));
+    assertEquals(
+        List.of("lockReleased a0"), w.run("unlockReadNotHeld", () -> args(new StampedLock())));
+  }
+
+  @Test
+  void semaphores() throws Exception {
+    Woven w = weave(new Semaphores(), LockSamples.class);
+    assertEquals(
+        List.of(
+            "lockRequest SEMAPHORE a0",
+            "lockAcquired a0 " + SHARED,
+            "lockReleased a0",
+            "lockRequest SEMAPHORE a0",
+            "lockAcquired a0 " + SHARED,
+            "lockRequest SEMAPHORE a0",
+            "lockAcquired a0 " + (SHARED | FAILED)),
+        w.run("permits", () -> args(new Semaphore(1))));
+    assertEquals(
+        List.of("lockRequest SEMAPHORE a0", "lockAcquired a0 " + (SHARED | ABORTED)),
+        w.run("acquireWhenInterrupted", () -> args(new Semaphore(0))));
+  }
+
+  @Test
+  void cyclicBarriers() throws Exception {
+    Woven w = weave(new CyclicBarriers(), BarrierSamples.class);
+    List<String> alone =
+        List.of(
+            "barrierEnter CYCLIC_BARRIER a0 0",
+            "barrierExit CYCLIC_BARRIER a0 0 " + BarrierOutcome.LAST);
+    assertEquals(concat(alone, alone), w.run("awaitAlone", () -> args(new CyclicBarrier(1))));
+    assertEquals(
+        List.of(
+            "barrierEnter CYCLIC_BARRIER a0 0",
+            "barrierExit CYCLIC_BARRIER a0 0 " + BarrierOutcome.INTERRUPTED),
+        w.run("awaitWhenInterrupted", () -> args(new CyclicBarrier(2))));
+  }
+
+  @Test
+  void phasers() throws Exception {
+    Woven w = weave(new Phasers(), BarrierSamples.class);
+    assertEquals(
+        List.of(
+            "barrierEnter PHASER a0 0",
+            "barrierExit PHASER a0 0 0",
+            "barrierEnter PHASER a0 1",
+            "barrierExit PHASER a0 1 0"),
+        w.run("phases", () -> args(new Phaser(1))));
+    assertEquals(
+        List.of("barrierEnter PHASER a0 0", "barrierExit PHASER a0 0 " + BarrierOutcome.TIMEOUT),
+        w.run("awaitPhaseTimesOut", () -> args(new Phaser(1))));
+  }
+
+  @Test
+  void countDownLatches() throws Exception {
+    Woven w = weave(new CountDownLatches(), BarrierSamples.class);
+    String enter = "barrierEnter COUNT_DOWN_LATCH a0 0";
+    String exit = "barrierExit COUNT_DOWN_LATCH a0 0 ";
+    assertEquals(
+        List.of(enter, exit + BarrierOutcome.LAST, enter, exit + 0, enter, exit + 0),
+        w.run("latch", () -> args(new CountDownLatch(1))));
+    assertEquals(
+        List.of(enter, exit + BarrierOutcome.TIMEOUT),
+        w.run("latchTimesOut", () -> args(new CountDownLatch(1))));
+    assertEquals(
+        List.of(enter, exit + BarrierOutcome.INTERRUPTED),
+        w.run("latchWhenInterrupted", () -> args(new CountDownLatch(1))));
+  }
+
+  @Test
+  void waits() throws Exception {
+    Woven w = weave(new Waits(), WaitSamples.class);
+    List<String> waited =
+        List.of(
+            "lockReleased a0",
+            "waitEnter OBJECT_WAIT " + WaitKind.OBJECT_WAIT,
+            "waitExit OBJECT_WAIT",
+            "lockRequest OBJECT_WAIT a0",
+            "lockAcquired a0 " + LockFlags.AFTER_WAIT);
+    assertEquals(
+        concat(waited, List.of("notify NOTIFY a0 " + WaitKind.OBJECT_WAIT)),
+        w.run("objectWait", () -> args(new Object())));
+    assertEquals(waited, w.run("waitWithoutMonitor", () -> args(new Object())));
+    assertEquals(
+        List.of(
+            "waitEnter SLEEP " + WaitKind.SLEEP,
+            "waitExit SLEEP",
+            "notify NOTIFY Thread " + WaitKind.PARK,
+            "waitEnter PARK " + WaitKind.PARK,
+            "waitExit PARK"),
+        w.run("sleepAndPark", CallSiteFamiliesTest::args));
+    assertEquals(
+        List.of("waitEnter SLEEP " + WaitKind.SLEEP, "waitExit SLEEP"),
+        w.run("sleepWhenInterrupted", CallSiteFamiliesTest::args));
+  }
+
+  @Test
+  void conditions() throws Exception {
+    Woven w = weave(new Conditions(), WaitSamples.class);
+    List<String> awaited =
+        List.of(
+            "lockReleased a1",
+            "waitEnter CONDITION_AWAIT " + WaitKind.CONDITION_AWAIT,
+            "waitExit CONDITION_AWAIT",
+            "lockRequest CONDITION_AWAIT a1",
+            "lockAcquired a1 " + LockFlags.AFTER_WAIT);
+    assertEquals(
+        concat(List.of("notify NOTIFY a1 " + WaitKind.CONDITION_AWAIT), awaited),
+        w.run(
+            "conditionAwait",
+            () -> {
+              ReentrantLock lock = new ReentrantLock();
+              return args(lock, lock.newCondition());
+            }));
+    assertEquals(
+        awaited.stream().map(e -> e.replace("a1", "a0")).toList(),
+        w.run("awaitWithoutLock", () -> args(new ReentrantLock().newCondition())));
+  }
+
+  @Test
+  void spins() throws Exception {
+    Woven w = weave(new Spins(), WaitSamples.class);
+    List<String> spin = List.of("spinEnter SPIN", "spinExit SPIN");
+    assertEquals(concat(spin, spin), w.run("spin", CallSiteFamiliesTest::args));
+  }
+
+  @Test
+  void forkJoinSites() throws Exception {
+    Woven w = weave(new ForkJoinSites(), ParallelSamples.class);
+    List<String> region =
+        List.of(
+            "fork FORK_JOIN_TASK ForkJoinPool",
+            "joinWaitEnter FORK_JOIN_TASK null",
+            "joinWaitExit FORK_JOIN_TASK",
+            "join FORK_JOIN_TASK ForkJoinPool");
+    assertEquals(region, w.run("invokeOutsidePool", () -> args(new ParallelSamples.Answer(false))));
+    assertEquals(region, w.run("invokeOutsidePool", () -> args(new ParallelSamples.Answer(true))));
+    assertEquals(
+        List.of("joinWaitEnter FORK_JOIN_TASK a0", "joinWaitExit FORK_JOIN_TASK"),
+        w.run("forkAndJoinByReference", () -> args(new ParallelSamples.Answer(false))));
+  }
+
+  @Test
+  void parallelStreams() throws Exception {
+    Woven w = weave(new ParallelStreams(), ParallelSamples.class);
+    List<String> region =
+        List.of(
+            "fork PARALLEL_STREAM ForkJoinPool",
+            "joinWaitEnter PARALLEL_STREAM null",
+            "joinWaitExit PARALLEL_STREAM",
+            "join PARALLEL_STREAM ForkJoinPool");
+    assertEquals(region, w.run("parallelSum", CallSiteFamiliesTest::args));
+    assertEquals(region, w.run("countByReference", () -> args(true)));
+    assertEquals(List.of(), w.run("countByReference", () -> args(false)));
+    assertEquals(region, w.run("parallelThrows", CallSiteFamiliesTest::args));
+  }
+
+  @Test
+  void executorSites() throws Exception {
+    Woven w = weave(new ExecutorSites(), ParallelSamples.class);
+    assertEquals(
+        List.of(
+            "enter EXECUTOR",
+            "exit EXECUTOR",
+            "fork EXECUTOR a0",
+            "joinWaitEnter EXECUTOR null",
+            "joinWaitExit EXECUTOR",
+            "join EXECUTOR a0",
+            "enter EXECUTOR",
+            "exit EXECUTOR",
+            "joinWaitEnter AWAIT_TERMINATION null",
+            "joinWaitExit AWAIT_TERMINATION"),
+        w.run("executorCalls", () -> args(Executors.newSingleThreadExecutor())));
+    assertEquals(
+        List.of("enter EXECUTOR", "exit EXECUTOR"),
+        w.run("executeNull", () -> args(Executors.newSingleThreadExecutor())));
+  }
+
+  @Test
+  void futureSites() throws Exception {
+    Woven w = weave(new FutureSites(), ParallelSamples.class);
+    assertEquals(
+        List.of(
+            "joinWaitEnter COMPLETABLE_FUTURE CompletableFuture",
+            "joinWaitExit COMPLETABLE_FUTURE",
+            "joinWaitEnter FUTURE_GET FutureTask",
+            "joinWaitExit FUTURE_GET"),
+        w.run("futures", CallSiteFamiliesTest::args));
+    assertEquals(
+        List.of(
+            "joinWaitEnter COMPLETABLE_FUTURE CompletableFuture",
+            "joinWaitExit COMPLETABLE_FUTURE"),
+        w.run("failedJoin", CallSiteFamiliesTest::args));
+  }
+
+  @Test
+  void threadJoins() throws Exception {
+    Woven w = weave(new ThreadJoins(), ParallelSamples.class);
+    List<String> joined = List.of("joinWaitEnter THREAD_JOIN a0", "joinWaitExit THREAD_JOIN");
+    assertEquals(joined, w.run("startAndJoin", () -> args(new Thread(() -> {}))));
+    assertEquals(
+        joined,
+        w.run(
+            "joinWhenInterrupted",
+            () ->
+                args(new Thread(() -> LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20))))));
+  }
+
+  @Test
+  void threads() throws Exception {
+    Woven w = weave(new Threads(), ParallelSamples.class);
+    String created = "threadCreate THREAD_START a0";
+    assertEquals(List.of(created), w.run("startAndJoin", () -> args(new Thread(() -> {}))));
+    assertEquals(List.of(created, created), w.run("startTwice", () -> args(new Thread(() -> {}))));
+  }
+
+  @Test
+  void theScanSkipsClassesWithoutTargets() throws Exception {
+    WeaveTarget target = target(LockSamples.class);
+    assertFalse(new CyclicBarriers().wantsApplicationClass(target));
+    assertFalse(new Spins().wantsApplicationClass(target));
+    assertTrue(new Semaphores().wantsApplicationClass(target));
+  }
+
+  private static Object[] args(Object... values) {
+    return values;
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+  }
+
+  private WeaveTarget target(Class<?> sample) throws Exception {
+    try (InputStream in = sample.getResourceAsStream(sample.getSimpleName() + ".class")) {
+      return new WeaveTarget(
+          Type.getInternalName(sample), sample.getClassLoader(), in.readAllBytes(), false, regions);
+    }
+  }
+
+  /** Weaves {@code sample} with {@code family} as the transformer does. */
+  private Woven weave(ConstructInstrumentation family, Class<?> sample) throws Exception {
+    WeaveTarget target = target(sample);
+    assertTrue(family.wantsApplicationClass(target), "the scan finds the targets");
+    ClassReader reader = target.reader();
+    ClassWriter out = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+    reader.accept(
+        new SourceFileRecorder(family.visitApplicationClass(out, target), target),
+        ClassReader.EXPAND_FRAMES);
+    assertTrue(target.isChanged());
+    return new Woven(sample, define(sample.getName(), out.toByteArray()));
+  }
+
+  /** A sample class and its woven copy. */
+  private final class Woven {
+    private final Class<?> original;
+    private final Class<?> woven;
+
+    Woven(Class<?> original, Class<?> woven) {
+      this.original = original;
+      this.woven = woven;
+    }
+
+    /**
+     * Runs {@code method} of the original and of the woven class, each with fresh {@code
+     * arguments}: both return the same or throw the same; returns the woven run's events.
+     */
+    List<String> run(String method, Supplier<Object[]> arguments) throws Exception {
+      String expected = outcome(original, method, arguments.get());
+      assertEquals(List.of(), take(), "the original records nothing");
+      Object[] values = arguments.get();
+      Map<Object, String> names = new IdentityHashMap<>();
+      for (int i = 0; i < values.length; i++) {
+        names.put(values[i], "a" + i);
+      }
+      sink.objectName =
+          o -> o == null ? "null" : names.getOrDefault(o, o.getClass().getSimpleName());
+      assertEquals(expected, outcome(woven, method, values), method);
+      return take();
+    }
+  }
+
+  private List<String> take() {
+    synchronized (sink.calls) {
+      List<String> out = List.copyOf(sink.calls);
+      sink.calls.clear();
+      return out;
+    }
+  }
+
+  /** "returned VALUE" or "threw CLASS: MESSAGE"; the interrupt status is cleared after. */
+  private static String outcome(Class<?> c, String method, Object[] arguments) throws Exception {
+    for (Method m : c.getMethods()) {
+      if (m.getName().equals(method)) {
+        try {
+          return "returned " + m.invoke(null, arguments);
+        } catch (InvocationTargetException e) {
+          Throwable t = e.getCause();
+          return "threw " + t.getClass().getName() + ": " + t.getMessage();
+        } finally {
+          Thread.interrupted();
+        }
+      }
+    }
+    throw new NoSuchMethodException(method);
+  }
+
+  /** Defines {@code bytes} as class {@code name} in a child loader. */
+  private static Class<?> define(String name, byte[] bytes) throws Exception {
+    ClassLoader loader =
+        new ClassLoader(CallSiteFamiliesTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+            if (n.equals(name)) {
+              synchronized (getClassLoadingLock(n)) {
+                Class<?> c = findLoadedClass(n);
+                return c != null ? c : defineClass(n, bytes, 0, bytes.length);
+              }
+            }
+            return super.loadClass(n, resolve);
+          }
+        };
+    return loader.loadClass(name);
+  }
+}
