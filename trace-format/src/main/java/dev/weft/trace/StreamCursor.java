@@ -3,15 +3,11 @@ package dev.weft.trace;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * Reads one thread's event file through a small heap buffer that slides along the file, so memory
@@ -39,15 +35,6 @@ public final class StreamCursor implements EventCursor, Closeable {
 
   private static final int MAX_EVENT = StreamWriter.MAX_EVENT_BYTES;
 
-  /** Scratch space for checking a block's checksum before its events are read. */
-  private static final ThreadLocal<byte[]> CHECK_BUFFER =
-      ThreadLocal.withInitial(() -> new byte[64 * 1024]);
-
-  private static final byte[] ZEROS = new byte[64 * 1024];
-
-  /** Region ids below this are checked against a table; larger ones against the definitions. */
-  private static final int DENSE_REGIONS = 1 << 20;
-
   private final Path path;
   private final int stream;
   private final FileChannel channel;
@@ -58,28 +45,14 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Whether {@link #valid} runs: per-event checks against the definitions. */
   private final boolean checkEvents;
 
-  /**
-   * Whether regions are checked: not when the definitions are cut, since regions their events name
-   * may be in the part that was lost (that is the cut, not damage).
-   */
-  private final boolean checkRegions;
-
-  /** Defined region ids below {@link #DENSE_REGIONS}, for a lookup without boxing. */
-  private final java.util.BitSet definedRegions;
+  /** The per-event checks when {@link #checkEvents}, else null. */
+  private final EventChecks eventChecks;
 
   /** Format minor version of this file: 1.1 and later have block trailers and a trace id. */
   private int minor;
 
-  /** The STREAM_END definition of this stream, or null. */
-  private Definitions.StreamEnd streamEnd;
-
-  private boolean streamEndBlockSeen;
-
-  /** File offset where events written after the close would start (STREAM_END), or -1. */
-  private long lateFrom = -1;
-
-  /** End of the block {@link #lateFrom} lies in. */
-  private long lateUntil;
+  /** Checks of whole blocks and of the stream's end. */
+  private final BlockChecks blockChecks;
 
   /** The time delta of the event read last. */
   private long lastDelta;
@@ -88,16 +61,9 @@ public final class StreamCursor implements EventCursor, Closeable {
   private long eventsEnd;
 
   private boolean firstBlock = true;
-  private boolean threadEnded;
-
-  /** A virtual thread is mounted on this (carrier) stream. */
-  private boolean mounted;
 
   /** Damage skipped over (salvage only; otherwise the first damage ends the stream). */
-  private final List<String> damage = new ArrayList<>();
-
-  private long lostEvents;
-  private boolean lostUnknown;
+  private final DamageLog damage;
 
   private final byte[] buf = new byte[BUFFER_SIZE];
   private final ByteBuffer wrapper = ByteBuffer.wrap(buf);
@@ -155,13 +121,9 @@ public final class StreamCursor implements EventCursor, Closeable {
     this.path = path;
     this.stream = expectedStream;
     this.checks = checks;
-    if (checks.definitions() != null) {
-      this.streamEnd = checks.definitions().streamEnd(expectedStream);
-    }
+    this.damage = new DamageLog(path);
     this.checkEvents = checks.definitions() != null && checks.semantics();
-    this.checkRegions = checkEvents && !checks.definitions().cut();
-    this.definedRegions =
-        checkRegions ? checks.definitions().denseRegions(DENSE_REGIONS) : new java.util.BitSet();
+    this.eventChecks = checkEvents ? new EventChecks(checks.definitions()) : null;
     try {
       this.channel = FileChannel.open(path, StandardOpenOption.READ);
     } catch (NoSuchFileException e) {
@@ -171,13 +133,14 @@ public final class StreamCursor implements EventCursor, Closeable {
     }
     try {
       this.fileSize = channel.size();
-      ByteBuffer h = readHeader(path, channel, expectedStream, checks.traceId());
+      this.blockChecks = new BlockChecks(channel, fileSize, checks.definitions(), expectedStream);
+      EventFileHeader h = EventFileHeader.read(path, channel, expectedStream, checks.traceId());
       if (h == null) {
         this.headerDropped = 0;
         finish(State.CUT, "file ends inside its header (" + fileSize + " bytes)");
       } else {
-        this.minor = Short.toUnsignedInt(h.getShort(10));
-        long live = h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET);
+        this.minor = h.minor();
+        long live = h.dropped();
         Definitions d = checks.definitions();
         if (d != null && d.closedCleanly() && minor >= 1) {
           // The live counter has no checksum; at a clean close the DROPS record (which has one)
@@ -200,63 +163,6 @@ public final class StreamCursor implements EventCursor, Closeable {
       close();
       throw e;
     }
-  }
-
-  /**
-   * Reads and checks an event file's header. Returns it (little-endian), or null when the file ends
-   * inside a header whose bytes so far are right (a writer killed while creating the file).
-   *
-   * @throws TraceFormatException when the file is not a Weft event file of this major version or
-   *     belongs to another stream
-   */
-  static ByteBuffer readHeader(Path path, FileChannel channel, int expectedStream, long traceId)
-      throws IOException {
-    ByteBuffer h =
-        ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    while (h.hasRemaining() && channel.read(h, h.position()) > 0) {
-      // read until full or end of file
-    }
-    int n = h.position();
-    for (int i = 0; i < Math.min(n, TraceFiles.EVENTS_MAGIC.length); i++) {
-      if (h.get(i) != TraceFiles.EVENTS_MAGIC[i]) {
-        throw new TraceFormatException(path + ": not a Weft event file (bad magic)");
-      }
-    }
-    if (n >= 10) {
-      int major = Short.toUnsignedInt(h.getShort(8));
-      if (major != TraceFiles.VERSION_MAJOR) {
-        throw new TraceFormatException(
-            path
-                + ": event file format version "
-                + major
-                + " is not supported (this reader reads "
-                + TraceFiles.VERSION_MAJOR
-                + ".x)");
-      }
-    }
-    if (n < TraceFiles.EVENTS_HEADER_SIZE) {
-      return null;
-    }
-    int stream = h.getInt(12);
-    if (stream != expectedStream) {
-      throw new TraceFormatException(
-          path + ": header says stream " + stream + " but the file name says " + expectedStream);
-    }
-    long fileTraceId = h.getLong(TraceFiles.EVENTS_HEADER_TRACE_ID_OFFSET);
-    int minor = Short.toUnsignedInt(h.getShort(10));
-    if (traceId != 0 && minor >= 1 && fileTraceId != traceId) {
-      throw new TraceFormatException(
-          path
-              + ": belongs to another trace (its trace id is "
-              + Long.toHexString(fileTraceId)
-              + ", this trace's is "
-              + Long.toHexString(traceId)
-              + ")");
-    }
-    if (h.getLong(TraceFiles.EVENTS_HEADER_DROPPED_OFFSET) < 0) {
-      throw new TraceFormatException(path + ": corrupt header (drop count out of range)");
-    }
-    return h;
   }
 
   @Override
@@ -311,61 +217,12 @@ public final class StreamCursor implements EventCursor, Closeable {
   }
 
   /**
-   * What the reader can check of one event without replaying the trace: the region it names is
-   * defined, its time did not wrap around, and it does not follow the thread's end. False (with the
-   * damage recorded, and in salvage mode the event skipped) when it fails.
+   * Checks the event just read, which started at {@code buf[at]} ({@link EventChecks}). False (with
+   * the damage recorded, and in salvage mode the event skipped) when it fails.
    */
   private boolean valid(int at) {
-    EventKind k = kind;
-    if (threadEnded) {
-      return damagedEvent(at, k.id() + " after thread_end");
-    }
-    if (k == EventKind.THREAD_END) {
-      // Between a mount and an unmount the events are the virtual thread's: its end is not the
-      // carrier's.
-      threadEnded = !mounted;
-    } else if (k == EventKind.VTHREAD_MOUNT) {
-      mounted = true;
-    } else if (k == EventKind.VTHREAD_UNMOUNT) {
-      mounted = false;
-    }
-    for (int m = k.u32Fields(); m != 0; m &= m - 1) {
-      int f = Integer.numberOfTrailingZeros(m);
-      if (fields[f] >>> 32 != 0) {
-        return damagedEvent(
-            at,
-            k.id()
-                + " field "
-                + (f + 1)
-                + " is "
-                + Long.toUnsignedString(fields[f])
-                + ", more than 32 bits");
-      }
-    }
-    if (lateFrom >= 0 && bufOffset + at >= lateFrom) {
-      // The first event after the end the close recorded, in the same block: written after the
-      // close, so its time moved on. A zero delta there is a changed end marker, not an event. (A
-      // later block may start with a DROPPED event, whose delta is 0.)
-      boolean sameBlock = bufOffset + at < lateUntil;
-      lateFrom = -1;
-      if (sameBlock && lastDelta == 0) {
-        return damagedEvent(at, "an event after the recorded end of the stream without a time");
-      }
-    }
-    if (k.hasRegion() && checkRegions) {
-      long region = fields[0];
-      if (region != 0 && !regionDefined(region)) {
-        return damagedEvent(at, "region " + Long.toUnsignedString(region) + " is not defined");
-      }
-    }
-    return true;
-  }
-
-  private boolean regionDefined(long region) {
-    if (region < DENSE_REGIONS) {
-      return definedRegions.get((int) region);
-    }
-    return region <= Integer.MAX_VALUE && checks.definitions().region((int) region) != null;
+    String wrong = eventChecks.check(kind, fields, bufOffset + at, lastDelta);
+    return wrong == null || damagedEvent(at, wrong);
   }
 
   private boolean damagedEvent(int at, String why) {
@@ -374,19 +231,8 @@ public final class StreamCursor implements EventCursor, Closeable {
     if (!checks.salvage()) {
       return finish(State.CORRUPT, where);
     }
-    noteDamage(where, 1);
+    damage.add(where, 1);
     return false;
-  }
-
-  private void noteDamage(String why, long lost) {
-    if (damage.size() < 20) {
-      damage.add(path.getFileName() + ": " + why);
-    }
-    if (lost < 0) {
-      lostUnknown = true;
-    } else {
-      lostEvents += lost;
-    }
   }
 
   private boolean nextCarefully() {
@@ -521,31 +367,14 @@ public final class StreamCursor implements EventCursor, Closeable {
   }
 
   /**
-   * The stream's valid end, a zero byte where an event would start. Everything after it must be
-   * zero too (space allocated, never written): anything else means a range of the file was zeroed
-   * and the events after it are lost. A stream the closing writer recorded an end for must reach
-   * it.
+   * The stream's valid end, a zero byte where an event would start: complete, unless what follows
+   * it or the end the closing writer recorded says otherwise ({@link BlockChecks#checkEnd}).
    */
   private boolean endOfStream(long at) throws IOException {
     if (minor >= 1 || checks.definitions() != null) {
-      long nonZero = firstNonZero(at, fileSize);
-      if (nonZero >= 0) {
-        return damaged(
-            "zero bytes at " + at + " where an event should start, data again at " + nonZero,
-            -1,
-            -1);
-      }
-      if (streamEnd != null && !streamEndBlockSeen) {
-        return damaged(
-            "stream ends at byte "
-                + at
-                + " before its recorded end ("
-                + streamEnd.events()
-                + " events in the block at byte "
-                + streamEnd.blockOffset()
-                + ")",
-            streamEnd.events(),
-            -1);
+      BlockChecks.Damage d = blockChecks.checkEnd(at);
+      if (d != null) {
+        return damaged(d.why(), d.lost(), d.resumeAt());
       }
     }
     return finish(State.COMPLETE, null);
@@ -566,7 +395,7 @@ public final class StreamCursor implements EventCursor, Closeable {
     if (!checks.salvage()) {
       return finish(State.CORRUPT, why);
     }
-    noteDamage(why, lost);
+    damage.add(why, lost);
     inBlock = false;
     fastEnd = 0;
     if (resumeAt < 0 || resumeAt >= fileSize) {
@@ -576,55 +405,6 @@ public final class StreamCursor implements EventCursor, Closeable {
     }
     this.resumeAt = resumeAt;
     return false;
-  }
-
-  /** Offset of the first non-zero byte in [from, to), or -1. */
-  private long firstNonZero(long from, long to) throws IOException {
-    byte[] b = CHECK_BUFFER.get();
-    ByteBuffer w = ByteBuffer.wrap(b);
-    for (long off = from; off < to; ) {
-      w.clear().limit((int) Math.min(b.length, to - off));
-      int n = channel.read(w, off);
-      if (n <= 0) {
-        return -1;
-      }
-      int i = Arrays.mismatch(b, 0, n, ZEROS, 0, n); // vectorised
-      if (i >= 0) {
-        return off + i;
-      }
-      off += n;
-    }
-    return -1;
-  }
-
-  /** CRC-32C of the file's bytes [from, to), or -1 when the file ends sooner. */
-  private long crc(long from, long to) throws IOException {
-    byte[] b = CHECK_BUFFER.get();
-    ByteBuffer w = ByteBuffer.wrap(b);
-    CRC32C crc = new CRC32C();
-    for (long off = from; off < to; ) {
-      w.clear().limit((int) Math.min(b.length, to - off));
-      int n = channel.read(w, off);
-      if (n <= 0) {
-        return -1;
-      }
-      crc.update(b, 0, n);
-      off += n;
-    }
-    return crc.getValue();
-  }
-
-  private int byteAt(long offset) throws IOException {
-    ByteBuffer one = ByteBuffer.allocate(1);
-    return channel.read(one, offset) == 1 ? one.get(0) & 0xFF : -1;
-  }
-
-  private long u32At(long offset) throws IOException {
-    ByteBuffer four = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-    while (four.hasRemaining() && channel.read(four, offset + four.position()) > 0) {
-      // read all four
-    }
-    return four.hasRemaining() ? -1 : Integer.toUnsignedLong(four.getInt(0));
   }
 
   /** Reads the block header at {@code offset}; false (with the state set) when there is none. */
@@ -679,91 +459,23 @@ public final class StreamCursor implements EventCursor, Closeable {
   }
 
   /**
-   * Checks a 1.1 block before any of its events are read: a sealed block against its checksum, an
-   * unsealed one (the stream's last, still being written) against the STREAM_END the closing writer
-   * recorded, and its base time against the stream's time so far. False when it is damaged (the
-   * damage is recorded; in salvage mode reading went on with the next block).
+   * Checks a 1.1 block before any of its events are read: its bytes, then its base time ({@link
+   * BlockChecks}). False when it is damaged (the damage is recorded; in salvage mode reading went
+   * on with the next block).
    */
   private boolean checkBlock(long offset, long base) throws IOException {
-    long trailerAt = eventsEnd;
-    if (blockEnd <= fileSize) {
-      int seal = byteAt(trailerAt);
-      long count = u32At(trailerAt + 1);
-      long stored = u32At(trailerAt + 5);
-      if (seal == TraceFiles.CODE_BLOCK_SEAL) {
-        if (crc(offset, trailerAt) != stored) {
-          return damaged(
-              "block at byte " + offset + ": checksum mismatch (" + count + " events lost)",
-              count,
-              blockEnd);
-        }
-        if (streamEnd != null && streamEnd.blockOffset() == offset) {
-          streamEndBlockSeen = true; // sealed after the close looked: its checksum covers it
-        }
-        return checkBase(offset, base);
-      }
-      if (seal != 0 || count != 0 || stored != 0) {
-        return damaged("block at byte " + offset + ": damaged trailer", -1, blockEnd);
+    BlockChecks.Damage d = blockChecks.check(offset, blockEnd, eventsEnd);
+    if (blockChecks.lateStart() >= 0 && checkEvents) {
+      eventChecks.lateEventsFrom(blockChecks.lateStart(), blockEnd);
+    }
+    if (d == null) {
+      if (resumed) {
+        resumed = false; // it follows damage: the time of the event before it is unknown
+      } else {
+        d = blockChecks.checkBase(offset, blockEnd, base, firstBlock, time);
       }
     }
-    if (streamEnd != null && streamEnd.blockOffset() == offset) {
-      streamEndBlockSeen = true;
-      long end = streamEnd.endOffset();
-      if (end < offset + TraceFiles.BLOCK_HEADER_SIZE || end > trailerAt) {
-        return damaged(
-            "block at byte " + offset + ": recorded end " + end + " outside the block", -1, -1);
-      }
-      if (end > fileSize) {
-        return checkBase(offset, base); // the file is cut inside the recorded part: a cut
-      }
-      lateFrom = end;
-      lateUntil = blockEnd;
-      if (crc(offset, end) != streamEnd.crc()) {
-        return damaged(
-            "block at byte "
-                + offset
-                + ": checksum mismatch ("
-                + streamEnd.events()
-                + " events lost)",
-            streamEnd.events(),
-            blockEnd);
-      }
-    }
-    return checkBase(offset, base);
-  }
-
-  /**
-   * A block's base time is the time of the stream's previous event (for the first block: the time
-   * its THREAD definition gives).
-   */
-  private boolean checkBase(long offset, long base) {
-    long expected;
-    if (resumed) {
-      resumed = false;
-      return true;
-    }
-    if (firstBlock) {
-      ThreadDef t = checks.definitions() == null ? null : checks.definitions().thread(stream);
-      if (t == null || t.names().isEmpty()) {
-        return true;
-      }
-      expected = t.names().get(0).time();
-    } else {
-      expected = time;
-    }
-    if (base != expected) {
-      return damaged(
-          "block at byte "
-              + offset
-              + ": base time "
-              + base
-              + " where "
-              + expected
-              + " was expected",
-          -1,
-          blockEnd);
-    }
-    return true;
+    return d == null || damaged(d.why(), d.lost(), d.resumeAt());
   }
 
   /** Recomputes {@link #fastEnd} after the buffer or the block changed. */
@@ -838,17 +550,12 @@ public final class StreamCursor implements EventCursor, Closeable {
    * or event skipped; without, at most the one that stopped reading (also {@link #problem()}).
    */
   public List<String> damage() {
-    if (state == State.CORRUPT && !damage.contains(problem)) {
-      List<String> all = new ArrayList<>(damage);
-      all.add(problem);
-      return all;
-    }
-    return List.copyOf(damage);
+    return damage.lines(state == State.CORRUPT ? problem : null);
   }
 
   /** Events known to be lost to damage (salvage mode), or -1 when some losses are uncounted. */
   public long lostEvents() {
-    return lostUnknown ? -1 : lostEvents;
+    return damage.lostEvents();
   }
 
   /** Events read so far. */

@@ -1,10 +1,8 @@
 package dev.weft.trace;
 
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
-import java.util.zip.CRC32C;
 
 /**
  * One thread's event stream: writes events straight into the thread's memory-mapped window of its
@@ -512,7 +510,7 @@ public final class StreamWriter {
       // The reader continues with the next block; the new block header follows, so a process
       // killed in between leaves a block end followed by zeros: a valid end.
       window.put(pos, (byte) TraceFiles.CODE_BLOCK_END);
-      seal(window, events - windowFirstEvent);
+      WindowSeal.seal(window, events - windowFirstEvent);
       windowOffset += window.capacity();
     }
     windowFirstEvent = events;
@@ -535,78 +533,19 @@ public final class StreamWriter {
     return true;
   }
 
-  /**
-   * Writes a finished window's trailer: its event count and the CRC-32C of everything before the
-   * trailer, then the seal byte that makes them valid. Runs once per window, on the owner's thread
-   * (about 0.1 ms for a 4 MiB window with the JDK's intrinsic CRC-32C).
-   */
-  private static void seal(MappedByteBuffer w, long blockEvents) {
-    int at = w.capacity() - TraceFiles.BLOCK_TRAILER_SIZE;
-    CRC32C crc = new CRC32C();
-    ByteBuffer covered = w.duplicate();
-    covered.position(0).limit(at);
-    crc.update(covered);
-    w.putInt(at + 1, (int) Math.min(blockEvents, 0xFFFF_FFFFL));
-    w.putInt(at + 5, (int) crc.getValue());
-    VarHandle.storeStoreFence();
-    w.put(at, (byte) TraceFiles.CODE_BLOCK_SEAL);
-  }
-
   /** The current window and where it lies in the file. */
   private record Block(MappedByteBuffer window, long offset) {}
 
   /**
-   * Where the stream's committed events end in its current (unsealed) window, found by walking the
-   * window's events as a reader would, with the CRC-32C of the block up to there; null when the
-   * stream has no window. Called by the thread that closes the trace while the owner may still be
-   * writing: events committed later lie after the end found here.
+   * Where the stream's committed events end in its current (unsealed) window, with the CRC-32C of
+   * the block up to there; null when the stream has no window. Called by the thread that closes the
+   * trace while the owner may still be writing: events committed later lie after the end found
+   * here.
    */
-  CommittedEnd committedEnd() {
+  WindowSeal.CommittedEnd committedEnd() {
     Block b = block;
-    if (b == null) {
-      return null;
-    }
-    ByteBuffer w = b.window().duplicate();
-    int cap = w.capacity();
-    int stop = cap - TraceFiles.BLOCK_TRAILER_SIZE;
-    int q = TraceFiles.BLOCK_HEADER_SIZE;
-    long n = 0;
-    if ((w.get(0) & 0xFF) != TraceFiles.CODE_BLOCK) {
-      return null;
-    }
-    while (q < stop) {
-      int code = w.get(q) & 0xFF;
-      VarHandle.acquireFence(); // the payload was stored before the code byte
-      EventKind k = code == TraceFiles.CODE_END ? null : EventKind.ofCode(code);
-      if (k == null) {
-        break; // the end (0x00), or a block end the owner wrote while we looked
-      }
-      int r = q + 1;
-      for (int f = -1; f < k.fieldCount() && r < stop; f++) {
-        while (r < stop && w.get(r) < 0) {
-          r++;
-        }
-        r++;
-      }
-      if (r > stop) {
-        break;
-      }
-      q = r;
-      n++;
-    }
-    CRC32C crc = new CRC32C();
-    ByteBuffer covered = w.duplicate();
-    covered.position(0).limit(q);
-    crc.update(covered);
-    return new CommittedEnd(b.offset(), b.offset() + q, n, crc.getValue());
+    return b == null ? null : WindowSeal.committedEnd(b.window(), b.offset());
   }
-
-  /**
-   * What the closing writer records of a stream's last window (a STREAM_END definition): the
-   * window's file offset, the offset of the first byte after its committed events, their number,
-   * and the CRC-32C of the window up to there.
-   */
-  record CommittedEnd(long blockOffset, long endOffset, long events, long crc) {}
 
   /** Closes the stream's file for further windows (called when the trace is closed). */
   void closeFile() {

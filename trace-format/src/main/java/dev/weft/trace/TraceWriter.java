@@ -1,18 +1,11 @@
 package dev.weft.trace;
 
 import java.io.Closeable;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -21,7 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 
 /**
  * Writes a trace directory: the definitions file (append-only; every definition is written, through
@@ -93,17 +85,18 @@ public final class TraceWriter implements Closeable {
   private final Path dir;
   private final Options options;
   private final long traceId;
+  private final SimulatedDisk disk = new SimulatedDisk();
+  private final SpaceReserve reserve;
 
-  /**
-   * The definitions file. A stream, not a FileChannel: definitions are written on application
-   * threads, and a FileChannel closes itself when an interrupted thread uses it.
-   */
-  private final FileOutputStream defs;
+  /** The definitions file; written holding this writer's lock. */
+  private final DefinitionsFile definitions;
 
-  private boolean defsOpen = true;
-  private final Map<String, Integer> strings = new HashMap<>();
   private final AtomicInteger nextStream = new AtomicInteger(1);
   private final List<StreamWriter> streams = new CopyOnWriteArrayList<>();
+
+  /** Events of threads that could not be defined, and of each thread whose file failed. */
+  private final List<LostStream> lostStreams = new CopyOnWriteArrayList<>();
+
   private final AtomicLong reservedBytes = new AtomicLong();
   private final AtomicLong synchronousWindows = new AtomicLong();
   private final AtomicBoolean problemReported = new AtomicBoolean();
@@ -115,19 +108,10 @@ public final class TraceWriter implements Closeable {
     this.dir = dir;
     this.options = options;
     Files.createDirectories(dir.resolve(TraceFiles.EVENTS_DIR));
-    Path defsFile = dir.resolve(TraceFiles.DEFS_FILE);
-    Files.createFile(defsFile);
-    this.defs = new FileOutputStream(defsFile.toFile(), true);
-    ByteBuffer h = ByteBuffer.allocate(TraceFiles.DEFS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    h.put(TraceFiles.DEFS_MAGIC);
-    h.putShort((short) TraceFiles.VERSION_MAJOR);
-    h.putShort((short) TraceFiles.VERSION_MINOR);
-    h.putInt(0);
-    defs.write(h.array());
+    this.reserve = new SpaceReserve(dir, disk, this::problem);
+    this.definitions = new DefinitionsFile(dir, reserve, disk, this::problem);
     this.traceId = newTraceId();
-    ByteBuffer id = record();
-    Varint.put(id, traceId);
-    append(TraceFiles.DEF_TRACE, id);
+    definitions.writeTrace(traceId);
     this.preparer = new WindowPreparer(this, options.threadFactory);
   }
 
@@ -168,7 +152,7 @@ public final class TraceWriter implements Closeable {
       }
     }
     TraceWriter writer = new TraceWriter(dir, options);
-    writer.createReserve();
+    writer.reserve.create();
     return writer;
   }
 
@@ -189,67 +173,23 @@ public final class TraceWriter implements Closeable {
   // ---- definitions ------------------------------------------------------------------------------
 
   public synchronized void defineClock(ClockDef clock) throws IOException {
-    ByteBuffer b = record();
-    Varint.putSigned(b, clock.nanoBase());
-    Varint.putSigned(b, clock.epochNanos());
-    Varint.put(b, clock.resolutionNanos());
-    append(TraceFiles.DEF_CLOCK, b);
+    definitions.writeClock(clock);
   }
 
   public synchronized void defineProcess(ProcessDef p) throws IOException {
-    int host = string(p.host());
-    int jdk = string(p.jdkVersion());
-    int vm = string(p.vmName());
-    int cmd = string(p.commandLine());
-    int main = string(p.mainClass());
-    int opts = string(p.agentOptions());
-    ByteBuffer b = record();
-    Varint.put(b, p.pid());
-    Varint.put(b, host);
-    Varint.put(b, jdk);
-    Varint.put(b, vm);
-    Varint.put(b, p.cores());
-    Varint.put(b, cmd);
-    Varint.put(b, main);
-    Varint.put(b, opts);
-    append(TraceFiles.DEF_PROCESS, b);
+    definitions.writeProcess(p);
   }
 
   public synchronized void defineRegion(RegionDef r) throws IOException {
-    int name = string(r.name());
-    int cls = string(r.declaringClass());
-    int method = string(r.method());
-    int file = string(r.file());
-    ByteBuffer b = record();
-    Varint.put(b, r.id());
-    Varint.put(b, r.kind().code());
-    Varint.put(b, name);
-    Varint.put(b, cls);
-    Varint.put(b, method);
-    Varint.put(b, file);
-    Varint.put(b, Math.max(0, r.firstLine()));
-    Varint.put(b, Math.max(0, r.lastLine()));
-    append(TraceFiles.DEF_REGION, b);
+    definitions.writeRegion(r);
   }
 
   public synchronized void definePool(PoolDef p) throws IOException {
-    int name = string(p.name());
-    ByteBuffer b = record();
-    Varint.put(b, p.id());
-    Varint.put(b, p.kind().code());
-    Varint.put(b, name);
-    Varint.put(b, Math.max(0, p.parallelism()));
-    append(TraceFiles.DEF_POOL, b);
+    definitions.writePool(p);
   }
 
   public synchronized void defineObject(ObjectDef o) throws IOException {
-    int cls = string(o.className());
-    ByteBuffer b = record();
-    Varint.put(b, o.id());
-    Varint.put(b, o.kind().code());
-    Varint.put(b, cls);
-    Varint.put(b, Math.max(0, o.parties()));
-    append(TraceFiles.DEF_OBJECT, b);
+    definitions.writeObject(o);
   }
 
   /**
@@ -258,17 +198,7 @@ public final class TraceWriter implements Closeable {
    * use the last part of the space reserve, as DROPS and END do.
    */
   public synchronized void defineAttribute(String key, String value) throws IOException {
-    accountRecord = true;
-    try {
-      int k = string(key);
-      int v = string(value);
-      ByteBuffer b = record();
-      Varint.put(b, k);
-      Varint.put(b, v);
-      append(TraceFiles.DEF_ATTRIBUTE, b);
-    } finally {
-      accountRecord = false;
-    }
+    definitions.writeAttribute(key, value);
   }
 
   /**
@@ -277,11 +207,7 @@ public final class TraceWriter implements Closeable {
    */
   public synchronized void defineThreadJvmCounts(int stream, long blockedCount, long waitedCount)
       throws IOException {
-    ByteBuffer b = record();
-    Varint.put(b, stream);
-    Varint.put(b, blockedCount);
-    Varint.put(b, waitedCount);
-    append(TraceFiles.DEF_THREAD_JVM_COUNTS, b);
+    definitions.writeThreadJvmCounts(stream, blockedCount, waitedCount);
   }
 
   /**
@@ -320,15 +246,7 @@ public final class TraceWriter implements Closeable {
 
   private synchronized void defineThread(
       int id, long javaId, String name, int flags, int pool, long time) throws IOException {
-    int n = string(name);
-    ByteBuffer b = record();
-    Varint.put(b, id);
-    Varint.put(b, javaId);
-    Varint.put(b, n);
-    Varint.put(b, flags);
-    Varint.put(b, pool);
-    Varint.putSigned(b, time);
-    append(TraceFiles.DEF_THREAD, b);
+    definitions.writeThread(id, javaId, name, flags, pool, time);
   }
 
   /**
@@ -336,12 +254,12 @@ public final class TraceWriter implements Closeable {
    * the reserve was used, no file is created at all: the space is the definitions'.
    */
   private StreamFile createStreamFile(int id) throws IOException {
-    if (eventSpaceClosed) {
+    if (reserve.inUse()) {
       throw new IOException("no space left for event files");
     }
     Path path = TraceFiles.streamFile(dir, id);
     try {
-      simulateStreamFile(path);
+      disk.createStreamFile(path);
       return new StreamFile(path, id, traceId, options.firstWindow, options.maxWindow);
     } catch (IOException | RuntimeException e) {
       if (!(e instanceof FileAlreadyExistsException)) {
@@ -359,12 +277,7 @@ public final class TraceWriter implements Closeable {
   /** Records that a stream's thread took a new name at {@code time}. */
   public synchronized void renameThread(StreamWriter stream, long time, String name)
       throws IOException {
-    int n = string(name);
-    ByteBuffer b = record();
-    Varint.put(b, stream.id());
-    Varint.putSigned(b, time);
-    Varint.put(b, n);
-    append(TraceFiles.DEF_THREAD_NAME, b);
+    definitions.writeThreadName(stream.id(), time, name);
   }
 
   /**
@@ -378,6 +291,7 @@ public final class TraceWriter implements Closeable {
       return;
     }
     closed = true;
+    definitions.closing();
     preparer.stop();
     IOException failure = null;
     for (StreamWriter s : streams) {
@@ -395,20 +309,17 @@ public final class TraceWriter implements Closeable {
     for (StreamWriter s : streams) {
       failure = first(failure, writeStreamEnd(s));
     }
-    ByteBuffer b = record();
-    Varint.putSigned(b, endTime);
     try {
-      append(TraceFiles.DEF_END, b);
+      definitions.writeEnd(endTime);
     } catch (IOException e) {
       failure = first(failure, e);
     }
-    defsOpen = false;
     try {
-      defs.close();
+      definitions.close();
     } catch (IOException e) {
       failure = first(failure, e);
     }
-    deleteReserve();
+    reserve.delete();
     if (failure != null) {
       throw failure;
     }
@@ -416,11 +327,8 @@ public final class TraceWriter implements Closeable {
 
   /** Writes a DROPS record; returns its failure instead of throwing it. */
   private IOException writeDrops(int stream, long count) {
-    ByteBuffer b = record();
-    Varint.put(b, stream);
-    Varint.put(b, count);
     try {
-      append(TraceFiles.DEF_DROPS, b);
+      definitions.writeDrops(stream, count);
       return null;
     } catch (IOException e) {
       return e;
@@ -429,18 +337,12 @@ public final class TraceWriter implements Closeable {
 
   /** The STREAM_END record of a stream with a window: where its committed events end. */
   private IOException writeStreamEnd(StreamWriter s) {
-    StreamWriter.CommittedEnd end = s.committedEnd();
+    WindowSeal.CommittedEnd end = s.committedEnd();
     if (end == null) {
       return null;
     }
-    ByteBuffer b = record();
-    Varint.put(b, s.id());
-    Varint.put(b, end.blockOffset());
-    Varint.put(b, end.endOffset());
-    Varint.put(b, end.events());
-    Varint.put(b, end.crc());
     try {
-      append(TraceFiles.DEF_STREAM_END, b);
+      definitions.writeStreamEnd(s.id(), end);
       return null;
     } catch (IOException e) {
       return e;
@@ -493,7 +395,7 @@ public final class TraceWriter implements Closeable {
   }
 
   boolean reserveBytes(int size) {
-    if (closed || eventSpaceClosed) {
+    if (closed || reserve.inUse()) {
       return false; // after the space reserve was used, what is left is the definitions'
     }
     long limit = options.maxBytes;
@@ -503,9 +405,9 @@ public final class TraceWriter implements Closeable {
       problem("trace size limit of " + limit + " bytes reached; further events are dropped");
       return false;
     }
-    if (!simulatedTake(size)) {
+    if (!disk.take(size)) {
       reservedBytes.addAndGet(-size);
-      problem("cannot extend an event file: " + SIMULATED_FULL);
+      problem("cannot extend an event file: " + SimulatedDisk.FULL);
       return false;
     }
     return true;
@@ -513,7 +415,7 @@ public final class TraceWriter implements Closeable {
 
   void releaseBytes(int size) {
     reservedBytes.addAndGet(-size);
-    simulatedGive(size);
+    disk.give(size);
   }
 
   void problem(String message) {
@@ -530,96 +432,12 @@ public final class TraceWriter implements Closeable {
     }
   }
 
-  private int string(String s) throws IOException {
-    if (s == null) {
-      s = "";
-    }
-    Integer id = strings.get(s);
-    if (id != null) {
-      return id;
-    }
-    int next = strings.size();
-    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(utf8.length + 20);
-    Varint.put(b, next);
-    Varint.put(b, utf8.length);
-    b.put(utf8);
-    append(TraceFiles.DEF_STRING, b);
-    strings.put(s, next);
-    return next;
+  /** How a failure is told in a problem message. */
+  static String why(Exception e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 
-  private static ByteBuffer record() {
-    return ByteBuffer.allocate(128);
-  }
-
-  /**
-   * Appends one record (type, payload length, payload, CRC-32C of everything before it) with a
-   * single write: the whole record or, when the write fails, nothing (see {@link #writeRecord}).
-   */
-  private void append(int type, ByteBuffer payload) throws IOException {
-    if (!defsOpen) {
-      throw new IOException("trace is closed");
-    }
-    payload.flip();
-    int len = payload.remaining() + TraceFiles.DEF_CHECKSUM_SIZE;
-    ByteBuffer r = ByteBuffer.allocate(1 + Varint.size(len) + len).order(ByteOrder.LITTLE_ENDIAN);
-    r.put((byte) type);
-    Varint.put(r, len);
-    r.put(payload);
-    CRC32C crc = new CRC32C();
-    crc.update(r.array(), 0, r.position());
-    r.putInt((int) crc.getValue());
-    r.flip();
-    writeRecord(r.array(), r.limit());
-  }
-
-  // ---- a full disk: the space reserve, whole records only (FORMAT.md, "Drops") ------------------
-
-  /** The space reserve's file in the trace directory; deleted at close, ignored by readers. */
-  static final String RESERVE_FILE = "defs.reserve";
-
-  /**
-   * Bytes of the space reserve written when the trace is created (at most a quarter of the disk's
-   * free space).
-   */
-  static final int RESERVE_BYTES = 1 << 20;
-
-  /**
-   * What is kept of the reserve when it is first used (at most a quarter of it): room for the
-   * records of the close.
-   */
-  static final int CLOSE_RESERVE_BYTES = 64 * 1024;
-
-  /** The message of a simulated full disk ({@link #simulateFreeSpace}). */
-  static final String SIMULATED_FULL = "No space left on device (simulated)";
-
-  /** Events of threads that could not be defined, and of each thread whose file failed. */
-  private final List<LostStream> lostStreams = new CopyOnWriteArrayList<>();
-
-  /**
-   * True once the space reserve was used: no more windows or event files are allocated, so that
-   * what the reserve freed stays for the definitions; events from then on are dropped and counted.
-   */
-  private volatile boolean eventSpaceClosed;
-
-  /** Which part of the reserve is left: 0 all of it, 1 the close part, 2 none (guarded by this). */
-  private int reserveStage;
-
-  /** An attribute is being written: it may use the close part of the reserve (guarded by this). */
-  private boolean accountRecord;
-
-  /** Length of defs.wdf up to its last whole record; -1 until first needed (guarded by this). */
-  private long defsLength = -1;
-
-  /**
-   * A failed write could not be cut back: records appended now would sit behind half a record,
-   * where no reader finds them, so none are (guarded by this).
-   */
-  private boolean defsBroken;
-
-  /** Free bytes of a simulated disk, or {@link Long#MIN_VALUE} for the real one. */
-  private final AtomicLong simulatedFree = new AtomicLong(Long.MIN_VALUE);
+  // ---- threads whose stream could not be opened ----------------------------------------------
 
   /**
    * A thread whose event file could not be created. Its events are counted here and written at
@@ -681,179 +499,12 @@ public final class TraceWriter implements Closeable {
   }
 
   /**
-   * Writes the space reserve: pseudo-random bytes (zeros would take no space on a compressing file
-   * system). On a disk that is nearly full already the reserve is what fits; it never fails the
-   * trace.
-   */
-  private void createReserve() {
-    Path file = dir.resolve(RESERVE_FILE);
-    long size = RESERVE_BYTES;
-    try {
-      long usable = dir.toFile().getUsableSpace(); // 0: unknown
-      if (usable > 0) {
-        size = Math.min(size, usable / 4); // the events need room too
-      }
-    } catch (RuntimeException e) {
-      // The full size, as far as it fits.
-    }
-    // One 128 KiB chunk of xorshift output, written over and over: a compressing file system
-    // compresses a block or record of up to 128 KiB at a time, and cannot shrink random bytes.
-    long[] words = new long[128 * 1024 / 8];
-    long x = System.nanoTime() | 1;
-    for (int i = 0; i < words.length; i++) {
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      words[i] = x;
-    }
-    byte[] chunk = new byte[words.length * 8];
-    ByteBuffer.wrap(chunk).asLongBuffer().put(words);
-    try (FileOutputStream out = new FileOutputStream(file.toFile())) {
-      for (long n = 0; n < size; n += chunk.length) {
-        out.write(chunk, 0, (int) Math.min(chunk.length, size - n));
-      }
-    } catch (IOException | RuntimeException e) {
-      // Kept as far as it was written.
-    }
-  }
-
-  /**
-   * Frees the next part of the reserve, if this write may use it: the first part for any record
-   * (from then on no event space is allocated), the close part only for attributes and while the
-   * trace is closing. Returns whether space was freed.
-   */
-  private boolean releaseReserve(IOException failure) {
-    if (reserveStage >= 2 || (reserveStage == 1 && !closed && !accountRecord)) {
-      return false;
-    }
-    eventSpaceClosed = true; // before the space is freed, so that no new window takes it
-    Path reserve = dir.resolve(RESERVE_FILE);
-    int stage = reserveStage++;
-    problem(
-        "cannot write "
-            + TraceFiles.DEFS_FILE
-            + " ("
-            + why(failure)
-            + "): the definitions use their space reserve, events from now on are dropped");
-    try (RandomAccessFile f = new RandomAccessFile(reserve.toFile(), "rw")) {
-      long size = f.length();
-      long keep = stage == 0 ? Math.min(CLOSE_RESERVE_BYTES, size / 4) : 0;
-      if (size <= keep) {
-        return false;
-      }
-      f.setLength(keep);
-      simulatedGive(size - keep);
-      return true;
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
-  }
-
-  private void deleteReserve() {
-    try {
-      Files.deleteIfExists(dir.resolve(RESERVE_FILE));
-    } catch (IOException | RuntimeException e) {
-      // Left behind; readers ignore it.
-    }
-  }
-
-  /**
-   * Writes one record so that the file holds all of it or none of it. A failed write is cut back to
-   * the last whole record; then, while the reserve has a part this record may use, that part is
-   * freed and the write tried again. A record that cannot be written is not in the file, and the
-   * caller's definition must not be used.
-   */
-  private void writeRecord(byte[] bytes, int length) throws IOException {
-    if (defsBroken) {
-      throw new IOException(TraceFiles.DEFS_FILE + " cannot be extended after a failed write");
-    }
-    if (defsLength < 0) {
-      defsLength = Files.size(dir.resolve(TraceFiles.DEFS_FILE));
-    }
-    IOException failure;
-    do {
-      try {
-        writeDefs(bytes, length);
-        defsLength += length;
-        return;
-      } catch (IOException e) {
-        failure = e;
-      }
-      cutBack();
-    } while (!defsBroken && releaseReserve(failure)); // space freed: try once more
-    problem("cannot write " + TraceFiles.DEFS_FILE + ": " + why(failure));
-    throw failure;
-  }
-
-  private static String why(Exception e) {
-    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-  }
-
-  /**
-   * Cuts defs.wdf back to its last whole record, through a handle of its own (the stream's channel
-   * would close itself, and the stream, if an interrupted thread used it). If that fails, nothing
-   * more is appended.
-   */
-  private void cutBack() {
-    try (RandomAccessFile f =
-        new RandomAccessFile(dir.resolve(TraceFiles.DEFS_FILE).toFile(), "rw")) {
-      long size = f.length();
-      if (size > defsLength) {
-        f.setLength(defsLength);
-        simulatedGive(size - defsLength);
-      }
-    } catch (IOException | RuntimeException e) {
-      defsBroken = true;
-    }
-  }
-
-  private void writeDefs(byte[] bytes, int length) throws IOException {
-    long free = simulatedFree.get();
-    if (free != Long.MIN_VALUE) {
-      int fits = (int) Math.max(0, Math.min(length, free));
-      simulatedFree.addAndGet(-fits);
-      if (fits < length) {
-        defs.write(bytes, 0, fits); // a real full disk may also take part of a write
-        throw new IOException(SIMULATED_FULL);
-      }
-    }
-    defs.write(bytes, 0, length);
-  }
-
-  /**
    * For tests of a full disk: from now on the trace behaves as if its disk had {@code bytes} free,
    * besides what the space reserve frees. Definitions, event windows and event files take from it;
    * writes that do not fit fail with "No space left on device (simulated)", as a real full disk's
    * do (a definition write takes as much as fits, as a real one may).
    */
   public void simulateFreeSpace(long bytes) {
-    simulatedFree.set(Math.max(0, bytes));
-  }
-
-  private boolean simulatedTake(long bytes) {
-    while (true) {
-      long free = simulatedFree.get();
-      if (free == Long.MIN_VALUE) {
-        return true;
-      }
-      if (free < bytes) {
-        return false;
-      }
-      if (simulatedFree.compareAndSet(free, free - bytes)) {
-        return true;
-      }
-    }
-  }
-
-  private void simulatedGive(long bytes) {
-    simulatedFree.updateAndGet(free -> free == Long.MIN_VALUE ? free : free + bytes);
-  }
-
-  /** A simulated full disk creates the file and then finds no room for its header. */
-  private void simulateStreamFile(Path path) throws IOException {
-    if (!simulatedTake(4096)) {
-      Files.createFile(path);
-      throw new IOException(SIMULATED_FULL);
-    }
+    disk.setFree(bytes);
   }
 }

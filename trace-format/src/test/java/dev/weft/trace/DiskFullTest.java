@@ -38,7 +38,7 @@ class DiskFullTest {
   }
 
   private static long reserveSize(Path dir) throws IOException {
-    Path r = dir.resolve(TraceWriter.RESERVE_FILE);
+    Path r = dir.resolve(SpaceReserve.FILE);
     return Files.exists(r) ? Files.size(r) : -1;
   }
 
@@ -54,7 +54,7 @@ class DiskFullTest {
     try (TraceWriter w = create(dir)) {
       assertEquals(dir, w.directory());
       long size = reserveSize(dir);
-      assertTrue(size > 0 && size <= TraceWriter.RESERVE_BYTES, "reserve of " + size + " bytes");
+      assertTrue(size > 0 && size <= SpaceReserve.BYTES, "reserve of " + size + " bytes");
     }
     assertEquals(-1, reserveSize(dir), "deleted at close");
     try (Trace t = Trace.open(dir)) {

@@ -89,7 +89,7 @@ class DiskFullTmpfsTest {
           assertTrue(Files.size(f) > TraceFiles.EVENTS_HEADER_SIZE, f + " is more than a stub");
         }
       }
-      assertFalse(Files.exists(dir.resolve(TraceWriter.RESERVE_FILE)), "reserve deleted");
+      assertFalse(Files.exists(dir.resolve(SpaceReserve.FILE)), "reserve deleted");
       try (Trace t = Trace.open(dir)) {
         Definitions d = t.definitions();
         assertFalse(d.cut(), "no half record in " + TraceFiles.DEFS_FILE);
