@@ -289,13 +289,15 @@ final class Replay {
         counters.eventsAfterThreadEnd++;
         continue;
       }
-      if (!th.started) {
+      EventKind kind = c.kind();
+      if (!th.started || th.events == 1 && kind == EventKind.THREAD_BEGIN && th.depth == 0) {
+        // A thread starts with its run(), at THREAD_BEGIN: the time from its definition to there
+        // is the recorder opening the thread's stream, which is not the thread's work.
         beginThread(th, t);
       }
       charge(th, t);
       // Region enter/exit dominate traces: kept here, everything else in its own method so that
       // the JIT's inlining budget of this loop goes to the common path.
-      EventKind kind = c.kind();
       if (kind == EventKind.ENTER) {
         enter(th, t, (int) c.field(0));
       } else if (kind == EventKind.EXIT) {

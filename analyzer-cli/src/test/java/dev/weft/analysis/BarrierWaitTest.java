@@ -88,6 +88,33 @@ class BarrierWaitTest {
     assertEquals(60, onThread(r, "work_imbalance", "b"));
   }
 
+  /**
+   * The recorder opens a thread's stream (defines it) at its start and only then writes
+   * THREAD_BEGIN: the time in between is the recorder's, not the thread's work, and must not make
+   * the thread look busier (b's stream took 80 ns to open).
+   */
+  @Test
+  void aThreadBeginsAtThreadBeginNotAtItsDefinition() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int await = f.region("CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, 40);
+    f.object(7, ConstructKind.CYCLIC_BARRIER, 2);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 20);
+    a.threadBegin(0);
+    b.threadBegin(100);
+    a.barrierEnter(300, await, 7, 0);
+    b.barrierEnter(400, await, 7, 0);
+    b.barrierExit(400, await, 7, 0, BarrierOutcome.LAST);
+    a.barrierExit(410, await, 7, 0, 0);
+    a.threadEnd(500);
+    b.threadEnd(500);
+    AnalysisResult r = Analyzer.analyze(f.close(500));
+    RegionResult g = Check.region(r, "CyclicBarrier.await");
+    assertEquals(Map.of("a", 300L, "b", 300L), g.busyNsByThread());
+    assertEquals(0, g.lostNs());
+    Check.partition(r, Map.of("a", 500L, "b", 400L));
+  }
+
   @Test
   void timeoutsAndBrokenBarriersStillCountAsWait() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
