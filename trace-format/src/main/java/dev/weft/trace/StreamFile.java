@@ -25,7 +25,7 @@ final class StreamFile {
   private static final int PAGE = 4096;
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
 
-  private final Path path;
+  private volatile Path path;
   private final MappedByteBuffer header;
   private final int maxWindow;
 
@@ -173,6 +173,34 @@ final class StreamFile {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * A spare file (see {@link SpareStreamFiles}) at {@code path}: header without a stream, first
+   * window allocated. Null when no window could be had (the file is then deleted).
+   */
+  static StreamFile spare(
+      TraceWriter writer, Path path, long traceId, int firstWindow, int maxWindow)
+      throws IOException {
+    StreamFile f = new StreamFile(path, 0, traceId, firstWindow, maxWindow);
+    MappedByteBuffer first;
+    synchronized (f) {
+      first = f.allocate(writer);
+      f.prepared = first;
+    }
+    if (first == null) {
+      f.close();
+      java.nio.file.Files.deleteIfExists(path);
+      return null;
+    }
+    return f;
+  }
+
+  /** Makes a spare stream {@code stream}'s file: its id in the header, then its name. */
+  synchronized void adopt(int stream, Path streamPath) throws IOException {
+    header.putInt(TraceFiles.EVENTS_HEADER_STREAM_OFFSET, stream);
+    java.nio.file.Files.move(path, streamPath, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    path = streamPath;
   }
 
   /** Stops allocating and closes the channel; mapped windows stay valid for a racing writer. */

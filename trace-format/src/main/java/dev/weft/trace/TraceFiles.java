@@ -21,6 +21,7 @@ public final class TraceFiles {
   /** Event file header: magic(8) major(u16) minor(u16) stream(u32) dropped(u64) traceId(u64). */
   static final int EVENTS_HEADER_SIZE = 32;
 
+  static final int EVENTS_HEADER_STREAM_OFFSET = 12;
   static final int EVENTS_HEADER_DROPPED_OFFSET = 16;
 
   /** Since 1.1: the trace id of the TRACE definition (0 in 1.0 files: no identity). */

@@ -103,6 +103,8 @@ public final class TraceWriter implements Closeable {
   private final WindowPreparer preparer;
   private volatile String firstProblem;
   private volatile boolean closed;
+  private final SpareStreamFiles spares;
+  private volatile boolean sparesStarted;
 
   private TraceWriter(Path dir, Options options) throws IOException {
     this.dir = dir;
@@ -112,6 +114,7 @@ public final class TraceWriter implements Closeable {
     this.definitions = new DefinitionsFile(dir, reserve, disk, this::problem);
     this.traceId = newTraceId();
     definitions.writeTrace(traceId);
+    this.spares = new SpareStreamFiles(dir.resolve(TraceFiles.EVENTS_DIR));
     this.preparer = new WindowPreparer(this, options.threadFactory);
   }
 
@@ -153,6 +156,8 @@ public final class TraceWriter implements Closeable {
     }
     TraceWriter writer = new TraceWriter(dir, options);
     writer.reserve.create();
+    writer.sparesStarted = true;
+    writer.preparer.wake();
     return writer;
   }
 
@@ -232,12 +237,15 @@ public final class TraceWriter implements Closeable {
     } catch (IOException | RuntimeException e) {
       throw new StreamNotOpenedException(lostStream(0), e);
     }
-    StreamFile file;
-    try {
-      file = createStreamFile(id);
-    } catch (IOException | RuntimeException e) {
-      throw new StreamNotOpenedException(lostStream(id), e);
+    StreamFile file = spares.take(id, TraceFiles.streamFile(dir, id));
+    if (file == null) {
+      try {
+        file = createStreamFile(id);
+      } catch (IOException | RuntimeException e) {
+        throw new StreamNotOpenedException(lostStream(id), e);
+      }
     }
+    preparer.wake(); // to make the next spare
     StreamWriter s = new StreamWriter(this, id, file, time);
     s.start();
     streams.add(s);
@@ -293,6 +301,7 @@ public final class TraceWriter implements Closeable {
     closed = true;
     definitions.closing();
     preparer.stop();
+    spares.stop();
     IOException failure = null;
     for (StreamWriter s : streams) {
       s.closeFile();
@@ -385,6 +394,16 @@ public final class TraceWriter implements Closeable {
   }
 
   // ---- internals --------------------------------------------------------------------------------
+
+  /** Whether the background thread should make a spare event file now. */
+  boolean sparesWanted() {
+    return sparesStarted && !closed && !reserve.inUse() && spares.wanted();
+  }
+
+  /** On the background thread: makes the spare event files that are wanted. */
+  void makeSpares() {
+    spares.topUp(this, traceId, options.firstWindow, options.maxWindow);
+  }
 
   WindowPreparer preparer() {
     return preparer;
@@ -505,6 +524,7 @@ public final class TraceWriter implements Closeable {
    * do (a definition write takes as much as fits, as a real one may).
    */
   public void simulateFreeSpace(long bytes) {
+    spares.stop(); // spares would take their space from the real disk
     disk.setFree(bytes);
   }
 }

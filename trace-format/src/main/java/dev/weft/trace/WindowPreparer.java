@@ -5,7 +5,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The background thread that allocates, maps and pre-touches the next window of every stream before
- * its owner needs it, so that page faults stay off the application's threads.
+ * its owner needs it, so that page faults stay off the application's threads; when no window is
+ * asked for, it makes spare event files for threads yet to start ({@link SpareStreamFiles}).
  */
 final class WindowPreparer implements Runnable {
   private final TraceWriter writer;
@@ -24,6 +25,11 @@ final class WindowPreparer implements Runnable {
     return thread;
   }
 
+  /** Looks again for work (a spare event file may be wanted). */
+  void wake() {
+    LockSupport.unpark(thread);
+  }
+
   void submit(StreamFile file) {
     queue.add(file);
     LockSupport.unpark(thread);
@@ -34,6 +40,14 @@ final class WindowPreparer implements Runnable {
     while (!stopped) {
       StreamFile f = queue.poll();
       if (f == null) {
+        if (writer.sparesWanted()) {
+          try {
+            writer.makeSpares();
+          } catch (Throwable t) {
+            writer.problem("spare event file failed: " + t);
+          }
+          continue;
+        }
         LockSupport.parkNanos(this, 50_000_000L);
         continue;
       }
