@@ -79,6 +79,7 @@ public final class Recorder extends WeftSink {
   public static void warmUp() {
     LockObjects.warmUp();
     BarrierObjects.warmUp();
+    ObjectDefinitions.warmUp();
   }
 
   /**
