@@ -130,7 +130,6 @@ final class AgentRuntime {
    * stays short.
    */
   private static final String[] RECORDER_CLASSES = {
-    "dev.weft.agent.record.ObjectDescriber",
     "dev.weft.agent.record.ObjectDefinitions$Describers",
     "dev.weft.agent.record.LockObjects",
     "dev.weft.agent.record.BarrierObjects",

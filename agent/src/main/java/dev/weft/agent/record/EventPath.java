@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   try {
  *     w.lockReleased(System.nanoTime(), id);
  *   } finally {
- *     EventPath.end(s);
+ *     path.end(s);
  *   }
  * }
  * }</pre>

@@ -47,37 +47,18 @@ final class ObjectDefinitions {
   }
 
   private void define(int region, long id, Object o) {
+    ObjectDescriber describer = ObjectDescriber.OTHER;
+    for (ObjectDescriber d : Describers.ALL) {
+      if (d.describes(o)) {
+        describer = d;
+        break;
+      }
+    }
     try {
-      writer.defineObject(describerOf(o).describe(id, o, regions.kind(region)));
+      writer.defineObject(describer.describe(id, o, regions.kind(region)));
     } catch (Exception e) {
       // Events keep the id; only the object's description is lost (counted).
       descriptionsLost.increment();
-    }
-  }
-
-  /** The first family's describer that claims {@code o}, else {@link ObjectDescriber#OTHER}. */
-  private static ObjectDescriber describerOf(Object o) {
-    for (ObjectDescriber d : Describers.ALL) {
-      if (d.describes(o)) {
-        return d;
-      }
-    }
-    return ObjectDescriber.OTHER;
-  }
-
-  /**
-   * Loads, initialises and runs once the code that describes an object at first sight, on the
-   * agent's warm-up thread: otherwise an application thread's first lock or barrier pays for it
-   * (class loading, milliseconds on a cold JVM) between its own clock and the event's.
-   */
-  static void warmUp() {
-    Object[] samples = {
-      new java.util.concurrent.locks.ReentrantLock(),
-      new java.util.concurrent.CyclicBarrier(1),
-      new Object()
-    };
-    for (Object o : samples) {
-      describerOf(o).describe(0, o, ConstructKind.UNKNOWN);
     }
   }
 

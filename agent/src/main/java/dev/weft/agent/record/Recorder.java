@@ -79,7 +79,6 @@ public final class Recorder extends WeftSink {
   public static void warmUp() {
     LockObjects.warmUp();
     BarrierObjects.warmUp();
-    ObjectDefinitions.warmUp();
   }
 
   /**
