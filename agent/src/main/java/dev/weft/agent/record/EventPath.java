@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   try {
  *     w.lockReleased(System.nanoTime(), id);
  *   } finally {
- *     path.end(s);
+ *     EventPath.end(s);
  *   }
  * }
  * }</pre>
