@@ -130,8 +130,11 @@ final class AgentRuntime {
    * stays short.
    */
   private static final String[] RECORDER_CLASSES = {
-    "dev.weft.agent.record.SyncObjects",
-    "dev.weft.agent.record.SyncObjects$Generations",
+    "dev.weft.agent.record.ObjectDefinitions$Describers",
+    "dev.weft.agent.record.LockObjects",
+    "dev.weft.agent.record.BarrierObjects",
+    "dev.weft.agent.record.BarrierObjects$Generations",
+    "dev.weft.agent.record.PoolObjects",
     dev.weft.trace.ObjectDef.class.getName(),
     dev.weft.trace.PoolDef.class.getName(),
   };

@@ -47,7 +47,8 @@ final class BridgeInstaller {
     Module base = Object.class.getModule();
     Module agent = BridgeInstaller.class.getModule();
     // java.lang to define the bridge; the j.u.c packages for the recorder to read which lock a
-    // condition or a read lock belongs to, and a CyclicBarrier's generation (SyncObjects).
+    // condition or a read lock belongs to, and a CyclicBarrier's generation (LockObjects,
+    // BarrierObjects).
     inst.redefineModule(
         base,
         Set.of(),

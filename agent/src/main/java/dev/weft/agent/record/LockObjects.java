@@ -2,12 +2,8 @@ package dev.weft.agent.record;
 
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
-import java.lang.invoke.MethodHandles;
+import dev.weft.trace.ObjectDef;
 import java.lang.invoke.VarHandle;
-import java.lang.reflect.Field;
-import java.util.Map;
-import java.util.WeakHashMap;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,9 +11,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
 
 /**
- * What the recorder knows about java.util.concurrent objects that lock events name: which object
- * stands for a lock, whether its acquisitions are shared and whether it has an owner, and the
- * generation a {@link CyclicBarrier} is in.
+ * The lock family's knowledge of its objects: which object stands for a lock, whether its
+ * acquisitions are shared and whether it has an owner, and how a java.util.concurrent lock is
+ * described in the trace (its kind and the JDK class it belongs to). Monitors need none of this:
+ * any object is its own monitor, described by {@link ObjectDescriber#OTHER}.
  *
  * <p>One lock, one id: a {@link ReentrantLock}, a {@link ReentrantReadWriteLock}'s read and write
  * locks and the {@code Condition}s of either are all represented by the lock's internal
@@ -27,10 +24,13 @@ import java.util.concurrent.locks.StampedLock;
  *
  * <p>The private fields read here ({@code sync}, {@code this$0}, {@code generation}) have had these
  * names from JDK 8 to 25; the agent opens their packages to itself at start. Where a field cannot
- * be read, the object stands for itself, a condition names no lock (its lock events are not
- * recorded), and every CyclicBarrier generation is 0.
+ * be read, the object stands for itself, and a condition names no lock (its lock events are not
+ * recorded).
  */
-final class SyncObjects {
+final class LockObjects implements ObjectDescriber {
+  /** The describer of java.util.concurrent locks, their synchronizers and views. */
+  static final LockObjects DESCRIBER = new LockObjects();
+
   /** Acquisitions are shared: read locks, semaphore permits ({@link LockFlags#SHARED}). */
   static final int SHARED = LockFlags.SHARED;
 
@@ -50,16 +50,19 @@ final class SyncObjects {
 
   private static final String LOCKS = "java.util.concurrent.locks.";
 
-  private static final VarHandle REENTRANT_SYNC = field(ReentrantLock.class, "sync");
-  private static final VarHandle READ_SYNC = field(ReentrantReadWriteLock.ReadLock.class, "sync");
-  private static final VarHandle WRITE_SYNC = field(ReentrantReadWriteLock.WriteLock.class, "sync");
+  private static final VarHandle REENTRANT_SYNC = JdkFields.field(ReentrantLock.class, "sync");
+  private static final VarHandle READ_SYNC =
+      JdkFields.field(ReentrantReadWriteLock.ReadLock.class, "sync");
+  private static final VarHandle WRITE_SYNC =
+      JdkFields.field(ReentrantReadWriteLock.WriteLock.class, "sync");
   private static final VarHandle CONDITION_OWNER =
-      field(AbstractQueuedSynchronizer.ConditionObject.class, "this$0");
-  private static final Class<?> READ_VIEW = classNamed(LOCKS + "StampedLock$ReadLockView");
-  private static final Class<?> WRITE_VIEW = classNamed(LOCKS + "StampedLock$WriteLockView");
-  private static final VarHandle READ_VIEW_OWNER = field(READ_VIEW, "this$0");
-  private static final VarHandle WRITE_VIEW_OWNER = field(WRITE_VIEW, "this$0");
-  private static final VarHandle GENERATION = field(CyclicBarrier.class, "generation");
+      JdkFields.field(AbstractQueuedSynchronizer.ConditionObject.class, "this$0");
+  private static final Class<?> READ_VIEW =
+      JdkFields.classNamed(LOCKS + "StampedLock$ReadLockView");
+  private static final Class<?> WRITE_VIEW =
+      JdkFields.classNamed(LOCKS + "StampedLock$WriteLockView");
+  private static final VarHandle READ_VIEW_OWNER = JdkFields.field(READ_VIEW, "this$0");
+  private static final VarHandle WRITE_VIEW_OWNER = JdkFields.field(WRITE_VIEW, "this$0");
 
   private static final ClassValue<Integer> TRAITS =
       new ClassValue<Integer>() {
@@ -69,10 +72,17 @@ final class SyncObjects {
         }
       };
 
-  /** Per barrier: the generation object last seen and its number. Weak keys: barriers may die. */
-  private static final Map<CyclicBarrier, Generations> GENERATIONS = new WeakHashMap<>();
+  private LockObjects() {}
 
-  private SyncObjects() {}
+  @Override
+  public boolean describes(Object o) {
+    return kindOf(o) != null;
+  }
+
+  @Override
+  public ObjectDef describe(long id, Object o, ConstructKind siteKind) {
+    return new ObjectDef(id, kindOf(o), className(o), 0);
+  }
 
   /** The traits of objects of class {@code c}: {@link #SHARED}, {@link #UNOWNED}, ... */
   static int traits(Class<?> c) {
@@ -142,10 +152,8 @@ final class SyncObjects {
     return lock == null ? o : lock;
   }
 
-  /**
-   * The construct kind of lock {@code o} for its object definition, or null if not a j.u.c lock.
-   */
-  static ConstructKind kindOf(Object o) {
+  /** The construct kind of lock {@code o}, or null if not a java.util.concurrent lock. */
+  private static ConstructKind kindOf(Object o) {
     if (o instanceof ReentrantLock) {
       return ConstructKind.REENTRANT_LOCK;
     }
@@ -180,41 +188,9 @@ final class SyncObjects {
   }
 
   /**
-   * The number of the generation {@code barrier} is in, counted from 0 at the first generation the
-   * recorder saw. A generation is the barrier's private generation object, which changes when the
-   * barrier trips, breaks or is reset; every party reads it before it arrives, and the barrier
-   * cannot trip before all of them did, so all parties of one generation get one number.
-   */
-  static long generation(CyclicBarrier barrier) {
-    if (GENERATION == null) {
-      return 0;
-    }
-    Object current;
-    try {
-      current = GENERATION.getVolatile(barrier);
-    } catch (RuntimeException e) {
-      return 0;
-    }
-    synchronized (GENERATIONS) {
-      Generations g = GENERATIONS.get(barrier);
-      if (g == null) {
-        g = new Generations();
-        GENERATIONS.put(barrier, g);
-      }
-      if (g.current != current) {
-        if (g.current != null) {
-          g.number++;
-        }
-        g.current = current;
-      }
-      return g.number;
-    }
-  }
-
-  /**
    * Runs every reflective read above once, on throwaway objects. The first call through a {@link
    * VarHandle} links its call site (about half a millisecond on a cold JVM); done here, on the
-   * agent's warm-up thread, it is not counted in an application thread's first lock or barrier.
+   * agent's warm-up thread, it is not counted in an application thread's first lock.
    */
   static void warmUp() {
     Object[] locks = {
@@ -227,33 +203,6 @@ final class SyncObjects {
     };
     for (Object lock : locks) {
       lockOf(lock, traits(lock.getClass()));
-    }
-    generation(new CyclicBarrier(1));
-  }
-
-  private static final class Generations {
-    Object current;
-    long number;
-  }
-
-  private static Class<?> classNamed(String name) {
-    try {
-      return Class.forName(name, false, null);
-    } catch (ClassNotFoundException | LinkageError e) {
-      return null;
-    }
-  }
-
-  /** A handle on a private field, or null when the field is missing or its package is closed. */
-  private static VarHandle field(Class<?> owner, String name) {
-    if (owner == null) {
-      return null;
-    }
-    try {
-      Field f = owner.getDeclaredField(name);
-      return MethodHandles.privateLookupIn(owner, MethodHandles.lookup()).unreflectVarHandle(f);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
     }
   }
 }

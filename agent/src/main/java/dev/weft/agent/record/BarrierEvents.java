@@ -1,0 +1,59 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.StreamWriter;
+import java.util.concurrent.CyclicBarrier;
+
+/**
+ * Barrier events: BARRIER_ENTER and BARRIER_EXIT at cyclic barriers, latches and phasers. Woven
+ * code passes a phaser's phase as the generation; a {@link CyclicBarrier}'s generation is counted
+ * here ({@link BarrierObjects#generation}) at the arrival and kept for the departure.
+ */
+final class BarrierEvents {
+  private final EventPath path;
+  private final ObjectDefinitions objects;
+
+  BarrierEvents(EventPath path, ObjectDefinitions objects) {
+    this.path = path;
+    this.objects = objects;
+  }
+
+  void barrierEnter(int region, Object barrier, long generation) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        // The arrival is when the program called the barrier: what the recorder does next (the
+        // barrier's first-sight definition may wait for the definitions file) is part of the wait,
+        // not of the work before it. Nothing below writes to this thread's stream.
+        long arrival = System.nanoTime();
+        if (barrier instanceof CyclicBarrier) {
+          // Woven code cannot see the generation: count it here, and keep it for the departure.
+          generation = BarrierObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
+        long id = objects.objectId(region, barrier);
+        w.barrierEnter(arrival, region, id, generation);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void barrierExit(int region, Object barrier, long generation, int outcome) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        if (barrier instanceof CyclicBarrier && barrier == s.barrierObject) {
+          generation = s.barrierGeneration;
+        }
+        s.barrierObject = null;
+        long id = objects.objectId(region, barrier);
+        w.barrierExit(System.nanoTime(), region, id, generation, outcome);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+}

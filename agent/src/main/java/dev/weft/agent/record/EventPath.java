@@ -1,0 +1,356 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.TraceWriter;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What every event does before and after writing itself, in one place. An event method of a family
+ * reads like this:
+ *
+ * <pre>{@code
+ * ThreadState s = path.state();
+ * StreamWriter w = path.begin(s);   // null: not recorded
+ * if (w != null) {
+ *   try {
+ *     w.lockReleased(System.nanoTime(), id);
+ *   } finally {
+ *     EventPath.end(s);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #begin} leaves at once (null) if the thread is inside the recorder already (the
+ * re-entrancy guard: whatever the recorder or the trace writer does, e.g. take an instrumented
+ * lock, is never traced), if the thread never records (agent threads), or if measurement is off.
+ * Else it takes the guard and returns the thread's own {@link StreamWriter}, opened at the thread's
+ * first event, after what must precede the event: a rename, the end of an open spin, a summary of
+ * aggregated tasks, a virtual thread's mount. Nothing on this path allocates, and nothing in it is
+ * a lambda: a lambda's first use links it, which must not happen on an application thread inside an
+ * event, outside the guard.
+ *
+ * <p>Virtual threads never get a stream (there may be millions): on JDK 21+ their events go to the
+ * stream of the carrier thread running them, each run of one virtual thread's events preceded by
+ * VTHREAD_MOUNT (and followed by VTHREAD_UNMOUNT when the carrier records for itself or another
+ * virtual thread). The guard taken is the carrier's. Events that cannot be recorded so (the carrier
+ * is inside the recorder already) are counted in the trace attribute {@code
+ * agent.virtual_thread_events_skipped}.
+ */
+final class EventPath {
+  private final TraceWriter writer;
+  private final ObjectDefinitions objects;
+  private final TaskSummaries summaries;
+  private final long failAfter;
+  private final AtomicLong eventsForFailure = new AtomicLong();
+  private final LongAdder virtualSkipped = new LongAdder();
+
+  /** Events dropped because a definition they need could not be written (a region, a thread). */
+  private final LongAdder droppedUndefined = new LongAdder();
+
+  private final Map<Thread, Boolean> ignoredThreads = new ConcurrentHashMap<>();
+  private final CarrierStates carriers;
+
+  /** The JVM's own monitor-block and wait counts per recorded thread, the trace's cross-check. */
+  final JvmCounts jvmCounts;
+
+  /**
+   * States of fork-join workers by thread id: pools may erase their workers' thread locals between
+   * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
+   */
+  private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+
+  private final ThreadLocal<ThreadState> states =
+      new ThreadLocal<ThreadState>() {
+        @Override
+        protected ThreadState initialValue() {
+          Thread t = Thread.currentThread();
+          if (isVirtual(t)) {
+            return new ThreadState(t, false, true);
+          }
+          if (t instanceof ForkJoinWorkerThread) {
+            return workerState(t);
+          }
+          return platformState(t);
+        }
+      };
+
+  private volatile boolean on;
+
+  EventPath(
+      TraceWriter writer,
+      ObjectDefinitions objects,
+      TaskSummaries summaries,
+      boolean startOn,
+      long failAfter,
+      Instrumentation inst) {
+    this.writer = writer;
+    this.objects = objects;
+    this.summaries = summaries;
+    this.on = startOn;
+    this.failAfter = failAfter;
+    this.carriers = inst == null ? null : CarrierStates.create(inst);
+    this.jvmCounts = new JvmCounts(writer, startOn);
+  }
+
+  /** The calling thread's state (one thread-local read). */
+  ThreadState state() {
+    return states.get();
+  }
+
+  /** Whether measurement is on. */
+  boolean on() {
+    return on;
+  }
+
+  /** Switches measurement on or off, for all threads. */
+  void setOn(boolean on) {
+    this.on = on;
+  }
+
+  /** Marks a thread as never traced. */
+  void ignore(Thread t) {
+    ignoredThreads.put(t, Boolean.TRUE);
+  }
+
+  /**
+   * The stream of thread {@code s} with the guard taken, or null when this event is not to be
+   * recorded. The caller writes one event and then calls {@link #end}, in a {@code finally}.
+   */
+  StreamWriter begin(ThreadState s) {
+    if (s.busy || !on || s.ignored) {
+      return null;
+    }
+    if (s.virtual) {
+      return beginOnCarrier(s);
+    }
+    s.busy = true;
+    try {
+      StreamWriter w = s.stream;
+      if (w == null) {
+        w = open(s);
+        if (w == null) {
+          s.busy = false;
+          return null;
+        }
+      }
+      String name = s.thread.getName();
+      if (name != s.name) {
+        rename(s, w, name);
+      }
+      if (s.mounted != 0) {
+        // The carrier records for itself again: the virtual thread it carried is off it.
+        w.vthreadUnmount(System.nanoTime(), s.mounted);
+        s.mounted = 0;
+      }
+      beforeEvent(s, w);
+      return w;
+    } catch (RuntimeException | Error e) {
+      s.busy = false; // e.g. the host's deep recursion overflowing the stack in here
+      throw e;
+    }
+  }
+
+  /**
+   * Ends the event {@link #begin} began: releases the guard it took (the thread's or carrier's).
+   */
+  static void end(ThreadState s) {
+    s.writing.busy = false;
+  }
+
+  /**
+   * A virtual thread's event goes to the stream of the platform thread carrying it, after a
+   * VTHREAD_MOUNT record whenever the carrier's last virtual thread was another one. The guard
+   * taken is the carrier's: whatever runs on the carrier while this event is written is not
+   * recorded.
+   */
+  private StreamWriter beginOnCarrier(ThreadState s) {
+    if (carriers == null) {
+      virtualSkipped.increment();
+      return null;
+    }
+    ThreadState c = carriers.get();
+    if (c == null) {
+      c = carrierState();
+      if (c == null) {
+        virtualSkipped.increment();
+        return null;
+      }
+    }
+    if (c.busy || c.ignored) {
+      virtualSkipped.increment();
+      return null;
+    }
+    c.busy = true;
+    try {
+      StreamWriter w = c.stream;
+      if (w == null) {
+        w = open(c);
+        if (w == null) {
+          c.busy = false;
+          return null;
+        }
+      }
+      String name = c.thread.getName();
+      if (name != c.name) {
+        rename(c, w, name);
+      }
+      long id = s.thread.getId();
+      if (c.mounted != id) {
+        long now = System.nanoTime();
+        if (c.mounted != 0) {
+          w.vthreadUnmount(now, c.mounted);
+        }
+        w.vthreadMount(now, id);
+        c.mounted = id;
+      }
+      beforeEvent(s, w);
+      s.writing = c;
+      return w;
+    } catch (RuntimeException | Error e) {
+      c.busy = false;
+      throw e;
+    }
+  }
+
+  /** The state of the carrier running the calling virtual thread, or null if it cannot be told. */
+  private ThreadState carrierState() {
+    Thread carrier;
+    try {
+      carrier = carriers.currentCarrier();
+    } catch (Throwable e) {
+      return null;
+    }
+    ThreadState c = null;
+    if (carrier instanceof ForkJoinWorkerThread) {
+      c = workerStates.get(carrier.getId());
+    }
+    if (c == null || c.thread != carrier) {
+      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      if (carrier instanceof ForkJoinWorkerThread) {
+        workerStates.put(carrier.getId(), c);
+      }
+    }
+    carriers.set(c);
+    return c;
+  }
+
+  /** What comes before any event of thread {@code s}, with the guard held. */
+  private void beforeEvent(ThreadState s, StreamWriter w) {
+    if (s.spinRegion != 0) {
+      // Any other event ends the thread's spin, at the end of its last spin call.
+      w.spinExit(s.spinLastEnd, s.spinRegion);
+      s.spinRegion = 0;
+    }
+    if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {
+      throw new IllegalStateException("failure injected by test.fail=" + failAfter);
+    }
+    if (s.aggDepth > 0 && !s.aggBlocked) {
+      summaries.summarise(s, w); // the busy time so far comes before the event about to be written
+    }
+  }
+
+  /** A fork-join worker's one state, found again after its thread locals were erased. */
+  private ThreadState workerState(Thread t) {
+    ThreadState s = workerStates.get(t.getId());
+    if (s == null || s.thread != t) {
+      s = platformState(t);
+      workerStates.put(t.getId(), s);
+    } else if (carriers != null && carriers.get() != s) {
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
+  private ThreadState platformState(Thread t) {
+    if (carriers == null) {
+      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+    }
+    // A platform thread may have carried virtual threads already: one state, one stream.
+    ThreadState s = carriers.get();
+    if (s == null || s.thread != t) {
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      carriers.set(s);
+    }
+    return s;
+  }
+
+  private static boolean isVirtual(Thread t) {
+    // JDK 21+: java.lang.VirtualThread / BoundVirtualThread; compiled for 17, so by name.
+    String c = t.getClass().getName();
+    return c.startsWith("java.lang.") && c.endsWith("VirtualThread");
+  }
+
+  /**
+   * Opens the thread's one stream at its first event. A thread whose stream cannot be opened is
+   * never asked for again: this and all its later events are counted as dropped.
+   */
+  private StreamWriter open(ThreadState s) {
+    if (s.lost != null || s.noStream) {
+      countLost(s);
+      return null;
+    }
+    Thread t = s.thread;
+    try {
+      int flags = t.isDaemon() ? ThreadDef.DAEMON : 0;
+      int pool = s.pool;
+      if (t instanceof ForkJoinWorkerThread) {
+        boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+        pool = objects.poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
+      }
+      s.name = t.getName();
+      s.stream = writer.openStream(t.getId(), s.name, flags, pool, System.nanoTime());
+      jvmCounts.register(s);
+      return s.stream;
+    } catch (TraceWriter.StreamNotOpenedException e) {
+      // Disk full, I/O error or trace closed: the writer told why and keeps the thread's count.
+      s.lost = e.lostStream();
+    } catch (RuntimeException e) {
+      s.noStream = true;
+    }
+    countLost(s);
+    return null;
+  }
+
+  /** One event of a thread without a stream is dropped. */
+  void countLost(ThreadState s) {
+    if (s.lost != null) {
+      s.lost.drop();
+    } else {
+      droppedUndefined.increment();
+    }
+  }
+
+  private void rename(ThreadState s, StreamWriter w, String name) {
+    s.name = name;
+    try {
+      writer.renameThread(w, System.nanoTime(), name);
+    } catch (Exception e) {
+      // The rename is lost; events still carry the stream id.
+    }
+  }
+
+  /** Counts an event of a virtual thread that could not be recorded. */
+  void countVirtualSkipped() {
+    virtualSkipped.increment();
+  }
+
+  /** Counts an event dropped because a definition it needs could not be written. */
+  void countUndefined() {
+    droppedUndefined.increment();
+  }
+
+  long virtualSkipped() {
+    return virtualSkipped.sum();
+  }
+
+  long droppedUndefined() {
+    return droppedUndefined.sum();
+  }
+}

@@ -1,0 +1,167 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.StreamWriter;
+
+/**
+ * Lock events: LOCK_REQUEST, LOCK_ACQUIRED, LOCK_RELEASED of monitors and java.util.concurrent
+ * locks.
+ *
+ * <p>A lock's id is the id of the object that stands for it ({@link LockObjects}: a ReentrantLock's
+ * synchronizer, a stamped lock for its views; a monitor's object whatever its class). Each thread
+ * remembers what it holds, even while measurement is off, to mark re-entrant acquisitions and to
+ * find the id of a held lock by reference: hashing an object whose monitor is held can inflate the
+ * monitor, so a monitor is hashed only at its first request, before it is entered.
+ */
+final class LockEvents {
+  private final EventPath path;
+  private final RegionRegistry regions;
+  private final ObjectDefinitions objects;
+
+  LockEvents(EventPath path, RegionRegistry regions, ObjectDefinitions objects) {
+    this.path = path;
+    this.regions = regions;
+    this.objects = objects;
+  }
+
+  void lockRequest(int region, Object lock) {
+    if (lock == null) {
+      return; // the call throws NullPointerException
+    }
+    ThreadState s = path.state();
+    long id = 0;
+    Object standsFor = lock;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      int traits = 0;
+      ConstructKind kind = regions.kind(region);
+      boolean monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+      if (!monitor && kind != ConstructKind.OBJECT_WAIT) {
+        traits = traits(s, lock);
+        if (id == 0) {
+          standsFor = LockObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return; // a condition of an unknown lock
+          }
+        }
+      }
+      if (id == 0) {
+        id = lockId(s, region, standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.lockRequest(System.nanoTime(), region, id);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void lockAcquired(Object lock, int flags) {
+    if (lock == null) {
+      return;
+    }
+    ThreadState s = path.state();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits;
+      if (s.requestObject == lock) {
+        id = s.requestId;
+        traits = s.requestTraits;
+      } else {
+        // No request seen (e.g. a synchronized method entered before the agent could weave it).
+        traits = traits(s, lock);
+        id = s.heldIdOf(lock);
+        if (id == 0) {
+          Object standsFor = LockObjects.lockOf(lock, traits);
+          if (standsFor == null) {
+            return;
+          }
+          id = lockId(s, 0, standsFor);
+        }
+      }
+      s.requestObject = null;
+      flags |= traits & LockObjects.SHARED;
+      if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0
+          && (traits & LockObjects.UNOWNED) == 0) {
+        if ((flags & LockFlags.AFTER_WAIT) == 0 && s.holds(id)) {
+          flags |= LockFlags.REENTRANT;
+        }
+        s.hold(lock, id);
+      }
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.lockAcquired(System.nanoTime(), id, flags);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void lockReleased(Object lock) {
+    if (lock == null) {
+      return;
+    }
+    ThreadState s = path.state();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = LockObjects.lockOf(lock, traits(s, lock));
+        if (standsFor == null) {
+          return;
+        }
+        id = lockId(s, 0, standsFor);
+      }
+      s.unhold(id);
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.lockReleased(System.nanoTime(), id);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  /** The traits of the lock's class, from the thread's one-class cache. */
+  private static int traits(ThreadState s, Object lock) {
+    Class<?> c = lock.getClass();
+    if (c != s.traitsClass) {
+      s.traitsClass = c;
+      s.traits = LockObjects.traits(c);
+    }
+    return s.traits;
+  }
+
+  /**
+   * The id of the object that stands for a lock, from the thread's one-entry cache or {@link
+   * ObjectDefinitions#objectId}; called outside the guard (lock ids are kept while measurement is
+   * off too), so the guard is taken around the lookup, which may write a definition.
+   */
+  private long lockId(ThreadState s, int region, Object standsFor) {
+    if (standsFor == s.lastLock) {
+      return s.lastLockId;
+    }
+    boolean was = s.busy;
+    s.busy = true;
+    long id;
+    try {
+      id = objects.objectId(region, standsFor);
+    } finally {
+      s.busy = was;
+    }
+    s.lastLock = standsFor;
+    s.lastLockId = id;
+    return id;
+  }
+}

@@ -1,0 +1,292 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.StreamWriter;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+/**
+ * Parallel regions and tasks: FORK and JOIN of a pool, TASK_CREATE, TASK_BEGIN, TASK_END and
+ * TASK_SUMMARY, join waits (JOIN_WAIT_ENTER, JOIN_WAIT_EXIT) and fork-join helping (HELP_ENTER,
+ * HELP_EXIT). Tasks are named by identity hash codes ({@link IdentityIds}), a thread joined by its
+ * Java id, pools by {@link ObjectDefinitions#poolId}.
+ *
+ * <p>With {@code tasks=aggregate} fork-join tasks are not recorded one by one: a thread's busy time
+ * in them is summarised ({@link TaskSummaries}), and a join inside a summarised task is recorded
+ * from the park that blocks it ({@link #joinBlockedEnter}).
+ */
+final class TaskEvents {
+  private final EventPath path;
+  private final ObjectDefinitions objects;
+  private final TaskSummaries summaries;
+  private final boolean aggregateForkJoin;
+
+  TaskEvents(EventPath path, ObjectDefinitions objects, TaskSummaries summaries) {
+    this.path = path;
+    this.objects = objects;
+    this.summaries = summaries;
+    this.aggregateForkJoin = summaries.aggregate;
+  }
+
+  /** What a join wait names: a thread by its Java id, a task or future by its identity. */
+  private static long targetId(Object target) {
+    return target instanceof Thread ? ((Thread) target).getId() : IdentityIds.of(target);
+  }
+
+  void fork(int region, Object pool, int parallelism) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        int poolId = objects.poolId(pool);
+        w.fork(System.nanoTime(), region, poolId, parallelism);
+        summaries.forked(poolId, region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void join(int region, Object pool) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        int poolId = objects.poolId(pool);
+        w.join(System.nanoTime(), region, poolId);
+        summaries.joined(poolId, region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void taskCreate(int region, Object task, Object pool) {
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      return; // summarised where it runs
+    }
+    int scheduler = objects.virtualScheduler();
+    if (scheduler != 0 && pool != null && scheduler == PoolObjects.idOf(pool)) {
+      return; // a virtual thread's run: its mount is what the trace shows
+    }
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        int poolId = objects.poolId(pool);
+        if (poolId == 0 || poolId != objects.virtualScheduler()) {
+          w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
+        }
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void taskBegin(Object task) {
+    ThreadState s = path.state();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedBegin(s);
+      return;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.taskBegin(System.nanoTime(), IdentityIds.of(task));
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void taskEnd(Object task) {
+    ThreadState s = path.state();
+    if (s.carrier) {
+      return; // the scheduler running a virtual thread: its mount is what the trace shows
+    }
+    if (aggregateForkJoin && task instanceof ForkJoinTask) {
+      aggregatedEnd(s);
+      return;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.taskEnd(System.nanoTime(), IdentityIds.of(task));
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void taskSummary(int region, Object pool, long count, long durationNanos) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        int poolId = objects.poolId(pool);
+        w.taskSummary(System.nanoTime(), region, poolId, count, durationNanos);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void joinWaitEnter(int region, Object target) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return; // a worker's application code runs inside summarised tasks (cheaper than the next)
+    }
+    ThreadState s = path.state();
+    if (s.aggDepth > 0) {
+      return; // a join inside a summarised task: its blocked part is recorded by joinBlocked*
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, targetId(target));
+        s.callSiteJoins++;
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void joinWaitExit(int region) {
+    if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
+      return;
+    }
+    ThreadState s = path.state();
+    if (s.aggDepth > 0) {
+      return;
+    }
+    if (s.callSiteJoins > 0) {
+      s.callSiteJoins--;
+    }
+    writeJoinWaitExit(s, region);
+  }
+
+  void helpEnter(int region) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.helpEnter(System.nanoTime(), region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void helpExit(int region) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.helpExit(System.nanoTime(), region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  private void writeJoinWaitExit(ThreadState s, int region) {
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.joinWaitExit(System.nanoTime(), region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  // ---- aggregated fork-join tasks
+
+  /**
+   * A fork-join task begins (aggregated mode): the outermost one on the thread starts a busy
+   * interval; nested ones (run while joining, or inline) are counted in it.
+   */
+  private static void aggregatedBegin(ThreadState s) {
+    if (s.busy) {
+      return;
+    }
+    if (s.aggDepth++ == 0) {
+      s.aggStart = System.nanoTime();
+      s.aggCount = 0;
+    }
+    s.aggCount++;
+  }
+
+  /** A fork-join task ends (aggregated mode): the outermost one writes the thread's summary. */
+  private void aggregatedEnd(ThreadState s) {
+    if (s.busy || s.aggDepth == 0 || --s.aggDepth > 0) {
+      return;
+    }
+    s.aggBlocked = false;
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        summaries.summarise(s, w);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void joinBlockedEnter(int region, Object task) {
+    ThreadState s = path.state();
+    if (aggregateForkJoin ? s.aggDepth == 0 || s.aggBlocked : parkedJoinIgnored(s)) {
+      return;
+    }
+    StreamWriter w = path.begin(s); // aggregated: writes the summary up to now
+    if (w != null) {
+      try {
+        w.joinWaitEnter(System.nanoTime(), region, IdentityIds.of(task));
+        if (aggregateForkJoin) {
+          s.aggBlocked = true;
+        } else {
+          s.parkedJoin = true;
+        }
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  /**
+   * Full mode: a fork-join join that no application call site recorded (a method reference such as
+   * {@code left::join}, or a join inside JDK code) still blocks the thread; the park inside {@code
+   * awaitDone} is recorded as its join wait. Ignored when the call site recorded the join.
+   */
+  private static boolean parkedJoinIgnored(ThreadState s) {
+    return s.callSiteJoins > 0 || s.parkedJoin || s.virtual;
+  }
+
+  void joinBlockedExit(int region) {
+    ThreadState s = path.state();
+    if (!aggregateForkJoin) {
+      if (s.parkedJoin) {
+        s.parkedJoin = false;
+        writeJoinWaitExit(s, region);
+      }
+      return;
+    }
+    if (!s.aggBlocked) {
+      return;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        long now = System.nanoTime();
+        w.joinWaitExit(now, region);
+        s.aggStart = now; // busy again from here
+      } finally {
+        s.aggBlocked = false;
+        EventPath.end(s);
+      }
+    } else {
+      s.aggBlocked = false;
+    }
+  }
+}

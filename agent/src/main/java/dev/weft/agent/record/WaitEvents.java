@@ -1,0 +1,161 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.StreamWriter;
+
+/**
+ * Wait events: WAIT_ENTER and WAIT_EXIT (sleeps, parks, monitor and condition waits), NOTIFY, and
+ * spins (SPIN_ENTER, SPIN_EXIT), of which one spin loop writes one pair.
+ */
+final class WaitEvents {
+  /**
+   * Spin calls closer together than this (from the end of one to the start of the next), or with
+   * less CPU time used in between, belong to one spin: a spin loop's own work between two calls is
+   * short; more is work of its own.
+   */
+  static final long SPIN_GAP_NANOS = 100_000;
+
+  private final EventPath path;
+  private final ObjectDefinitions objects;
+
+  WaitEvents(EventPath path, ObjectDefinitions objects) {
+    this.path = path;
+    this.objects = objects;
+  }
+
+  void waitEnter(int region, int waitKind) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.waitEnter(System.nanoTime(), region, waitKind);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void waitExit(int region) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.waitExit(System.nanoTime(), region);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  void notify(int region, Object object, int waitKind) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        long id = notifiedId(s, region, object);
+        w.notify(System.nanoTime(), region, id, waitKind);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  /** The id NOTIFY names: a held monitor's id, a condition's lock, else the object's own id. */
+  private long notifiedId(ThreadState s, int region, Object object) {
+    if (object == null) {
+      return 0;
+    }
+    long id = s.heldIdOf(object);
+    if (id != 0) {
+      return id;
+    }
+    int traits = LockObjects.traits(object.getClass());
+    if ((traits & LockObjects.CONDITION) != 0) {
+      Object lock = LockObjects.lockOf(object, traits);
+      if (lock != null) {
+        return objects.objectId(region, lock);
+      }
+    }
+    return objects.objectId(region, object);
+  }
+
+  /**
+   * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
+   * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
+   * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
+   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host
+   * does to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last
+   * call, when the thread records anything else.
+   */
+  void spinEnter(int region) {
+    ThreadState s = path.state();
+    if (s.virtual) {
+      return; // not recorded: a virtual thread's spin could end on another carrier's stream
+    }
+    long now = System.nanoTime();
+    if (s.spinRegion != 0 && !s.busy && path.on()) {
+      if (now - s.spinLastEnd <= SPIN_GAP_NANOS) {
+        return;
+      }
+      long cpu = ThreadCpu.now();
+      // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      if (cpu >= 0
+          && s.spinCpu >= 0
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+        s.spinCpu = cpu;
+        s.spinCpuAt = now;
+        return;
+      }
+    }
+    StreamWriter w = path.begin(s); // ends a previous spin, if any
+    if (w != null) {
+      try {
+        w.spinEnter(now, region);
+        s.spinRegion = region;
+        s.spinLastEnd = now;
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
+
+  /**
+   * A spin call returned: remembered as the end of the open spin, with the thread's CPU time at
+   * most every {@link #SPIN_GAP_NANOS} (reading it costs a system call); nothing is written.
+   */
+  void spinExit(int region) {
+    ThreadState s = path.state();
+    if (s.spinRegion != 0 && !s.busy && !s.virtual) {
+      long now = System.nanoTime();
+      s.spinLastEnd = now;
+      if (now - s.spinCpuAt > SPIN_GAP_NANOS) {
+        s.spinCpu = ThreadCpu.now();
+        s.spinCpuAt = now;
+      }
+    }
+  }
+
+  /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
+  private static final class ThreadCpu {
+    private static final java.lang.management.ThreadMXBean THREADS = threads();
+
+    private static java.lang.management.ThreadMXBean threads() {
+      try {
+        java.lang.management.ThreadMXBean t =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+        return t.isCurrentThreadCpuTimeSupported() && t.isThreadCpuTimeEnabled() ? t : null;
+      } catch (Throwable e) {
+        return null;
+      }
+    }
+
+    static long now() {
+      try {
+        return THREADS == null ? -1 : THREADS.getCurrentThreadCpuTime();
+      } catch (RuntimeException e) {
+        return -1;
+      }
+    }
+  }
+}
