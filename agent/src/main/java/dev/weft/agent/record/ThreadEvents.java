@@ -14,10 +14,21 @@ final class ThreadEvents {
   private final ObjectDefinitions objects;
 
   /**
-   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
-   * none): their THREAD_BEGIN is recorded, and their stream names the pool.
+   * Threads whose creation was recorded and that have not begun yet, by Java id: their THREAD_BEGIN
+   * is recorded, their stream names the pool, and it was opened for them already.
    */
-  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
+  private final Map<Long, Announced> announcedThreads = new ConcurrentHashMap<>();
+
+  /** A thread whose start was recorded: its pool (0: none) and the stream opened for it. */
+  private static final class Announced {
+    final int pool;
+    final EventPath.PreOpened stream;
+
+    Announced(int pool, EventPath.PreOpened stream) {
+      this.pool = pool;
+      this.stream = stream;
+    }
+  }
 
   ThreadEvents(EventPath path, ObjectDefinitions objects) {
     this.path = path;
@@ -29,14 +40,16 @@ final class ThreadEvents {
     if (s.ignored || child == null) {
       return;
     }
-    announcedThreads.put(child.getId(), 0);
     StreamWriter w = path.begin(s);
-    if (w != null) {
-      try {
-        w.threadCreate(System.nanoTime(), region, child.getId());
-      } finally {
-        EventPath.end(s);
-      }
+    if (w == null) {
+      announcedThreads.put(child.getId(), new Announced(0, null));
+      return;
+    }
+    try {
+      w.threadCreate(System.nanoTime(), region, child.getId());
+      announcedThreads.put(child.getId(), new Announced(0, path.preOpen(child, 0)));
+    } finally {
+      EventPath.end(s);
     }
   }
 
@@ -48,8 +61,9 @@ final class ThreadEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        announcedThreads.put(child.getId(), objects.poolId(pool));
+        int poolId = objects.poolId(pool);
         w.threadCreate(System.nanoTime(), region, child.getId());
+        announcedThreads.put(child.getId(), new Announced(poolId, path.preOpen(child, poolId)));
       } finally {
         EventPath.end(s);
       }
@@ -61,12 +75,15 @@ final class ThreadEvents {
     if (s.begun || s.busy) {
       return;
     }
-    Integer pool = announcedThreads.remove(s.thread.getId());
-    if (pool == null && !s.virtual) {
+    Announced a = announcedThreads.remove(s.thread.getId());
+    if (a == null && !s.virtual) {
       return; // a thread whose start was not seen (JDK internals): recorded from its first event
     }
-    if (pool != null && s.stream == null) {
-      s.pool = pool;
+    if (a != null && s.stream == null) {
+      s.pool = a.pool;
+      if (a.stream != null) {
+        path.adopt(s, a.stream);
+      }
     }
     StreamWriter w = path.begin(s);
     if (w != null) {
