@@ -2,6 +2,7 @@ package dev.weft.agent;
 
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.constructs.CalleeHooks;
 import dev.weft.agent.record.Messages;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
@@ -78,6 +79,9 @@ final class AgentRuntime {
             inst,
             options.aggregateTasks());
     recorder.ignore(writer.backgroundThread());
+    if (attached) {
+      CalleeHooks.enableForAttach();
+    }
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
     try {

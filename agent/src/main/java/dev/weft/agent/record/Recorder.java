@@ -1481,4 +1481,134 @@ public final class Recorder extends WeftSink {
   public TraceWriter writer() {
     return writer;
   }
+
+  // ---- waits in frames running since before the attach (callee-side hooks; see RunningFrames)
+  // ---------
+
+  /** Created at the first callee hook (only attached agents weave them). */
+  private volatile RunningFrames runningFrames;
+
+  private RunningFrames runningFrames() {
+    RunningFrames r = runningFrames;
+    if (r == null) {
+      synchronized (this) {
+        r = runningFrames;
+        if (r == null) {
+          r = new RunningFrames(this, regions);
+          runningFrames = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void calleeEnter(Object target, int operation) {
+    runningFrames().enter(target, operation);
+  }
+
+  @Override
+  public void calleeReturn(int result, Object target, int operation) {
+    runningFrames().returned(result, target, operation);
+  }
+
+  @Override
+  public void calleeThrow(Throwable thrown, Object target, int operation) {
+    runningFrames().threw(thrown, target, operation);
+  }
+
+  /** Whether an event of the calling thread would be recorded now (not the agent's own work). */
+  boolean mayRecordHere() {
+    ThreadState s = states.get();
+    return on && !s.busy && !s.ignored;
+  }
+
+  /** Whether this thread's last LOCK_REQUEST, still unanswered, named {@code lock}. */
+  boolean requestOpenAtCallSite(Object lock) {
+    return states.get().requestObject == lock;
+  }
+
+  /** Whether this thread's latest arrival at a CyclicBarrier, not yet departed, is at {@code b}. */
+  boolean barrierOpenAtCallSite(Object barrier) {
+    return states.get().barrierObject == barrier;
+  }
+
+  /**
+   * Whether this thread holds, as far as recorded, the lock {@code o} stands for (a lock, or a
+   * condition's lock).
+   */
+  boolean holdsLockOf(Object o) {
+    ThreadState s = states.get();
+    if (s.heldIdOf(o) != 0) {
+      return true;
+    }
+    Object standsFor = SyncObjects.lockOf(o, traits(s, o));
+    if (standsFor == null) {
+      return false;
+    }
+    return s.heldIdOf(standsFor) != 0 || s.holds(lockId(s, 0, standsFor));
+  }
+
+  // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
+  // wait's start before its stack walk.
+
+  /** {@link #barrierEnter} at time {@code t}. */
+  void barrierEnterAt(long t, int region, Object barrier) {
+    ThreadState s = states.get();
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        long generation = 0;
+        if (barrier instanceof CyclicBarrier) {
+          generation = SyncObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
+        w.barrierEnter(t, region, objectId(region, barrier), generation);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /** {@link #lockRequest} at time {@code t}, for the JDK's locks (not monitors). */
+  void lockRequestAt(long t, int region, Object lock) {
+    ThreadState s = states.get();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits = traits(s, lock);
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = SyncObjects.lockOf(lock, traits);
+        if (standsFor == null) {
+          return;
+        }
+        id = lockId(s, region, standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.lockRequest(t, region, id);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /** {@link #waitEnter} at time {@code t}. */
+  void waitEnterAt(long t, int region, int waitKind) {
+    ThreadState s = states.get();
+    StreamWriter w = acquire(s);
+    if (w != null) {
+      try {
+        w.waitEnter(t, region, waitKind);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
 }
