@@ -136,6 +136,9 @@ final class AgentRuntime {
   private static final String[] RECORDER_CLASSES = {
     "dev.weft.agent.record.SyncObjects",
     "dev.weft.agent.record.SyncObjects$Generations",
+    // An attached agent's hooks in JDK wait methods: not loaded while the program holds its locks.
+    "dev.weft.agent.record.RunningFrames",
+    "dev.weft.agent.record.OriginalLines",
     dev.weft.trace.ObjectDef.class.getName(),
     dev.weft.trace.PoolDef.class.getName(),
   };
@@ -229,6 +232,9 @@ final class AgentRuntime {
               options.description()));
       if (attached) {
         writer.defineAttribute("agent.attached", "true");
+        // The families whose waits in frames running since before the attach are hooked in the
+        // JDK (RunningLocks, RunningBarriers, RunningConditions): the analysis says what is not.
+        writer.defineAttribute("agent.running_frames", CalleeHooks.families(options));
       }
       return writer;
     } catch (IOException | RuntimeException e) {

@@ -1,10 +1,14 @@
 package dev.weft.agent.constructs;
 
+import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.config.Family;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -27,6 +31,20 @@ public final class CalleeHooks {
   /** Called before the transformer is built when the agent is loaded into a running JVM. */
   public static void enableForAttach() {
     attached = true;
+  }
+
+  /**
+   * The families ({@code locks,barriers,waits}) whose running-frame hooks {@code options} enable,
+   * comma-separated, for the trace's {@code agent.running_frames} attribute.
+   */
+  public static String families(AgentOptions options) {
+    StringJoiner out = new StringJoiner(",");
+    for (Family f : List.of(Family.LOCKS, Family.BARRIERS, Family.WAITS)) {
+      if (options.enabled(f)) {
+        out.add(f.id());
+      }
+    }
+    return out.toString();
   }
 
   /** The classes to hook: {@code classes} when attached, none otherwise. */

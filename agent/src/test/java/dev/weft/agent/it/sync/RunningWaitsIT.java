@@ -35,18 +35,15 @@ class RunningWaitsIT {
 
   /**
    * Tolerance of a thread's recorded total wait in a running frame against the application's own
-   * log. Measured on a loaded 2-core host: within 2 % (barrier waits of milliseconds, lock waits of
-   * 100-500 us on average).
+   * log. Measured in 10 runs on JDK 17 and 25 on a loaded 2-core host: barrier waits within 0.8 %,
+   * lock waits within 6 %. The agent's clock is read inside the JDK method, the application's just
+   * before the call: a thread descheduled (or stopped at a safepoint) in between loses that delay
+   * from the recorded wait, once in a while by milliseconds.
    */
   private static final double TOLERANCE = 0.10;
 
-  /**
-   * The same for the lock in the method woven at its call site, which this test checks for being
-   * recorded once: its waits are short (about 100 us on average), and the woven code's few
-   * microseconds around the call, stretched when the thread is descheduled in between, made up to
-   * 14 % of them on the loaded host.
-   */
-  private static final double CALL_SITE_TOLERANCE = 0.25;
+  /** Waits this close to the attach or the detach are left out of the comparison. */
+  private static final long WINDOW_MARGIN_NS = 200_000_000;
 
   @TempDir Path tmp;
 
@@ -85,6 +82,11 @@ class RunningWaitsIT {
         t.definitions.attributes().get("agent.weave_errors"),
         String.valueOf(t.definitions.attributes().get("agent.first_weave_error")));
     SyncTraces.assertRecorderNeverTracedItself(t);
+    assertEquals("locks,barriers,waits", t.definitions.attributes().get("agent.running_frames"));
+    // The application's class and the three hooked JDK classes, all given back their code.
+    assertTrue(
+        Integer.parseInt(t.definitions.attributes().get("agent.restored_classes")) >= 4,
+        t.definitions.attributes().toString());
 
     Truth truth = Truth.read(log);
     for (int i = 0; i < RunningWaitsApp.WORKERS; i++) {
@@ -93,8 +95,10 @@ class RunningWaitsIT {
       List<long[]> barrier = barrierWaits(t, stream, "barrier in running frame");
       compare(worker, "barrier", truth, barrier, TOLERANCE);
       compare(worker, "loopLock", truth, lockWaits(t, stream, "lock in running frame"), TOLERANCE);
-      List<long[]> helper = lockWaits(t, stream, "lock in helper");
-      compare(worker, "helperLock", truth, helper, CALL_SITE_TOLERANCE);
+      // Woven at its call site once the agent is there, and hooked in the JDK: recorded once.
+      // (Its waits are mostly a few microseconds, and the call-site path's accuracy is tested
+      // elsewhere: only the count is checked here.)
+      compare(worker, "helperLock", truth, lockWaits(t, stream, "lock in helper"), -1);
     }
   }
 
@@ -104,16 +108,19 @@ class RunningWaitsIT {
     List<long[]> logged = truth.inWindow(worker, site);
     List<long[]> seen = new ArrayList<>();
     for (long[] w : recorded) {
-      if (w[0] >= truth.attached && w[0] <= truth.detached) {
+      if (truth.inWindow(w)) {
         seen.add(w);
       }
     }
     String what = worker + " " + site;
-    assertTrue(logged.size() > 50, what + ": the app waited often: " + logged.size());
+    assertTrue(logged.size() > 20, what + ": the app waited often: " + logged.size());
     // A wait starting within microseconds of either end may fall on the other side of it.
     assertTrue(
         Math.abs(seen.size() - logged.size()) <= 1,
         what + ": each wait recorded once: " + seen.size() + " recorded, " + logged.size());
+    if (tolerance < 0) {
+      return;
+    }
     long recordedTotal = total(seen);
     long loggedTotal = total(logged);
     double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
@@ -203,11 +210,21 @@ class RunningWaitsIT {
     List<long[]> inWindow(String worker, String site) {
       List<long[]> out = new ArrayList<>();
       for (long[] w : waits.getOrDefault(worker + " " + site, List.of())) {
-        if (w[0] >= attached && w[0] <= detached) {
+        if (inWindow(w)) {
           out.add(w);
         }
       }
       return out;
+    }
+
+    /**
+     * Whether a wait started in the compared window: from WINDOW_MARGIN after the attach returned
+     * (a wait the application started just before the retransformation may reach the hooks well
+     * after it: the JVM's safepoint and the first hooks' one-time costs lie between) to
+     * WINDOW_MARGIN before the detach.
+     */
+    boolean inWindow(long[] w) {
+      return w[0] >= attached + WINDOW_MARGIN_NS && w[0] <= detached - WINDOW_MARGIN_NS;
     }
   }
 }

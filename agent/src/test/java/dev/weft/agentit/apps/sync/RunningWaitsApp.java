@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RunningWaitsApp {
   public static final int WORKERS = 3;
-  public static final long RECORD_MS = 2000;
+  public static final long RECORD_MS = 3000;
 
   private static final CyclicBarrier BARRIER = new CyclicBarrier(WORKERS);
   private static final ReentrantLock LOOP_LOCK = new ReentrantLock();
@@ -56,7 +56,9 @@ public final class RunningWaitsApp {
           LOOP_LOCK.lock(); // lock in running frame
           log("loopLock", t0);
           try {
-            work(300_000);
+            // Long enough that the waits add up to far more than a descheduled thread's delay
+            // between the application's clock read and the agent's.
+            work(1_000_000);
           } finally {
             LOOP_LOCK.unlock();
           }
@@ -132,9 +134,12 @@ public final class RunningWaitsApp {
     }
     Thread.sleep(200);
     stop = true;
-    BARRIER.reset(); // a worker waiting at the barrier ends
     for (Worker w : workers) {
-      w.join();
+      // Breaks the barrier for whoever waits at it; a worker arriving later meets the next reset.
+      while (w.isAlive()) {
+        BARRIER.reset();
+        w.join(20);
+      }
     }
     write(logFile, workers, attached, detached);
     System.out.println("workers: " + workers.size());
