@@ -2,6 +2,7 @@ package dev.weft.agent;
 
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.constructs.CalleeHooks;
 import dev.weft.agent.record.Messages;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
@@ -78,6 +79,9 @@ final class AgentRuntime {
             inst,
             options.aggregateTasks());
     recorder.ignore(writer.backgroundThread());
+    if (attached) {
+      CalleeHooks.enableForAttach();
+    }
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
     try {
@@ -135,6 +139,9 @@ final class AgentRuntime {
     "dev.weft.agent.record.BarrierObjects",
     "dev.weft.agent.record.BarrierObjects$Generations",
     "dev.weft.agent.record.PoolObjects",
+    // An attached agent's hooks in JDK wait methods: not loaded while the program holds its locks.
+    "dev.weft.agent.record.RunningFrames",
+    "dev.weft.agent.record.OriginalLines",
     dev.weft.trace.ObjectDef.class.getName(),
     dev.weft.trace.PoolDef.class.getName(),
   };
@@ -228,6 +235,9 @@ final class AgentRuntime {
               options.description()));
       if (attached) {
         writer.defineAttribute("agent.attached", "true");
+        // The families whose waits in frames running since before the attach are hooked in the
+        // JDK (RunningLocks, RunningBarriers, RunningConditions): the analysis says what is not.
+        writer.defineAttribute("agent.running_frames", CalleeHooks.families(options));
       }
       return writer;
     } catch (IOException | RuntimeException e) {

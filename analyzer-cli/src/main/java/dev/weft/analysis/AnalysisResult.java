@@ -111,7 +111,8 @@ public record AnalysisResult(
                 trace.dropped(),
                 trace.window(),
                 status == Status.COMPLETE,
-                trace.cut());
+                trace.cut(),
+                trace.notSeenWhenAttached());
     return new AnalysisResult(
         format,
         status,
@@ -144,6 +145,8 @@ public record AnalysisResult(
    * @param window the analysed time window (trace clock)
    * @param complete true when the trace was closed cleanly and every stream read to its end
    * @param cut how the recording was cut, null when it was not
+   * @param notSeenWhenAttached what the recording could not see because the agent was attached to a
+   *     running JVM (one item each), null when it started with the JVM
    */
   public record TraceInfo(
       String path,
@@ -153,7 +156,8 @@ public record AnalysisResult(
       long dropped,
       Window window,
       boolean complete,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Cut cut) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) Cut cut,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> notSeenWhenAttached) {}
 
   /**
    * Where and how a recording was cut.

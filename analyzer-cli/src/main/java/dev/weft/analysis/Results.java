@@ -140,7 +140,8 @@ final class Results {
             dropped,
             new Window(windowStart, windowEnd),
             status == AnalysisResult.Status.COMPLETE,
-            cut);
+            cut,
+            AttachLimits.of(defs));
     return new AnalysisResult(
         AnalysisResult.FORMAT, status, statusDetail, info, timeNs, results, regions, notes);
   }

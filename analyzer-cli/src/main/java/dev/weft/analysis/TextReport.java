@@ -58,6 +58,13 @@ public final class TextReport {
           "  " + r.status().id().toUpperCase(Locale.ROOT) + ": ",
           r.statusDetail() != null ? r.statusDetail() : "(no detail given)");
     }
+    if (t.notSeenWhenAttached() != null) {
+      wrap(
+          b,
+          "  ATTACHED: ",
+          "the agent was loaded into the running program; this recording could not see: "
+              + String.join("; ", t.notSeenWhenAttached()));
+    }
     b.append("  total CPU allocation time ")
         .append(duration(r.timeNs()))
         .append(" (the sum of the threads' lifetimes; percentages below are of it)\n\n");

@@ -25,6 +25,7 @@ final class SpareStreamFiles {
   private final ConcurrentLinkedQueue<StreamFile> ready = new ConcurrentLinkedQueue<>();
   private final AtomicInteger names = new AtomicInteger();
   private volatile boolean off;
+  private final Object making = new Object();
 
   SpareStreamFiles(Path eventsDir) {
     this.eventsDir = eventsDir;
@@ -55,30 +56,44 @@ final class SpareStreamFiles {
 
   /** On the background thread: makes spares until {@link #KEPT} are ready or one fails. */
   void topUp(TraceWriter writer, long traceId, int firstWindow, int maxWindow) {
-    while (wanted() && !writer.isClosed()) {
-      Path p = eventsDir.resolve(names.getAndIncrement() + SUFFIX);
-      StreamFile f;
-      try {
-        f = StreamFile.spare(writer, p, traceId, firstWindow, maxWindow);
-      } catch (IOException | RuntimeException e) {
-        off = true; // streams are then opened on their own threads, as without spares
-        return;
-      }
-      if (f == null) {
-        off = true;
-        return;
-      }
-      ready.add(f);
-      if (off || writer.isClosed()) {
-        discardAll();
-        return;
+    while (true) {
+      // One spare at a time under the lock, so that stop() returns only when none is being made.
+      synchronized (making) {
+        if (!wanted() || writer.isClosed()) {
+          return;
+        }
+        Path p = eventsDir.resolve(names.getAndIncrement() + SUFFIX);
+        StreamFile f;
+        try {
+          f = StreamFile.spare(writer, p, traceId, firstWindow, maxWindow);
+        } catch (IOException | RuntimeException e) {
+          // E.g. a full disk: nothing is left behind, and streams are then opened on their own
+          // threads, as without spares.
+          off = true;
+          try {
+            Files.deleteIfExists(p);
+          } catch (IOException | RuntimeException ignored) {
+            // A spare left behind is ignored by readers.
+          }
+          return;
+        }
+        if (f == null) {
+          off = true;
+          return;
+        }
+        ready.add(f);
       }
     }
   }
 
-  /** No more spares (the trace closes, or a test simulates a full disk); deletes those ready. */
+  /**
+   * No more spares (the trace closes, or a test simulates a full disk): waits for a spare being
+   * made, then deletes those ready.
+   */
   void stop() {
-    off = true;
+    synchronized (making) {
+      off = true;
+    }
     discardAll();
   }
 

@@ -601,4 +601,54 @@ public final class WeftBridge {
       // Nothing may reach the host program.
     }
   }
+
+  // ---- waits in frames that were running when the agent attached (callee-side hooks)
+
+  /** See {@link WeftSink#calleeEnter}. */
+  public static void calleeEnter(Object target, int operation) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.calleeEnter(target, operation);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#calleeReturn}. */
+  public static void calleeReturn(int result, Object target, int operation) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.calleeReturn(result, target, operation);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#calleeThrow}. */
+  public static void calleeThrow(Throwable thrown, Object target, int operation) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.calleeThrow(thrown, target, operation);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
 }

@@ -163,4 +163,21 @@ public abstract class WeftSink {
    * not throw.
    */
   public abstract void failed(Throwable problem);
+
+  // ---- waits in frames that were running when the agent attached (additions for attach)
+  // ---------
+  //
+  // Hooks woven into the JDK's own methods (callee side) at attach: a frame that was already
+  // running
+  // keeps its old code, but calls into these methods afresh. Not abstract: a sink that does not
+  // care ignores them. {@code operation} says which method ({@code RunningFrames} constants).
+
+  /** A hooked JDK method is entered on {@code target} (its {@code this}). */
+  public void calleeEnter(Object target, int operation) {}
+
+  /** The hooked method returns {@code result} (an int or boolean result, else 0). */
+  public void calleeReturn(int result, Object target, int operation) {}
+
+  /** The hooked method ends by throwing {@code thrown}. */
+  public void calleeThrow(Throwable thrown, Object target, int operation) {}
 }

@@ -56,4 +56,30 @@ final class BarrierEvents {
       }
     }
   }
+
+  // ---- for waits in frames running since before the attach (RunningFrames)
+
+  /** Whether this thread's latest arrival at a CyclicBarrier, not yet departed, is at {@code b}. */
+  boolean openAtCallSite(Object barrier) {
+    return path.state().barrierObject == barrier;
+  }
+
+  /** {@link #barrierEnter} at time {@code t}. */
+  void barrierEnterAt(long t, int region, Object barrier) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        long generation = 0;
+        if (barrier instanceof CyclicBarrier) {
+          generation = BarrierObjects.generation((CyclicBarrier) barrier);
+          s.barrierObject = barrier;
+          s.barrierGeneration = generation;
+        }
+        w.barrierEnter(t, region, objects.objectId(region, barrier), generation);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
 }

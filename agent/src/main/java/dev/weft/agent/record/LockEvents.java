@@ -164,4 +164,55 @@ final class LockEvents {
     s.lastLockId = id;
     return id;
   }
+
+  // ---- for waits in frames running since before the attach (RunningFrames)
+
+  /** Whether this thread's last LOCK_REQUEST, still unanswered, named {@code lock}. */
+  boolean requestOpenAtCallSite(Object lock) {
+    return path.state().requestObject == lock;
+  }
+
+  /**
+   * Whether this thread holds, as far as recorded, the lock {@code o} stands for (a lock, or a
+   * condition's lock).
+   */
+  boolean holdsLockOf(Object o) {
+    ThreadState s = path.state();
+    if (s.heldIdOf(o) != 0) {
+      return true;
+    }
+    Object standsFor = LockObjects.lockOf(o, traits(s, o));
+    if (standsFor == null) {
+      return false;
+    }
+    return s.heldIdOf(standsFor) != 0 || s.holds(lockId(s, 0, standsFor));
+  }
+
+  /** {@link #lockRequest} at time {@code t}, for the JDK's locks (not monitors). */
+  void lockRequestAt(long t, int region, Object lock) {
+    ThreadState s = path.state();
+    long id = 0;
+    if (!s.busy && !s.ignored) {
+      int traits = traits(s, lock);
+      id = s.heldIdOf(lock);
+      if (id == 0) {
+        Object standsFor = LockObjects.lockOf(lock, traits);
+        if (standsFor == null) {
+          return;
+        }
+        id = lockId(s, region, standsFor);
+      }
+      s.requestObject = lock;
+      s.requestId = id;
+      s.requestTraits = traits;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.lockRequest(t, region, id);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
 }

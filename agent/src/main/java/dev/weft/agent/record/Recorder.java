@@ -357,4 +357,72 @@ public final class Recorder extends WeftSink {
   public TraceWriter writer() {
     return writer;
   }
+
+  // ---- waits in frames running since before the attach (callee-side hooks; see RunningFrames)
+  // ---------
+
+  /** Created at the first callee hook (only attached agents weave them). */
+  private volatile RunningFrames runningFrames;
+
+  private RunningFrames runningFrames() {
+    RunningFrames r = runningFrames;
+    if (r == null) {
+      synchronized (this) {
+        r = runningFrames;
+        if (r == null) {
+          r = new RunningFrames(this, regions);
+          runningFrames = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public void calleeEnter(Object target, int operation) {
+    runningFrames().enter(target, operation);
+  }
+
+  @Override
+  public void calleeReturn(int result, Object target, int operation) {
+    runningFrames().returned(result, target, operation);
+  }
+
+  @Override
+  public void calleeThrow(Throwable thrown, Object target, int operation) {
+    runningFrames().threw(thrown, target, operation);
+  }
+
+  /** Whether an event of the calling thread would be recorded now (not the agent's own work). */
+  boolean mayRecordHere() {
+    ThreadState s = path.state();
+    return path.on() && !s.busy && !s.ignored;
+  }
+
+  boolean requestOpenAtCallSite(Object lock) {
+    return locks.requestOpenAtCallSite(lock);
+  }
+
+  boolean barrierOpenAtCallSite(Object barrier) {
+    return barriers.openAtCallSite(barrier);
+  }
+
+  boolean holdsLockOf(Object o) {
+    return locks.holdsLockOf(o);
+  }
+
+  // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
+  // wait's start before its stack walk.
+
+  void barrierEnterAt(long t, int region, Object barrier) {
+    barriers.barrierEnterAt(t, region, barrier);
+  }
+
+  void lockRequestAt(long t, int region, Object lock) {
+    locks.lockRequestAt(t, region, lock);
+  }
+
+  void waitEnterAt(long t, int region, int waitKind) {
+    waits.waitEnterAt(t, region, waitKind);
+  }
 }

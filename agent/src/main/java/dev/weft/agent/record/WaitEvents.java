@@ -158,4 +158,17 @@ final class WaitEvents {
       }
     }
   }
+
+  /** {@link #waitEnter} at time {@code t} (for RunningFrames, which takes it before a walk). */
+  void waitEnterAt(long t, int region, int waitKind) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.waitEnter(t, region, waitKind);
+      } finally {
+        EventPath.end(s);
+      }
+    }
+  }
 }

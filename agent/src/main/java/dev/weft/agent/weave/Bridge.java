@@ -47,7 +47,10 @@ public enum Bridge {
   THREAD_CREATE("threadCreate", "(ILjava/lang/Thread;)V"),
   POOL_THREAD_CREATE("poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V"),
   THREAD_BEGIN("threadBegin", "()V"),
-  THREAD_END("threadEnd", "()V");
+  THREAD_END("threadEnd", "()V"),
+  CALLEE_ENTER("calleeEnter", "(Ljava/lang/Object;I)V"),
+  CALLEE_RETURN("calleeReturn", "(ILjava/lang/Object;I)V"),
+  CALLEE_THROW("calleeThrow", "(Ljava/lang/Throwable;Ljava/lang/Object;I)V");
 
   private final String method;
   private final String descriptor;

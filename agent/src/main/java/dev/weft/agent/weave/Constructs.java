@@ -14,6 +14,9 @@ import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.Phasers;
 import dev.weft.agent.constructs.ReadWriteLocks;
 import dev.weft.agent.constructs.ReentrantLocks;
+import dev.weft.agent.constructs.RunningBarriers;
+import dev.weft.agent.constructs.RunningConditions;
+import dev.weft.agent.constructs.RunningLocks;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
@@ -56,6 +59,10 @@ public final class Constructs {
         new Threads(),
         // Mounts need no weaving (the recorder finds a virtual thread's carrier itself); this is
         // the virtual threads' THREAD_BEGIN/END.
-        new VirtualThreads());
+        new VirtualThreads(),
+        // Attached agents only: waits in frames that were running before the attach.
+        new RunningLocks(),
+        new RunningBarriers(),
+        new RunningConditions());
   }
 }

@@ -1,0 +1,127 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.config.Family;
+import dev.weft.agent.weave.Bridge;
+import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.HookedMethod;
+import dev.weft.agent.weave.WeaveTarget;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Hooks in the JDK's own wait methods for frames that were running when the agent attached (see
+ * {@code RunningFrames} in the recorder): at a hooked method's entry {@code calleeEnter(this, op)},
+ * at its returns {@code calleeReturn(result, this, op)}, when it throws {@code calleeThrow(t, this,
+ * op)}. Woven only by an attached agent ({@link #enableForAttach}): started with the JVM, the agent
+ * weaves every call site before it runs, and the hooks would only cost.
+ */
+public final class CalleeHooks {
+
+  private static volatile boolean attached;
+
+  private CalleeHooks() {}
+
+  /** Called before the transformer is built when the agent is loaded into a running JVM. */
+  public static void enableForAttach() {
+    attached = true;
+  }
+
+  /**
+   * The families ({@code locks,barriers,waits}) whose running-frame hooks {@code options} enable,
+   * comma-separated, for the trace's {@code agent.running_frames} attribute.
+   */
+  public static String families(AgentOptions options) {
+    StringJoiner out = new StringJoiner(",");
+    for (Family f : List.of(Family.LOCKS, Family.BARRIERS, Family.WAITS)) {
+      if (options.enabled(f)) {
+        out.add(f.id());
+      }
+    }
+    return out.toString();
+  }
+
+  /** The classes to hook: {@code classes} when attached, none otherwise. */
+  static Set<String> whenAttached(Set<String> classes) {
+    return attached ? classes : Set.of();
+  }
+
+  /**
+   * Hooks the methods of {@code target} named in {@code operations} ({@code name + descriptor} to
+   * the operation code); {@code entryOnly} operations get no return and throw hooks.
+   */
+  static byte[] weave(WeaveTarget target, Map<String, Integer> operations, Set<Integer> entryOnly) {
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          Integer op = operations.get(name + descriptor);
+          if (op == null || (access & Opcodes.ACC_STATIC) != 0) {
+            return mv;
+          }
+          target.changed();
+          return new Hook(
+              mv, target.internalName(), access, name, descriptor, version, op, entryOnly);
+        });
+  }
+
+  private static final class Hook extends HookedMethod {
+    private final int op;
+    private final boolean exits;
+
+    Hook(
+        MethodVisitor next,
+        String owner,
+        int access,
+        String name,
+        String descriptor,
+        int version,
+        int op,
+        Set<Integer> entryOnly) {
+      super(next, owner, access, name, descriptor, version);
+      this.op = op;
+      this.exits = !entryOnly.contains(op);
+    }
+
+    @Override
+    protected boolean shouldHook() {
+      return true;
+    }
+
+    @Override
+    protected void onEnter() {
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      BridgeCalls.push(mv, op);
+      Bridge.CALLEE_ENTER.call(mv);
+    }
+
+    @Override
+    protected void onReturn(int opcode) {
+      if (!exits) {
+        return;
+      }
+      if (opcode == Opcodes.IRETURN) {
+        mv.visitInsn(Opcodes.DUP); // an int or boolean result, reported
+      } else {
+        mv.visitInsn(Opcodes.ICONST_0); // void or long (awaitNanos): not needed
+      }
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      BridgeCalls.push(mv, op);
+      Bridge.CALLEE_RETURN.call(mv);
+    }
+
+    @Override
+    protected void onThrow() {
+      if (!exits) {
+        return;
+      }
+      mv.visitInsn(Opcodes.DUP);
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      BridgeCalls.push(mv, op);
+      Bridge.CALLEE_THROW.call(mv);
+    }
+  }
+}

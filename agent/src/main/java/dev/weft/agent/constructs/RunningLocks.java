@@ -1,0 +1,41 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.record.RunningFrames;
+import dev.weft.agent.weave.ConstructInstrumentation;
+import dev.weft.agent.weave.WeaveTarget;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code ReentrantLock} acquisitions and releases in frames that were running when the agent
+ * attached (family {@code locks}): hooks in {@code lock}, {@code lockInterruptibly}, both {@code
+ * tryLock}s and {@code unlock} themselves, which such frames call afresh. Only an attached agent
+ * weaves them; the recorder keeps the user's calls that call-site weaving did not see.
+ */
+public final class RunningLocks implements ConstructInstrumentation {
+  private static final String REENTRANT_LOCK = "java/util/concurrent/locks/ReentrantLock";
+
+  private static final Map<String, Integer> OPERATIONS =
+      Map.of(
+          "lock()V", RunningFrames.LOCK,
+          "lockInterruptibly()V", RunningFrames.LOCK_INTERRUPTIBLY,
+          "tryLock()Z", RunningFrames.TRY_LOCK,
+          "tryLock(JLjava/util/concurrent/TimeUnit;)Z", RunningFrames.TRY_LOCK_TIMED,
+          "unlock()V", RunningFrames.UNLOCK);
+
+  @Override
+  public Family family() {
+    return Family.LOCKS;
+  }
+
+  @Override
+  public Set<String> jdkClasses() {
+    return CalleeHooks.whenAttached(Set.of(REENTRANT_LOCK));
+  }
+
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.UNLOCK));
+  }
+}

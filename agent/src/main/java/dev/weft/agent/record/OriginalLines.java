@@ -1,0 +1,130 @@
+package dev.weft.agent.record;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Source lines of frames that run a method's code from before its class was retransformed. The JVM
+ * gives such (obsolete) frames no file and line ({@code StackWalker} reports -1: their line table
+ * is not the current one), but their bytecode index still points into the original code, whose
+ * class file the class's loader can read again. Parsed once per class, on the first wait of a
+ * running frame in it.
+ */
+final class OriginalLines {
+  private static final ClassValue<OriginalLines> OF_CLASS =
+      new ClassValue<OriginalLines>() {
+        @Override
+        protected OriginalLines computeValue(Class<?> c) {
+          return read(c);
+        }
+      };
+
+  private final String sourceFile;
+
+  /** Per {@code name + descriptor}: pairs (start bytecode index, line), in the table's order. */
+  private final Map<String, int[]> lines;
+
+  private OriginalLines(String sourceFile, Map<String, int[]> lines) {
+    this.sourceFile = sourceFile;
+    this.lines = lines;
+  }
+
+  /** Of class {@code c}; empty when its class file cannot be read. */
+  static OriginalLines of(Class<?> c) {
+    return OF_CLASS.get(c);
+  }
+
+  /** The SourceFile attribute, or null. */
+  String sourceFile() {
+    return sourceFile;
+  }
+
+  /** The line of bytecode index {@code bci} in method {@code name + descriptor}, or 0. */
+  int line(String name, String descriptor, int bci) {
+    int[] table = lines.get(name + descriptor);
+    if (table == null) {
+      return 0;
+    }
+    int best = -1;
+    int line = 0;
+    for (int i = 0; i < table.length; i += 2) {
+      if (table[i] <= bci && table[i] > best) {
+        best = table[i];
+        line = table[i + 1];
+      }
+    }
+    return line;
+  }
+
+  private static OriginalLines read(Class<?> c) {
+    ClassLoader loader = c.getClassLoader();
+    String resource = c.getName().replace('.', '/') + ".class";
+    try (InputStream in =
+        loader == null
+            ? ClassLoader.getSystemResourceAsStream(resource)
+            : loader.getResourceAsStream(resource)) {
+      if (in == null) {
+        return new OriginalLines(null, Map.of());
+      }
+      return parse(in.readAllBytes());
+    } catch (IOException | RuntimeException e) {
+      return new OriginalLines(null, Map.of());
+    }
+  }
+
+  private static OriginalLines parse(byte[] classfile) {
+    Map<String, int[]> lines = new HashMap<>();
+    String[] source = new String[1];
+    // Through a writer: a reader's labels get their offsets only when a writer writes the code;
+    // unchanged code is written with the same instructions at the same offsets.
+    new ClassReader(classfile)
+        .accept(
+            new ClassVisitor(Opcodes.ASM9, new ClassWriter(0)) {
+              @Override
+              public void visitSource(String file, String debug) {
+                super.visitSource(file, debug);
+                source[0] = file;
+              }
+
+              @Override
+              public MethodVisitor visitMethod(
+                  int access, String name, String descriptor, String signature, String[] ex) {
+                MethodVisitor writer = super.visitMethod(access, name, descriptor, signature, ex);
+                return new MethodVisitor(Opcodes.ASM9, writer) {
+                  private final List<Label> starts = new ArrayList<>();
+                  private final List<Integer> numbers = new ArrayList<>();
+
+                  @Override
+                  public void visitLineNumber(int line, Label start) {
+                    super.visitLineNumber(line, start);
+                    starts.add(start);
+                    numbers.add(line);
+                  }
+
+                  @Override
+                  public void visitEnd() {
+                    super.visitEnd(); // the code is written: the labels have their offsets
+                    int[] table = new int[starts.size() * 2];
+                    for (int i = 0; i < starts.size(); i++) {
+                      table[2 * i] = starts.get(i).getOffset();
+                      table[2 * i + 1] = numbers.get(i);
+                    }
+                    lines.put(name + descriptor, table);
+                  }
+                };
+              }
+            },
+            ClassReader.SKIP_FRAMES);
+    return new OriginalLines(source[0], lines);
+  }
+}

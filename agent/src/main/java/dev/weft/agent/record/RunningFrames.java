@@ -1,0 +1,379 @@
+package dev.weft.agent.record;
+
+import dev.weft.trace.BarrierOutcome;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.WaitKind;
+import java.lang.StackWalker.StackFrame;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Waits in frames that were already running when the agent attached. Such a frame keeps the code it
+ * had (retransformation replaces a method's code for later calls only), so its call sites are not
+ * woven; but each lock, barrier or condition wait calls into the JDK afresh, where hooks woven at
+ * attach ({@code RunningLocks}, {@code RunningBarriers}, {@code RunningConditions}) report it here
+ * as {@link #enter}, {@link #returned} and {@link #threw} of an operation on the JDK object.
+ *
+ * <p>What is recorded, and under which region:
+ *
+ * <ul>
+ *   <li><b>Only the user's waits.</b> A stack walk finds the frame that called the JDK method; when
+ *       that is JDK code (an executor's queue, a barrier's own lock) or the agent, nothing is
+ *       recorded, as with call-site weaving. The region is the caller's call site (class, method,
+ *       file, line), registered once per call site (the walk's result is cached by the caller's
+ *       method and bytecode index).
+ *   <li><b>Each wait once.</b> A frame entered after the attach runs woven code whose call-site
+ *       hooks record the wait themselves; the recorder's per-thread state says so (an open
+ *       LOCK_REQUEST of this lock, an open arrival at this barrier, a condition whose lock the call
+ *       site has already released), and the callee hook then records nothing. An unlock is recorded
+ *       here only when the acquisition was, and the call site has not released it.
+ * </ul>
+ *
+ * <p>Per thread, a stack of the regions the entries recorded (0: nothing) pairs every return or
+ * throw with its entry; nested hooked calls (a barrier's own lock) keep it balanced.
+ */
+public final class RunningFrames {
+  /** {@code ReentrantLock.lock()}. */
+  public static final int LOCK = 1;
+
+  /** {@code ReentrantLock.lockInterruptibly()}. */
+  public static final int LOCK_INTERRUPTIBLY = 2;
+
+  /** {@code ReentrantLock.tryLock()}: false is FAILED. */
+  public static final int TRY_LOCK = 3;
+
+  /** {@code ReentrantLock.tryLock(long, TimeUnit)}: false is ABORTED. */
+  public static final int TRY_LOCK_TIMED = 4;
+
+  /** {@code ReentrantLock.unlock()} (entry only). */
+  public static final int UNLOCK = 5;
+
+  /** {@code CyclicBarrier.await} (either). */
+  public static final int BARRIER_AWAIT = 6;
+
+  /** {@code Condition.await} and its variants, on an AQS condition. */
+  public static final int CONDITION_AWAIT = 7;
+
+  private static final StackWalker WALKER =
+      StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+  private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+
+  /** Region for "not the user's call" in the site cache. */
+  private static final Integer NOT_USER = 0;
+
+  private final Recorder recorder;
+  private final RegionRegistry regions;
+  private final Map<Site, Integer> sites = new ConcurrentHashMap<>();
+  private final ThreadLocal<Frames> frames = ThreadLocal.withInitial(Frames::new);
+
+  RunningFrames(Recorder recorder, RegionRegistry regions) {
+    this.recorder = recorder;
+    this.regions = regions;
+  }
+
+  /** A hooked method was entered on {@code target}. */
+  void enter(Object target, int op) {
+    // The wait starts now: the stack walk below takes microseconds (much more when the thread is
+    // descheduled during it), which must not be left out of the wait.
+    long start = System.nanoTime();
+    Frames f = frames.get();
+    if (op == UNLOCK) {
+      if (f.forget(target) && recorder.holdsLockOf(target)) {
+        recorder.lockReleased(target);
+      }
+      return;
+    }
+    int region = 0;
+    if (target != null && recorder.mayRecordHere() && !openAtCallSite(target, op)) {
+      region = callerRegion(op);
+    }
+    f.push(region);
+    if (region == 0) {
+      return;
+    }
+    switch (op) {
+      case BARRIER_AWAIT:
+        recorder.barrierEnterAt(start, region, target);
+        break;
+      case CONDITION_AWAIT:
+        recorder.lockReleased(target);
+        recorder.waitEnterAt(start, region, WaitKind.CONDITION_AWAIT);
+        break;
+      default:
+        recorder.lockRequestAt(start, region, target);
+        break;
+    }
+  }
+
+  /** The hooked method entered last on this thread returned {@code result}. */
+  void returned(int result, Object target, int op) {
+    if (op == UNLOCK) {
+      return;
+    }
+    Frames f = frames.get();
+    int region = f.pop();
+    if (region == 0) {
+      return;
+    }
+    switch (op) {
+      case BARRIER_AWAIT:
+        recorder.barrierExit(region, target, 0, result == 0 ? BarrierOutcome.LAST : 0);
+        break;
+      case CONDITION_AWAIT:
+        reacquire(region, target);
+        break;
+      case TRY_LOCK:
+      case TRY_LOCK_TIMED:
+        if (result != 0) {
+          acquired(f, target, 0);
+        } else {
+          recorder.lockAcquired(target, op == TRY_LOCK ? LockFlags.FAILED : LockFlags.ABORTED);
+        }
+        break;
+      default:
+        acquired(f, target, 0);
+        break;
+    }
+  }
+
+  /** The hooked method entered last on this thread threw {@code thrown}. */
+  void threw(Throwable thrown, Object target, int op) {
+    if (op == UNLOCK) {
+      return;
+    }
+    int region = frames.get().pop();
+    if (region == 0) {
+      return;
+    }
+    switch (op) {
+      case BARRIER_AWAIT:
+        recorder.barrierExit(region, target, 0, outcomeOf(thrown));
+        break;
+      case CONDITION_AWAIT:
+        reacquire(region, target);
+        break;
+      default:
+        recorder.lockAcquired(target, LockFlags.ABORTED);
+        break;
+    }
+  }
+
+  private void acquired(Frames f, Object lock, int flags) {
+    recorder.lockAcquired(lock, flags);
+    f.remember(lock);
+  }
+
+  /** A condition's wait ended: WAIT_EXIT, and the lock taken back (as the call-site hooks do). */
+  private void reacquire(int region, Object condition) {
+    recorder.waitExit(region);
+    recorder.lockRequest(region, condition);
+    recorder.lockAcquired(condition, LockFlags.AFTER_WAIT);
+  }
+
+  private static int outcomeOf(Throwable t) {
+    if (t instanceof InterruptedException) {
+      return BarrierOutcome.INTERRUPTED;
+    }
+    if (t instanceof TimeoutException) {
+      return BarrierOutcome.TIMEOUT;
+    }
+    return BarrierOutcome.BROKEN; // BrokenBarrierException, or anything that ended the wait
+  }
+
+  /** Whether woven call-site hooks already record this wait (see the class comment). */
+  private boolean openAtCallSite(Object target, int op) {
+    switch (op) {
+      case BARRIER_AWAIT:
+        return recorder.barrierOpenAtCallSite(target);
+      case CONDITION_AWAIT:
+        // The call site released the condition's lock before the call; unheld, it is theirs.
+        return !recorder.holdsLockOf(target);
+      default:
+        return recorder.requestOpenAtCallSite(target);
+    }
+  }
+
+  /**
+   * The region of the user's call of the hooked method: the frame below the hooked method's, when
+   * it is not JDK or agent code; 0 otherwise.
+   */
+  private int callerRegion(int op) {
+    boolean guard = recorder.suspendCurrentThread();
+    try {
+      Class<?> hooked = hookedClass(op);
+      StackFrame caller =
+          WALKER.walk(
+              s ->
+                  s.dropWhile(fr -> !hooked.isAssignableFrom(fr.getDeclaringClass()))
+                      .dropWhile(fr -> hooked.isAssignableFrom(fr.getDeclaringClass()))
+                      .findFirst()
+                      .orElse(null));
+      if (caller == null) {
+        return 0;
+      }
+      Site site =
+          new Site(
+              caller.getDeclaringClass(),
+              caller.getMethodName(),
+              caller.getDescriptor(),
+              caller.getByteCodeIndex(),
+              op);
+      Integer region = sites.get(site);
+      if (region == null) {
+        region = register(caller, op);
+        sites.put(site, region);
+      }
+      return region;
+    } catch (RuntimeException | LinkageError e) {
+      return 0; // no site, no event
+    } finally {
+      recorder.resume(guard);
+    }
+  }
+
+  private static Class<?> hookedClass(int op) {
+    switch (op) {
+      case BARRIER_AWAIT:
+        return CyclicBarrier.class;
+      case CONDITION_AWAIT:
+        return AbstractQueuedSynchronizer.ConditionObject.class;
+      default:
+        return ReentrantLock.class;
+    }
+  }
+
+  private Integer register(StackFrame caller, int op) {
+    Class<?> c = caller.getDeclaringClass();
+    ClassLoader loader = c.getClassLoader();
+    if (loader == null || loader == PLATFORM || c.getName().startsWith("dev.weft.agent.")) {
+      return NOT_USER;
+    }
+    ConstructKind kind;
+    String name;
+    switch (op) {
+      case BARRIER_AWAIT:
+        kind = ConstructKind.CYCLIC_BARRIER;
+        name = "CyclicBarrier.await";
+        break;
+      case CONDITION_AWAIT:
+        kind = ConstructKind.CONDITION_AWAIT;
+        name = "Condition.await";
+        break;
+      case LOCK_INTERRUPTIBLY:
+        kind = ConstructKind.REENTRANT_LOCK;
+        name = "ReentrantLock.lockInterruptibly";
+        break;
+      case TRY_LOCK:
+      case TRY_LOCK_TIMED:
+        kind = ConstructKind.REENTRANT_LOCK;
+        name = "ReentrantLock.tryLock";
+        break;
+      default:
+        kind = ConstructKind.REENTRANT_LOCK;
+        name = "ReentrantLock.lock";
+        break;
+    }
+    String file = caller.getFileName();
+    int line = caller.getLineNumber();
+    if (line < 0) {
+      // A frame running its method's code from before the retransformation (the usual case here).
+      OriginalLines original = OriginalLines.of(c);
+      file = original.sourceFile();
+      line =
+          original.line(caller.getMethodName(), caller.getDescriptor(), caller.getByteCodeIndex());
+    }
+    return regions.register(
+        kind,
+        name,
+        c.getName(),
+        caller.getMethodName(),
+        file == null ? "" : file,
+        Math.max(0, line),
+        Math.max(0, line));
+  }
+
+  /** A caller's call site of one operation. */
+  private static final class Site {
+    private final Class<?> declaring;
+    private final String method;
+    private final String descriptor;
+    private final int bci;
+    private final int op;
+
+    Site(Class<?> declaring, String method, String descriptor, int bci, int op) {
+      this.declaring = declaring;
+      this.method = method;
+      this.descriptor = descriptor;
+      this.bci = bci;
+      this.op = op;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Site)) {
+        return false;
+      }
+      Site s = (Site) o;
+      return declaring == s.declaring
+          && bci == s.bci
+          && op == s.op
+          && method.equals(s.method)
+          && descriptor.equals(s.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(declaring, method, descriptor, bci, op);
+    }
+  }
+
+  /** One thread's open hooked calls and the locks whose acquisition was recorded here. */
+  private static final class Frames {
+    private int[] open = new int[8];
+    private int depth;
+    private Object[] held = new Object[4];
+    private int heldCount;
+
+    void push(int region) {
+      if (depth == open.length) {
+        open = Arrays.copyOf(open, depth * 2);
+      }
+      open[depth++] = region;
+    }
+
+    int pop() {
+      return depth == 0 ? 0 : open[--depth];
+    }
+
+    void remember(Object lock) {
+      if (heldCount == held.length) {
+        if (heldCount >= 256) {
+          return;
+        }
+        held = Arrays.copyOf(held, heldCount * 2);
+      }
+      held[heldCount++] = lock;
+    }
+
+    /** Forgets the innermost remembered hold of {@code lock}; false when there is none. */
+    boolean forget(Object lock) {
+      for (int i = heldCount - 1; i >= 0; i--) {
+        if (held[i] == lock) {
+          heldCount--;
+          System.arraycopy(held, i + 1, held, i, heldCount - i);
+          held[heldCount] = null;
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}

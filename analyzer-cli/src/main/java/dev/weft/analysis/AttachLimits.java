@@ -1,0 +1,50 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.Definitions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a recording made by an agent loaded into a running JVM ({@code weft attach}) could not see,
+ * from the trace's attributes: said in the analysis header and its JSON, never left silent.
+ *
+ * <p>Frames already running at the attach keep their code, so their call sites are not woven. The
+ * agent hooks some JDK wait methods themselves to see the waits such frames start (attribute {@code
+ * agent.running_frames}: the construct families hooked); every other kind of wait in those frames,
+ * and every wait already in progress at the attach, is missing.
+ */
+final class AttachLimits {
+  /** The attribute an attached agent writes: the families hooked for running frames. */
+  static final String RUNNING_FRAMES = "agent.running_frames";
+
+  private AttachLimits() {}
+
+  /** What the recording could not see, one item each; null when the agent did not attach. */
+  static List<String> of(Definitions defs) {
+    if (!"true".equals(defs.attributes().get("agent.attached"))) {
+      return null;
+    }
+    Set<String> hooked = Set.of(defs.attributes().getOrDefault(RUNNING_FRAMES, "").split(","));
+    List<String> seen = new ArrayList<>();
+    List<String> unseen = new ArrayList<>();
+    (hooked.contains("locks") ? seen : unseen).add("ReentrantLock acquisitions");
+    (hooked.contains("barriers") ? seen : unseen).add("CyclicBarrier waits");
+    (hooked.contains("waits") ? seen : unseen).add("Condition waits");
+    unseen.add(
+        "synchronized contention, Object.wait, Thread.sleep, Thread.join, Future.get and"
+            + " fork-join joins, CountDownLatch, Phaser and Semaphore waits, read/write and stamped"
+            + " locks");
+    List<String> out = new ArrayList<>();
+    out.add("waits, regions and tasks already in progress when the recording started");
+    out.add(
+        "in code that was already running when the agent attached (methods entered before and"
+            + " not left since): "
+            + String.join("; ", unseen)
+            + (seen.isEmpty() ? "" : " (seen there: " + String.join(", ", seen) + ")"));
+    out.add(
+        "synchronized methods of classes loaded before the attach: their acquisitions are"
+            + " recorded without their wait");
+    return out;
+  }
+}
