@@ -29,6 +29,7 @@ final class BridgeInstaller {
   // Relocated by the shaded build together with the classes they name.
   private static final String SINK = "dev.weft.agent.bridge.WeftSink";
   private static final String BRIDGE = "dev.weft.agent.bridge.WeftBridge";
+  private static final String CALLEE_BRIDGE = "dev.weft.agent.bridge.WeftCalleeBridge";
 
   private BridgeInstaller() {}
 
@@ -65,6 +66,7 @@ final class BridgeInstaller {
       // The sink first: the bridge refers to it.
       inJavaLang.defineClass(read(jar, SINK));
       inJavaLang.defineClass(read(jar, BRIDGE));
+      inJavaLang.defineClass(read(jar, CALLEE_BRIDGE));
     }
   }
 

@@ -1,19 +1,13 @@
 package dev.weft.agent.bridge;
 
 /**
- * The bootstrap-visible facade that woven code calls: one static method per event kind (POMP style,
- * no generic {@code event(type)} switch), each taking the int region id of the woven site and the
- * object(s) concerned. Every method forwards to the installed {@link WeftSink} and is a no-op while
- * none is installed.
- *
- * <p><b>Important:</b> the shaded agent jar relocates this package to {@code java.lang} and the
- * agent defines these classes in {@code java.base} (see {@code BridgeInstaller}), so that advice
- * inlined into JDK classes and call sites woven into any application class can link to them. The
- * class references JDK types only.
- *
- * <p>No exception ever leaves a bridge method: a sink that throws is uninstalled at once (recording
- * stops) and told once through {@link WeftSink#failed}. The happy path costs one volatile read and
- * a call; the exception handler costs nothing until it runs.
+ * The bootstrap-visible facade woven code calls: one static method per event kind (POMP style),
+ * taking the int region id of the woven site and the object(s) concerned, forwarding to the
+ * installed {@link WeftSink}; a no-op while none is installed. The shaded jar relocates this
+ * package to {@code java.lang} and the agent defines it in {@code java.base} ({@code
+ * BridgeInstaller}), so that code woven into JDK and application classes links to it; it refers to
+ * JDK types only. No exception ever leaves a method: a sink that throws is uninstalled at once and
+ * told once ({@link WeftSink#failed}). The happy path is one volatile read and a call.
  */
 public final class WeftBridge {
   private static volatile WeftSink sink;
@@ -582,7 +576,7 @@ public final class WeftBridge {
    * that event is lost, recording goes on. Callers guard the call itself, which may run out of
    * stack too.
    */
-  private static void fault(WeftSink s, Throwable t) {
+  static void fault(WeftSink s, Throwable t) {
     if (!(t instanceof StackOverflowError)) {
       uninstallAndTell(s, t);
     }
@@ -599,56 +593,6 @@ public final class WeftBridge {
       s.failed(t);
     } catch (Throwable ignored) {
       // Nothing may reach the host program.
-    }
-  }
-
-  // ---- waits in frames that were running when the agent attached (callee-side hooks)
-
-  /** See {@link WeftSink#calleeEnter}. */
-  public static void calleeEnter(Object target, int operation) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.calleeEnter(target, operation);
-      } catch (Throwable t) {
-        try {
-          fault(s, t);
-        } catch (Throwable outOfStack) {
-          // Nothing may reach the host program.
-        }
-      }
-    }
-  }
-
-  /** See {@link WeftSink#calleeReturn}. */
-  public static void calleeReturn(int result, Object target, int operation) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.calleeReturn(result, target, operation);
-      } catch (Throwable t) {
-        try {
-          fault(s, t);
-        } catch (Throwable outOfStack) {
-          // Nothing may reach the host program.
-        }
-      }
-    }
-  }
-
-  /** See {@link WeftSink#calleeThrow}. */
-  public static void calleeThrow(Throwable thrown, Object target, int operation) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.calleeThrow(thrown, target, operation);
-      } catch (Throwable t) {
-        try {
-          fault(s, t);
-        } catch (Throwable outOfStack) {
-          // Nothing may reach the host program.
-        }
-      }
     }
   }
 }

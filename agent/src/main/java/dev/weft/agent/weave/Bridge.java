@@ -4,14 +4,16 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The methods of {@code WeftBridge} that woven code calls, one constant per method: its name and
- * descriptor, so that weaving code names a bridge method once and a typo cannot reach a class file.
- * {@code BridgeTest} checks by reflection that the constants and the bridge's public static methods
- * match one to one (the sink's management, {@code install} and {@code installed}, excepted).
+ * The methods of {@code WeftBridge} (and {@code WeftCalleeBridge}) that woven code calls, one
+ * constant per method: its owner, name and descriptor, so that weaving code names a bridge method
+ * once and a typo cannot reach a class file. {@code BridgeTest} checks by reflection that the
+ * constants and the bridge's public static methods match one to one (the sink's management, {@code
+ * install} and {@code installed}, excepted).
  *
- * <p>The owner is {@link BridgeCalls#OWNER}, relocated to {@code java/lang/WeftBridge} in the
- * shaded jar. Every method is static and never throws, so a call can go anywhere an instruction may
- * go without a new exception handler; its arguments must be on the stack in descriptor order.
+ * <p>The owner is {@link BridgeCalls#OWNER} (or {@link BridgeCalls#CALLEE_OWNER}), relocated to
+ * {@code java/lang} in the shaded jar. Every method is static and never throws, so a call can go
+ * anywhere an instruction may go without a new exception handler; its arguments must be on the
+ * stack in descriptor order.
  */
 public enum Bridge {
   ENTER("enter", "(I)V"),
@@ -48,19 +50,31 @@ public enum Bridge {
   POOL_THREAD_CREATE("poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V"),
   THREAD_BEGIN("threadBegin", "()V"),
   THREAD_END("threadEnd", "()V"),
-  CALLEE_ENTER("calleeEnter", "(Ljava/lang/Object;I)V"),
-  CALLEE_RETURN("calleeReturn", "(ILjava/lang/Object;I)V"),
-  CALLEE_THROW("calleeThrow", "(Ljava/lang/Throwable;Ljava/lang/Object;I)V");
+  CALLEE_ENTER(BridgeCalls.CALLEE_OWNER, "calleeEnter", "(Ljava/lang/Object;I)V"),
+  CALLEE_RETURN(BridgeCalls.CALLEE_OWNER, "calleeReturn", "(ILjava/lang/Object;I)V"),
+  CALLEE_THROW(
+      BridgeCalls.CALLEE_OWNER, "calleeThrow", "(Ljava/lang/Throwable;Ljava/lang/Object;I)V");
 
+  private final String owner;
   private final String method;
   private final String descriptor;
 
   Bridge(String method, String descriptor) {
+    this(BridgeCalls.OWNER, method, descriptor);
+  }
+
+  Bridge(String owner, String method, String descriptor) {
+    this.owner = owner;
     this.method = method;
     this.descriptor = descriptor;
   }
 
-  /** The method's name in {@code WeftBridge}. */
+  /** The internal name of the bridge class holding the method. */
+  public String owner() {
+    return owner;
+  }
+
+  /** The method's name in its bridge class. */
   public String methodName() {
     return method;
   }
@@ -72,7 +86,7 @@ public enum Bridge {
 
   /** Emits the call; its arguments are on the stack. */
   public void call(MethodVisitor mv) {
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, BridgeCalls.OWNER, method, descriptor, false);
+    mv.visitMethodInsn(Opcodes.INVOKESTATIC, owner, method, descriptor, false);
   }
 
   /** Pushes {@code region} and emits the call: for the methods taking only a region id. */

@@ -14,6 +14,9 @@ public final class BridgeCalls {
    */
   public static final String OWNER = "dev/weft/agent/bridge/WeftBridge";
 
+  /** The bridge of an attached agent's hooks in JDK wait methods ({@code WeftCalleeBridge}). */
+  public static final String CALLEE_OWNER = "dev/weft/agent/bridge/WeftCalleeBridge";
+
   private BridgeCalls() {}
 
   /** Pushes an int constant with the shortest instruction. */

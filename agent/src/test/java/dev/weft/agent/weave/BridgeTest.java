@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.agent.bridge.WeftCalleeBridge;
 import dev.weft.agent.bridge.WeftSink;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -18,10 +19,15 @@ import org.objectweb.asm.Type;
 /** The {@link Bridge} constants and {@code WeftBridge}'s event methods match one to one. */
 class BridgeTest {
 
-  /** The public static methods of WeftBridge that woven code may call: all but the sink's own. */
+  /**
+   * The public static methods of the bridge classes that woven code may call: all but the sink's
+   * own.
+   */
   private static List<Method> eventMethods() {
     List<Method> out = new ArrayList<>();
-    for (Method m : WeftBridge.class.getDeclaredMethods()) {
+    List<Method> all = new ArrayList<>(List.of(WeftBridge.class.getDeclaredMethods()));
+    all.addAll(List.of(WeftCalleeBridge.class.getDeclaredMethods()));
+    for (Method m : all) {
       int modifiers = m.getModifiers();
       boolean sinkManagement =
           m.getReturnType() == WeftSink.class
@@ -37,12 +43,16 @@ class BridgeTest {
   void everyConstantIsAPublicStaticBridgeMethod() {
     Set<String> methods = new TreeSet<>();
     for (Method m : eventMethods()) {
-      methods.add(m.getName() + Type.getMethodDescriptor(m));
+      methods.add(
+          Type.getInternalName(m.getDeclaringClass())
+              + "."
+              + m.getName()
+              + Type.getMethodDescriptor(m));
     }
     for (Bridge b : Bridge.values()) {
       assertTrue(
-          methods.contains(b.methodName() + b.descriptor()),
-          b + ": no public static WeftBridge." + b.methodName() + b.descriptor());
+          methods.contains(b.owner() + "." + b.methodName() + b.descriptor()),
+          b + ": no public static " + b.owner() + "." + b.methodName() + b.descriptor());
     }
   }
 
@@ -50,11 +60,15 @@ class BridgeTest {
   void everyEventMethodHasAConstant() {
     Set<String> constants = new TreeSet<>();
     for (Bridge b : Bridge.values()) {
-      constants.add(b.methodName() + b.descriptor());
+      constants.add(b.owner() + "." + b.methodName() + b.descriptor());
     }
     Set<String> missing = new TreeSet<>();
     for (Method m : eventMethods()) {
-      String key = m.getName() + Type.getMethodDescriptor(m);
+      String key =
+          Type.getInternalName(m.getDeclaringClass())
+              + "."
+              + m.getName()
+              + Type.getMethodDescriptor(m);
       if (!constants.contains(key)) {
         missing.add(key);
       }
