@@ -6,6 +6,7 @@ import dev.weft.agent.constructs.CalleeHooks;
 import dev.weft.agent.record.Messages;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
+import dev.weft.agent.record.ThreadGuard;
 import dev.weft.agent.weave.Constructs;
 import dev.weft.agent.weave.WeftTransformer;
 import dev.weft.trace.ClockDef;
@@ -343,7 +344,9 @@ final class AgentRuntime {
   }
 
   private void retransform(List<Class<?>> classes) {
-    boolean guard = recorder.suspendCurrentThread();
+    ThreadGuard guard = recorder.guard();
+    boolean wasBusy = guard.busy;
+    guard.busy = true;
     try {
       for (int i = 0; i < classes.size(); i += RETRANSFORM_BATCH) {
         List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + RETRANSFORM_BATCH));
@@ -360,7 +363,7 @@ final class AgentRuntime {
         }
       }
     } finally {
-      recorder.resume(guard);
+      guard.busy = wasBusy; // a field write: cannot run out of stack
     }
   }
 

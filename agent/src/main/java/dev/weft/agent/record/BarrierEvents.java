@@ -35,7 +35,7 @@ final class BarrierEvents {
         long id = objects.objectId(region, barrier);
         w.barrierEnter(arrival, region, id, generation);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -52,7 +52,7 @@ final class BarrierEvents {
         long id = objects.objectId(region, barrier);
         w.barrierExit(System.nanoTime(), region, id, generation, outcome);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -78,7 +78,7 @@ final class BarrierEvents {
         }
         w.barrierEnter(t, region, objects.objectId(region, barrier), generation);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }

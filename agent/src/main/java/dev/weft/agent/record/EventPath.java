@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   try {
  *     w.lockReleased(System.nanoTime(), id);
  *   } finally {
- *     EventPath.end(s);
+ *     s.writing.busy = false;
  *   }
  * }
  * }</pre>
@@ -120,7 +120,8 @@ final class EventPath {
 
   /**
    * The stream of thread {@code s} with the guard taken, or null when this event is not to be
-   * recorded. The caller writes one event and then calls {@link #end}, in a {@code finally}.
+   * recorded. The caller writes one event and then, in a {@code finally}, writes {@code
+   * s.writing.busy = false} (see below).
    */
   StreamWriter begin(ThreadState s) {
     if (s.busy || !on || s.ignored) {
@@ -156,12 +157,9 @@ final class EventPath {
     }
   }
 
-  /**
-   * Ends the event {@link #begin} began: releases the guard it took (the thread's or carrier's).
-   */
-  static void end(ThreadState s) {
-    s.writing.busy = false;
-  }
+  // An event ends with "s.writing.busy = false" in a finally block, written out rather than called:
+  // in the host's deep recursion the call itself may overflow the stack, which would leave the
+  // guard taken and the thread unrecorded for the rest of the run.
 
   /**
    * A virtual thread's event goes to the stream of the platform thread carrying it, after a

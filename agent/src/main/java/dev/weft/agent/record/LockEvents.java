@@ -58,7 +58,7 @@ final class LockEvents {
       try {
         w.lockRequest(System.nanoTime(), region, id);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -101,7 +101,7 @@ final class LockEvents {
       try {
         w.lockAcquired(System.nanoTime(), id, flags);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -128,7 +128,7 @@ final class LockEvents {
       try {
         w.lockReleased(System.nanoTime(), id);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -211,7 +211,7 @@ final class LockEvents {
       try {
         w.lockRequest(t, region, id);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }

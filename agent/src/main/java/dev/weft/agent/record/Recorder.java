@@ -95,19 +95,11 @@ public final class Recorder extends WeftSink {
   }
 
   /**
-   * Suspends recording on the calling thread (for the class-file transformer: whatever weaving does
-   * must not be traced). Returns the previous guard value for {@link #resume}.
+   * The calling thread's recording guard, for code that must not be traced (the class-file
+   * transformer): see {@link ThreadGuard} for how to hold it.
    */
-  public boolean suspendCurrentThread() {
-    ThreadState s = path.state();
-    boolean was = s.busy;
-    s.busy = true;
-    return was;
-  }
-
-  /** Undoes {@link #suspendCurrentThread}. */
-  public void resume(boolean previous) {
-    path.state().busy = previous;
+  public ThreadGuard guard() {
+    return path.state();
   }
 
   // ---- events: one line each, on to the family's file

@@ -35,7 +35,7 @@ final class RegionEvents {
       try {
         w.enter(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -47,7 +47,7 @@ final class RegionEvents {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -63,7 +63,7 @@ final class RegionEvents {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      EventPath.end(s);
+      s.writing.busy = false;
     }
   }
 
@@ -85,7 +85,7 @@ final class RegionEvents {
       w.enter(System.nanoTime(), region);
       s.pushRegion(region);
     } finally {
-      EventPath.end(s);
+      s.writing.busy = false;
     }
   }
 
@@ -110,7 +110,7 @@ final class RegionEvents {
       try {
         w.exit(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -136,7 +136,7 @@ final class RegionEvents {
       try {
         w.measurementOn(System.nanoTime());
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -148,7 +148,7 @@ final class RegionEvents {
       try {
         w.measurementOff(System.nanoTime());
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
     path.jvmCounts.disable(); // the JVM goes on counting while the trace does not

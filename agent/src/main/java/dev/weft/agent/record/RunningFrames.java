@@ -206,7 +206,9 @@ public final class RunningFrames {
    * it is not JDK or agent code; 0 otherwise.
    */
   private int callerRegion(int op) {
-    boolean guard = recorder.suspendCurrentThread();
+    ThreadGuard guard = recorder.guard();
+    boolean wasBusy = guard.busy;
+    guard.busy = true;
     try {
       Class<?> hooked = hookedClass(op);
       StackFrame caller =
@@ -235,7 +237,7 @@ public final class RunningFrames {
     } catch (RuntimeException | LinkageError e) {
       return 0; // no site, no event
     } finally {
-      recorder.resume(guard);
+      guard.busy = wasBusy; // a field write: cannot run out of stack
     }
   }
 

@@ -41,7 +41,7 @@ final class TaskEvents {
         w.fork(System.nanoTime(), region, poolId, parallelism);
         summaries.forked(poolId, region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -55,7 +55,7 @@ final class TaskEvents {
         w.join(System.nanoTime(), region, poolId);
         summaries.joined(poolId, region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -77,7 +77,7 @@ final class TaskEvents {
           w.taskCreate(System.nanoTime(), region, IdentityIds.of(task), poolId);
         }
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -96,7 +96,7 @@ final class TaskEvents {
       try {
         w.taskBegin(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -115,7 +115,7 @@ final class TaskEvents {
       try {
         w.taskEnd(System.nanoTime(), IdentityIds.of(task));
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -128,7 +128,7 @@ final class TaskEvents {
         int poolId = objects.poolId(pool);
         w.taskSummary(System.nanoTime(), region, poolId, count, durationNanos);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -147,7 +147,7 @@ final class TaskEvents {
         w.joinWaitEnter(System.nanoTime(), region, targetId(target));
         s.callSiteJoins++;
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -173,7 +173,7 @@ final class TaskEvents {
       try {
         w.helpEnter(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -185,7 +185,7 @@ final class TaskEvents {
       try {
         w.helpExit(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -196,7 +196,7 @@ final class TaskEvents {
       try {
         w.joinWaitExit(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -229,7 +229,7 @@ final class TaskEvents {
       try {
         summaries.summarise(s, w);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -249,7 +249,7 @@ final class TaskEvents {
           s.parkedJoin = true;
         }
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -283,7 +283,7 @@ final class TaskEvents {
         s.aggStart = now; // busy again from here
       } finally {
         s.aggBlocked = false;
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     } else {
       s.aggBlocked = false;

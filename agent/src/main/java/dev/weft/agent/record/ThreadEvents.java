@@ -49,7 +49,7 @@ final class ThreadEvents {
       w.threadCreate(System.nanoTime(), region, child.getId());
       announcedThreads.put(child.getId(), new Announced(0, path.preOpen(child, 0)));
     } finally {
-      EventPath.end(s);
+      s.writing.busy = false;
     }
   }
 
@@ -65,7 +65,7 @@ final class ThreadEvents {
         w.threadCreate(System.nanoTime(), region, child.getId());
         announcedThreads.put(child.getId(), new Announced(poolId, path.preOpen(child, poolId)));
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -91,7 +91,7 @@ final class ThreadEvents {
         w.threadBegin(System.nanoTime());
         s.begun = true;
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -105,7 +105,7 @@ final class ThreadEvents {
           w.threadEnd(System.nanoTime());
           s.begun = false;
         } finally {
-          EventPath.end(s);
+          s.writing.busy = false;
         }
       }
     }

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * arrival. Touched only by its own thread (a carrier's also by the virtual thread it carries, never
  * at the same time), so nothing here is synchronized.
  */
-final class ThreadState {
+final class ThreadState extends ThreadGuard {
   /** Deepest user-region nesting remembered; deeper regions are still balanced by a counter. */
   private static final int MAX_DEPTH = 4096;
 
@@ -24,9 +24,6 @@ final class ThreadState {
 
   /** A virtual thread: it has no stream; its events go to its carrier's, between mount records. */
   final boolean virtual;
-
-  /** True while the recorder writes into {@link #stream}: whatever it calls is not traced. */
-  boolean busy;
 
   /** The state whose guard the current event holds: this one, or its carrier's. */
   ThreadState writing = this;

@@ -29,7 +29,7 @@ final class WaitEvents {
       try {
         w.waitEnter(System.nanoTime(), region, waitKind);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -41,7 +41,7 @@ final class WaitEvents {
       try {
         w.waitExit(System.nanoTime(), region);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -54,7 +54,7 @@ final class WaitEvents {
         long id = notifiedId(s, region, object);
         w.notify(System.nanoTime(), region, id, waitKind);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -115,7 +115,7 @@ final class WaitEvents {
         s.spinCpu = ThreadCpu.now();
         s.spinCpuAt = now;
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }
@@ -167,7 +167,7 @@ final class WaitEvents {
       try {
         w.waitEnter(t, region, waitKind);
       } finally {
-        EventPath.end(s);
+        s.writing.busy = false;
       }
     }
   }

@@ -4,6 +4,7 @@ import dev.weft.agent.config.AgentOptions;
 import dev.weft.agent.config.ClassFilter;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
+import dev.weft.agent.record.ThreadGuard;
 import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.nio.charset.StandardCharsets;
@@ -188,7 +189,9 @@ public final class WeftTransformer implements ClassFileTransformer {
       ClassLoader loader,
       Class<?> redefined,
       byte[] classfile) {
-    boolean guard = recorder.suspendCurrentThread();
+    ThreadGuard guard = recorder.guard();
+    boolean wasBusy = guard.busy;
+    guard.busy = true;
     int definitionErrors = regions.definitionErrors();
     try {
       byte[] current = classfile;
@@ -210,7 +213,7 @@ public final class WeftTransformer implements ClassFileTransformer {
       error(t);
       return null;
     } finally {
-      recorder.resume(guard);
+      guard.busy = wasBusy; // a field write: cannot run out of stack
     }
   }
 
@@ -219,7 +222,9 @@ public final class WeftTransformer implements ClassFileTransformer {
     boolean filtered = filter.accepts(className);
     List<ConstructInstrumentation> candidates = null;
     WeaveTarget target = null;
-    boolean guard = recorder.suspendCurrentThread();
+    ThreadGuard guard = recorder.guard();
+    boolean wasBusy = guard.busy;
+    guard.busy = true;
     int definitionErrors = regions.definitionErrors();
     try {
       for (int i = 0; i < applicationScoped.size(); i++) {
@@ -257,7 +262,7 @@ public final class WeftTransformer implements ClassFileTransformer {
       error(t);
       return null;
     } finally {
-      recorder.resume(guard);
+      guard.busy = wasBusy; // a field write: cannot run out of stack
     }
   }
 
