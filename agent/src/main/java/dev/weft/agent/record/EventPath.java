@@ -65,6 +65,9 @@ final class EventPath {
    */
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
 
+  /** Streams opened for threads not started yet, by Java id (see {@link #preOpen}). */
+  private final Map<Long, PreOpened> preOpened = new ConcurrentHashMap<>();
+
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
@@ -289,38 +292,28 @@ final class EventPath {
    * Opens the stream of a thread about to start, on the thread starting it: making the stream's
    * file costs 0.3–2 ms (tens of ms on a loaded host), which would otherwise fall on the new thread
    * between its definition and its first event, delaying its work. The new thread takes the stream
-   * with {@link #adopt} at its THREAD_BEGIN. Null for a thread that is not new (started already, or
-   * a virtual thread, which never has a stream of its own).
+   * at its first event ({@link #open}). Nothing is done for a thread that is not new (started
+   * already, or a virtual thread, which never has a stream of its own).
    */
-  PreOpened preOpen(Thread child, int announcedPool) {
+  void preOpen(Thread child, int announcedPool) {
     if (child.getState() != Thread.State.NEW || isVirtual(child)) {
-      return null;
-    }
-    String name = child.getName();
-    try {
-      return new PreOpened(
-          writer.openStream(
-              child.getId(), name, flags(child), pool(child, announcedPool), System.nanoTime()),
-          null,
-          name);
-    } catch (TraceWriter.StreamNotOpenedException e) {
-      return new PreOpened(null, e.lostStream(), name);
-    } catch (RuntimeException e) {
-      return null; // the thread opens its stream itself
-    }
-  }
-
-  /** Gives a thread the stream opened for it before it started (see {@link #preOpen}). */
-  void adopt(ThreadState s, PreOpened p) {
-    if (s.stream != null || s.lost != null || s.noStream || s.virtual) {
       return;
     }
-    s.name = p.name;
-    s.lost = p.lost;
-    s.stream = p.stream;
-    if (p.stream != null) {
-      jvmCounts.register(s);
+    String name = child.getName();
+    PreOpened p;
+    try {
+      p =
+          new PreOpened(
+              writer.openStream(
+                  child.getId(), name, flags(child), pool(child, announcedPool), System.nanoTime()),
+              null,
+              name);
+    } catch (TraceWriter.StreamNotOpenedException e) {
+      p = new PreOpened(null, e.lostStream(), name);
+    } catch (RuntimeException e) {
+      return; // the thread opens its stream itself
     }
+    preOpened.put(child.getId(), p);
   }
 
   /** A stream opened for a thread before it started, or the count of its lost events. */
@@ -359,6 +352,18 @@ final class EventPath {
       return null;
     }
     Thread t = s.thread;
+    PreOpened p = preOpened.isEmpty() ? null : preOpened.remove(t.getId());
+    if (p != null) {
+      s.name = p.name;
+      s.lost = p.lost;
+      s.stream = p.stream;
+      if (p.stream == null) {
+        countLost(s);
+        return null;
+      }
+      jvmCounts.register(s);
+      return p.stream;
+    }
     try {
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags(t), pool(t, s.pool), System.nanoTime());

@@ -14,21 +14,11 @@ final class ThreadEvents {
   private final ObjectDefinitions objects;
 
   /**
-   * Threads whose creation was recorded and that have not begun yet, by Java id: their THREAD_BEGIN
-   * is recorded, their stream names the pool, and it was opened for them already.
+   * Threads whose creation was recorded and that have not begun yet (Java id → pool id, 0 for
+   * none): their THREAD_BEGIN is recorded, and their stream (opened for them at their creation,
+   * {@link EventPath#preOpen}) names the pool.
    */
-  private final Map<Long, Announced> announcedThreads = new ConcurrentHashMap<>();
-
-  /** A thread whose start was recorded: its pool (0: none) and the stream opened for it. */
-  private static final class Announced {
-    final int pool;
-    final EventPath.PreOpened stream;
-
-    Announced(int pool, EventPath.PreOpened stream) {
-      this.pool = pool;
-      this.stream = stream;
-    }
-  }
+  private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
 
   ThreadEvents(EventPath path, ObjectDefinitions objects) {
     this.path = path;
@@ -41,13 +31,13 @@ final class ThreadEvents {
       return;
     }
     StreamWriter w = path.begin(s);
+    announcedThreads.put(child.getId(), 0);
     if (w == null) {
-      announcedThreads.put(child.getId(), new Announced(0, null));
       return;
     }
     try {
       w.threadCreate(System.nanoTime(), region, child.getId());
-      announcedThreads.put(child.getId(), new Announced(0, path.preOpen(child, 0)));
+      path.preOpen(child, 0);
     } finally {
       s.writing.busy = false;
     }
@@ -63,7 +53,8 @@ final class ThreadEvents {
       try {
         int poolId = objects.poolId(pool);
         w.threadCreate(System.nanoTime(), region, child.getId());
-        announcedThreads.put(child.getId(), new Announced(poolId, path.preOpen(child, poolId)));
+        announcedThreads.put(child.getId(), poolId);
+        path.preOpen(child, poolId);
       } finally {
         s.writing.busy = false;
       }
@@ -75,15 +66,12 @@ final class ThreadEvents {
     if (s.begun || s.busy) {
       return;
     }
-    Announced a = announcedThreads.remove(s.thread.getId());
-    if (a == null && !s.virtual) {
+    Integer pool = announcedThreads.remove(s.thread.getId());
+    if (pool == null && !s.virtual) {
       return; // a thread whose start was not seen (JDK internals): recorded from its first event
     }
-    if (a != null && s.stream == null) {
-      s.pool = a.pool;
-      if (a.stream != null) {
-        path.adopt(s, a.stream);
-      }
+    if (pool != null && s.stream == null) {
+      s.pool = pool;
     }
     StreamWriter w = path.begin(s);
     if (w != null) {
