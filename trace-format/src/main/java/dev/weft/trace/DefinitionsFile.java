@@ -59,7 +59,7 @@ final class DefinitionsFile {
     this.reserve = reserve;
     this.disk = disk;
     this.problems = problems;
-    Files.createFile(file);
+    PrivateFiles.createFile(file);
     this.out = new FileOutputStream(file.toFile(), true);
     ByteBuffer h = ByteBuffer.allocate(TraceFiles.DEFS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     h.put(TraceFiles.DEFS_MAGIC);

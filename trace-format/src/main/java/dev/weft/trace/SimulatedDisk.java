@@ -1,7 +1,6 @@
 package dev.weft.trace;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -63,7 +62,7 @@ final class SimulatedDisk {
   /** An event file on a full disk is created and then finds no room for its header. */
   void createStreamFile(Path path) throws IOException {
     if (!take(4096)) {
-      Files.createFile(path);
+      PrivateFiles.createFile(path);
       throw new IOException(FULL);
     }
   }

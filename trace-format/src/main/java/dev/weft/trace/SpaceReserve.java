@@ -86,6 +86,11 @@ final class SpaceReserve {
     }
     byte[] chunk = new byte[words.length * 8];
     ByteBuffer.wrap(chunk).asLongBuffer().put(words);
+    try {
+      PrivateFiles.createFile(file);
+    } catch (IOException | RuntimeException e) {
+      return; // no reserve: the trace still works, with less room for its close on a full disk
+    }
     try (FileOutputStream out = new FileOutputStream(file.toFile())) {
       for (long n = 0; n < size; n += chunk.length) {
         out.write(chunk, 0, (int) Math.min(chunk.length, size - n));

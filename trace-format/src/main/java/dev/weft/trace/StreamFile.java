@@ -48,9 +48,9 @@ final class StreamFile {
       ch =
           FileChannel.open(
               path,
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE);
+              java.util.Set.of(
+                  StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+              PrivateFiles.file());
       // The header and one zero byte: the stream's valid end, until the first window replaces it.
       ByteBuffer h =
           ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE + 1).order(ByteOrder.LITTLE_ENDIAN);

@@ -109,7 +109,8 @@ public final class TraceWriter implements Closeable {
   private TraceWriter(Path dir, Options options) throws IOException {
     this.dir = dir;
     this.options = options;
-    Files.createDirectories(dir.resolve(TraceFiles.EVENTS_DIR));
+    PrivateFiles.createPrivateDirectory(dir);
+    PrivateFiles.createPrivateDirectory(dir.resolve(TraceFiles.EVENTS_DIR));
     this.reserve = new SpaceReserve(dir, disk, this::problem);
     this.definitions = new DefinitionsFile(dir, reserve, disk, this::problem);
     this.traceId = newTraceId();
@@ -144,6 +145,7 @@ public final class TraceWriter implements Closeable {
    * @throws IOException if the directory is not empty or cannot be written
    */
   public static TraceWriter create(Path dir, Options options) throws IOException {
+    PrivateFiles.checkTraceDirectory(dir);
     if (Files.exists(dir)) {
       if (!Files.isDirectory(dir)) {
         throw new IOException(dir + " exists and is not a directory");
