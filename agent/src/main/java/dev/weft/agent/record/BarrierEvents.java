@@ -25,19 +25,23 @@ final class BarrierEvents {
         // The arrival is when the program called the barrier: what the recorder does next (the
         // barrier's first-sight definition may wait for the definitions file) is part of the wait,
         // not of the work before it. Nothing below writes to this thread's stream.
-        long arrival = System.nanoTime();
-        if (barrier instanceof CyclicBarrier) {
-          // Woven code cannot see the generation: count it here, and keep it for the departure.
-          generation = BarrierObjects.generation((CyclicBarrier) barrier);
-          s.barrierObject = barrier;
-          s.barrierGeneration = generation;
-        }
-        long id = objects.objectId(region, barrier);
-        w.barrierEnter(arrival, region, id, generation);
+        arrive(s, w, System.nanoTime(), region, barrier, generation);
       } finally {
         s.writing.busy = false;
       }
     }
+  }
+
+  /** Writes BARRIER_ENTER at {@code arrival}; a CyclicBarrier's generation is read here. */
+  private void arrive(
+      ThreadState s, StreamWriter w, long arrival, int region, Object barrier, long generation) {
+    if (barrier instanceof CyclicBarrier) {
+      // Woven code cannot see the generation: count it here, and keep it for the departure.
+      generation = BarrierObjects.generation((CyclicBarrier) barrier);
+      s.barrierObject = barrier;
+      s.barrierGeneration = generation;
+    }
+    w.barrierEnter(arrival, region, objects.objectId(region, barrier), generation);
   }
 
   void barrierExit(int region, Object barrier, long generation, int outcome) {
@@ -70,13 +74,7 @@ final class BarrierEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        long generation = 0;
-        if (barrier instanceof CyclicBarrier) {
-          generation = BarrierObjects.generation((CyclicBarrier) barrier);
-          s.barrierObject = barrier;
-          s.barrierGeneration = generation;
-        }
-        w.barrierEnter(t, region, objects.objectId(region, barrier), generation);
+        arrive(s, w, t, region, barrier, 0);
       } finally {
         s.writing.busy = false;
       }

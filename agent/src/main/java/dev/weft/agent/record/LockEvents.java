@@ -26,6 +26,14 @@ final class LockEvents {
   }
 
   void lockRequest(int region, Object lock) {
+    request(region, lock, false, 0);
+  }
+
+  /**
+   * LOCK_REQUEST at {@code time}, or at the moment it is written when {@code timed} is false (after
+   * the lock's first-sight definition, which is the recorder's time, not the wait's).
+   */
+  private void request(int region, Object lock, boolean timed, long time) {
     if (lock == null) {
       return; // the call throws NullPointerException
     }
@@ -56,7 +64,7 @@ final class LockEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        w.lockRequest(System.nanoTime(), region, id);
+        w.lockRequest(timed ? time : System.nanoTime(), region, id);
       } finally {
         s.writing.busy = false;
       }
@@ -190,29 +198,6 @@ final class LockEvents {
 
   /** {@link #lockRequest} at time {@code t}, for the JDK's locks (not monitors). */
   void lockRequestAt(long t, int region, Object lock) {
-    ThreadState s = path.state();
-    long id = 0;
-    if (!s.busy && !s.ignored) {
-      int traits = traits(s, lock);
-      id = s.heldIdOf(lock);
-      if (id == 0) {
-        Object standsFor = LockObjects.lockOf(lock, traits);
-        if (standsFor == null) {
-          return;
-        }
-        id = lockId(s, region, standsFor);
-      }
-      s.requestObject = lock;
-      s.requestId = id;
-      s.requestTraits = traits;
-    }
-    StreamWriter w = path.begin(s);
-    if (w != null) {
-      try {
-        w.lockRequest(t, region, id);
-      } finally {
-        s.writing.busy = false;
-      }
-    }
+    request(region, lock, true, t);
   }
 }
