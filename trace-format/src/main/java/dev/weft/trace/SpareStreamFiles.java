@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * per thread on an idle ext4 disk and tens of milliseconds on a loaded host, all of it on the new
  * thread at its start. A spare lives under a name readers ignore ({@code events/N.spare}, see
  * FORMAT.md) until a stream takes it: the stream id goes into its header, then the file is renamed
- * to the stream's name. A spare left by a killed process is ignored; the close deletes the rest.
+ * to the stream's name. A spare left by a killed process is ignored; the close deletes the rest. No
+ * spares are made under a size limit ({@code maxsize=}) or once the disk is full.
  */
 final class SpareStreamFiles {
   /** Spares kept ready: a burst of new threads (a pool starting) takes a few at once. */

@@ -397,9 +397,12 @@ public final class TraceWriter implements Closeable {
 
   // ---- internals --------------------------------------------------------------------------------
 
-  /** Whether the background thread should make a spare event file now. */
+  /**
+   * Whether the background thread should make a spare event file now. Never under a size limit: a
+   * spare's window would take from the limit before any thread needs it.
+   */
   boolean sparesWanted() {
-    return sparesStarted && !closed && !reserve.inUse() && spares.wanted();
+    return sparesStarted && options.maxBytes == 0 && !closed && !reserve.inUse() && spares.wanted();
   }
 
   /** On the background thread: makes the spare event files that are wanted. */
