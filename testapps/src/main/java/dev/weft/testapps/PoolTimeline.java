@@ -10,7 +10,7 @@ import java.util.List;
  *   <li>{@link TruthKinds#IDLE_THREADS_NS} per worker: the part of the worker's lifetime (from when
  *       it began running to when it ended) in which no round was in flight;
  *   <li>{@link TruthKinds#LIMITED_PARALLELISM_NS} per worker: for every round, its in-flight time
- *       minus the time the worker spent running the round's tasks;
+ *       within the worker's lifetime minus the time the worker spent running the round's tasks;
  *   <li>{@link TruthKinds#POOL_QUEUE_WAIT_NS} and {@link TruthKinds#POOL_TASKS} for the pool, and
  *       {@link TruthKinds#TASK_QUEUE_WAIT_NS} per task.
  * </ul>
@@ -42,7 +42,11 @@ public final class PoolTimeline {
                 .filter(t -> worker.equals(t.thread()))
                 .mapToLong(TaskTimes::runTime)
                 .sum();
-        truth.add(TruthKinds.LIMITED_PARALLELISM_NS, worker, (lastEnd - firstSubmit) - running);
+        // Only while the worker was alive: a worker that began during the round (a pool starting
+        // its threads on demand) could not run its tasks before.
+        long from = Math.max(firstSubmit, threads.began(w));
+        long to = Math.min(lastEnd, threads.ended(w));
+        truth.add(TruthKinds.LIMITED_PARALLELISM_NS, worker, Math.max(0, to - from) - running);
       }
       idle += Math.max(0, threads.ended(w) - previousEnd);
       truth.add(TruthKinds.IDLE_THREADS_NS, worker, idle);
