@@ -190,16 +190,26 @@ final class EventPath {
     c.busy = true;
     try {
       StreamWriter w = c.stream;
-      if (w == null) {
-        w = open(c);
+      String name = c.thread.getName();
+      if (w == null || name != c.name) {
+        // Opening the stream and renaming write definitions under the trace writer's monitor.
+        boolean pinned = carriers.pin();
+        try {
+          if (w == null) {
+            w = open(c);
+          }
+          if (w != null && name != c.name) {
+            rename(c, w, name);
+          }
+        } finally {
+          if (pinned) {
+            carriers.unpin();
+          }
+        }
         if (w == null) {
           c.busy = false;
           return null;
         }
-      }
-      String name = c.thread.getName();
-      if (name != c.name) {
-        rename(c, w, name);
       }
       long id = s.thread.getId();
       if (c.mounted != id) {
