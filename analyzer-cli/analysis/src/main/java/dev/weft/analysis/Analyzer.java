@@ -177,6 +177,7 @@ public final class Analyzer {
     Set<Integer> withDrops = new HashSet<>();
     long dropped = dropped(replay, trace.streams(), notes, withDrops);
     notes.addAll(Notes.fromCounters(replay.counters));
+    notes.addAll(RecorderLosses.notes(defs.attributes()));
     String unseen =
         JvmCrossCheck.note(
             defs, replay, stream -> withDrops.contains(stream) || damaged.containsKey(stream));
