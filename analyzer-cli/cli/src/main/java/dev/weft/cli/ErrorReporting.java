@@ -9,11 +9,13 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns every failure into one line {@code weft: <message>} on stderr and an exit code from {@link
@@ -27,10 +29,31 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
     CommandLine cl = ex.getCommandLine();
     PrintWriter err = cl.getErr();
     String command = cl.getCommandSpec().qualifiedName();
-    err.println("weft: " + oneLine(ex.getMessage()) + " (see '" + command + " --help')");
+    err.println("weft: " + usageMessage(ex) + " (see '" + command + " --help')");
     debug(ex, err, cl);
     err.flush();
     return ExitCodes.BAD_INPUT;
+  }
+
+  /**
+   * The parse problem in one line; for a mistyped command or option, what was probably meant
+   * (picocli's suggestions: the names closest to what was typed).
+   */
+  static String usageMessage(ParameterException ex) {
+    if (!(ex instanceof UnmatchedArgumentException)) {
+      return oneLine(ex.getMessage());
+    }
+    UnmatchedArgumentException u = (UnmatchedArgumentException) ex;
+    List<String> unmatched = u.getUnmatched();
+    String typed = unmatched.isEmpty() ? "" : unmatched.get(0);
+    boolean command = !typed.startsWith("-") && !u.getCommandLine().getSubcommands().isEmpty();
+    String message = command ? "'" + typed + "' is not a weft command" : oneLine(ex.getMessage());
+    List<String> suggestions = u.getSuggestions();
+    if (!suggestions.isEmpty()) {
+      List<String> shown = suggestions.subList(0, Math.min(3, suggestions.size()));
+      message += "; did you mean '" + String.join("' or '", shown) + "'?";
+    }
+    return message;
   }
 
   /** A command failed while running. */

@@ -29,9 +29,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Run a Java program with the Weft agent and record a trace.",
-      "Everything after '--' (or from the first argument that is not a weft option) is passed to"
-          + " java, e.g.:",
-      "  weft run -- -cp app.jar com.example.Main arg1",
+      "Everything after '--', or from the first argument that is not a weft option, is passed"
+          + " to java as you would type it after 'java', e.g.:",
+      "  weft run -jar app.jar arg1",
+      "  weft run -Xmx2g -cp app.jar com.example.Main arg1",
       "  weft run --out traces/t1 --opt tasks=aggregate -- -jar app.jar",
       "The program's output is shown as it is and weft exits with its exit code; the trace"
           + " directory is printed on stderr when it ends."

@@ -118,7 +118,9 @@ public final class WeftCommand implements Runnable {
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     // Arguments starting with '@' are file names, not picocli argument files (java has its own).
     cl.setExpandAtFiles(false);
-    // 'weft run Main -Xfoo': everything from the program on belongs to java.
+    // 'weft run Main -Xfoo': everything from the program on belongs to java; so does the first
+    // option weft does not know ('weft run -jar app.jar', 'weft run -Xmx1g -cp lib Main'), as
+    // people type after 'java'.
     stopAtPositional(cl, "run");
     // 'weft demo lock-contention --lock synchronized': the scenario's options are its own.
     stopAtPositional(cl, "demo");
@@ -143,6 +145,7 @@ public final class WeftCommand implements Runnable {
     CommandLine sub = cl.getSubcommands().get(subcommand);
     if (sub != null) {
       sub.setStopAtPositional(true);
+      sub.setUnmatchedOptionsArePositionalParams(subcommand.equals("run"));
     }
   }
 

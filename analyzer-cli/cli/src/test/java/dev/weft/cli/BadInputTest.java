@@ -91,6 +91,15 @@ class BadInputTest {
   }
 
   @Test
+  void aMistypedCommandOrOptionGetsTheNearestName() throws Exception {
+    assertOneLineError(
+        Cli.run("analyse", "x"), "'analyse' is not a weft command; did you mean 'analyze'?");
+    Path trace = TestTraces.sample(tmp.resolve("t"));
+    assertOneLineError(
+        Cli.run("summary", "--formt", "json", trace.toString()), "did you mean '--format'?");
+  }
+
+  @Test
   void missingParameter() {
     assertOneLineError(Cli.run("print"), "Missing required parameter: 'TRACE'");
   }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
@@ -158,22 +159,79 @@ class RunCommandTest {
             "x");
     assertEquals(7, r.exit(), r.toString());
     assertTrue(Files.exists(out.resolve("agent-options.txt")));
-    // -version looks like an option to weft: without '--' it is rejected, with it java runs.
-    BadInputTest.assertOneLineError(
-        run("run", "--agent", agent.toString(), "-version"), "(see 'weft run --help')");
+    // An option weft does not know starts java's arguments, as after 'java': '-version' with or
+    // without '--'.
+    for (String dashDash : new String[] {"--", null}) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "run",
+                  "--agent",
+                  agent.toString(),
+                  "--out",
+                  tmp.resolve("t2" + (dashDash == null ? "b" : "a")).toString()));
+      if (dashDash != null) {
+        args.add(dashDash);
+      }
+      args.add("-version");
+      r = run(args.toArray(new String[0]));
+      assertEquals(0, r.exit(), r.toString());
+      assertTrue(
+          Files.readString(tmp.resolve("program.err")).contains(System.getProperty("java.version")),
+          "java -version reports on stderr, passed through");
+    }
+  }
+
+  @Test
+  void javaLauncherFormsAreTakenAsTheyAreTypedAfterJava() throws Exception {
+    // 'weft run -jar app.jar a b' and 'weft run -Xmx64m -cp DIR Main': what users type after java.
+    Path classes = Files.createDirectories(tmp.resolve("classes"));
+    Path source =
+        Files.writeString(
+            tmp.resolve("Exit.java"),
+            "public class Exit { public static void main(String[] a) {"
+                + " System.exit(a.length == 2 ? 5 : 1); } }");
+    javax.tools.ToolProvider.getSystemJavaCompiler()
+        .run(null, null, null, "-d", classes.toString(), source.toString());
+    Path jar = tmp.resolve("exit.jar");
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "Exit");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+      out.putNextEntry(new JarEntry("Exit.class"));
+      out.write(Files.readAllBytes(classes.resolve("Exit.class")));
+      out.closeEntry();
+    }
+    Path out1 = tmp.resolve("jar-trace");
+    Cli.Result r =
+        run(
+            "run",
+            "--agent",
+            agent.toString(),
+            "--out",
+            out1.toString(),
+            "-jar",
+            jar + "",
+            "a",
+            "b");
+    assertEquals(5, r.exit(), r.toString());
+    assertTrue(Files.exists(out1.resolve("agent-options.txt")), r.toString());
+    Path out2 = tmp.resolve("cp-trace");
     r =
         run(
             "run",
             "--agent",
             agent.toString(),
             "--out",
-            tmp.resolve("t2").toString(),
-            "--",
-            "-version");
-    assertEquals(0, r.exit(), r.toString());
-    assertTrue(
-        Files.readString(tmp.resolve("program.err")).contains(System.getProperty("java.version")),
-        "java -version reports on stderr, passed through");
+            out2.toString(),
+            "-Xmx64m",
+            "-cp",
+            classes.toString(),
+            "Exit",
+            "a",
+            "b");
+    assertEquals(5, r.exit(), r.toString());
+    assertTrue(Files.exists(out2.resolve("agent-options.txt")), r.toString());
   }
 
   @Test
