@@ -51,8 +51,13 @@ final class AttachCommand implements Callable<Integer> {
   /** Polling interval while waiting: for the program's exit and a detach from elsewhere. */
   private static final long POLL_MILLIS = 100;
 
-  @Parameters(index = "0", paramLabel = "PID", description = "The process id of a running JVM.")
-  long pid;
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "PID",
+      description =
+          "The process id of a running JVM (without it: the list of JVMs to choose from).")
+  Long pid;
 
   @Option(
       names = "--out",
@@ -101,8 +106,17 @@ final class AttachCommand implements Callable<Integer> {
     long started = System.nanoTime();
     WeftCommand root = WeftCommand.root(spec);
     PrintWriter err = spec.commandLine().getErr();
-    Path agentJar = WeftHome.agentJar(root, agent);
     requireAttachApi();
+    if (pid == null) {
+      // As jcmd does: show what could be recorded, and let the user choose.
+      List<AttachableJvms.Jvm> jvms = AttachableJvms.list();
+      err.println("weft: attach needs the PID of a JVM; the JVMs of this user:");
+      AttachableJvms.print(jvms, err);
+      err.flush();
+      throw new BadInputException(
+          jvms.isEmpty() ? "no JVM to attach to" : "choose one: weft attach PID [--duration TIME]");
+    }
+    Path agentJar = WeftHome.agentJar(root, agent);
     for (String o : options) {
       if (o.strip().startsWith("duration=")) {
         throw new BadInputException("--opt " + o + ": use --duration TIME");

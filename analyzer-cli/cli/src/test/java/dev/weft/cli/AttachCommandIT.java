@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.cli.apps.TickApp;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.RegionDef;
@@ -186,6 +187,8 @@ class AttachCommandIT {
           Cli.run("attach", pid, "--out", tmp.resolve("t2").toString(), "--agent", agent()),
           "process " + pid + " is already being recorded by Weft (into " + trace + ")");
       assertFalse(Files.exists(tmp.resolve("t2")), "the second attach changed nothing");
+      // Without a PID, attach lists the JVMs to choose from, this one as being recorded.
+      assertEquals("recording", listedWeftColumn(pid));
 
       Cli.Result d = Cli.run("detach", pid, "--agent", agent());
       assertEquals(0, d.exit(), d.toString());
@@ -208,8 +211,24 @@ class AttachCommandIT {
       BadInputTest.assertOneLineError(
           Cli.run("detach", pid, "--agent", agent()),
           "process " + pid + " is not being recorded by Weft");
+      assertEquals("-", listedWeftColumn(pid), "listed as not recorded after the detach");
       assertFinishedCorrectly(app, app.finish());
     }
+  }
+
+  /** The WEFT column of {@code pid}'s row in {@code weft attach}'s list (without a PID). */
+  private static String listedWeftColumn(String pid) {
+    Cli.Result list = Cli.run("attach");
+    assertEquals(2, list.exit(), list.toString());
+    assertTrue(list.err().startsWith("weft: attach needs the PID of a JVM"), list.err());
+    for (String line : list.errLines()) {
+      String[] cols = line.trim().split("\\s+");
+      if (cols.length >= 4 && cols[0].equals(pid)) {
+        assertEquals(TickApp.class.getName(), cols[cols.length - 1], line);
+        return cols[cols.length - 2];
+      }
+    }
+    throw new AssertionError("process " + pid + " is not listed:\n" + list.err());
   }
 
   @Test
