@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -128,18 +129,33 @@ final class RunCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new BadInputException("cannot run " + javaExe + ": " + ErrorReporting.describe(e), e);
     }
-    // On Ctrl-C the program gets the signal too; give it time to finish its trace before weft
-    // exits.
+    PrintWriter err = spec.commandLine().getErr();
+    AtomicBoolean said = new AtomicBoolean();
+    Runnable sayWhere =
+        () -> {
+          if (said.compareAndSet(false, true)) {
+            if (Files.isDirectory(dir)) {
+              err.println("weft: trace in " + dir + "  (next: weft summary " + dir + ")");
+            } else {
+              err.println("weft: no trace was written to " + dir);
+            }
+            err.flush();
+          }
+        };
+    // On Ctrl-C the program gets the signal too; give it time to finish its trace, and say where
+    // it is, before weft exits (weft's main thread may never get to say it).
     Thread waiter =
         new Thread(
             () -> {
               try {
                 if (!process.waitFor(10, TimeUnit.SECONDS)) {
                   process.destroy();
+                  process.waitFor(10, TimeUnit.SECONDS);
                 }
               } catch (InterruptedException e) {
                 process.destroy();
               }
+              sayWhere.run();
             },
             "weft-run-shutdown");
     Runtime.getRuntime().addShutdownHook(waiter);
@@ -153,13 +169,7 @@ final class RunCommand implements Callable<Integer> {
         // already shutting down: the hook does its job
       }
     }
-    PrintWriter err = spec.commandLine().getErr();
-    if (Files.isDirectory(dir)) {
-      err.println("weft: trace in " + dir + "  (next: weft summary " + dir + ")");
-    } else {
-      err.println("weft: no trace was written to " + dir);
-    }
-    err.flush();
+    sayWhere.run();
     return exit;
   }
 
