@@ -47,6 +47,7 @@ final class PrintCommand implements Callable<Integer> {
       names = "--kind",
       split = ",",
       paramLabel = "KIND",
+      completionCandidates = EventKindIds.class,
       description = "Only events of these kinds (e.g. lock_request,lock_acquired); see FORMAT.md.")
   List<String> kindIds = List.of();
 

@@ -91,5 +91,9 @@ class WeftCommandTest {
     for (String sub : new String[] {"print", "summary", "export", "diff", "check", "run"}) {
       assertTrue(r.out().contains(sub), sub);
     }
+    // Values complete too: event kinds for print --kind, enum values for --format and --color.
+    assertTrue(r.out().contains("\"lock_request\" \"lock_acquired\""), "print --kind values");
+    assertTrue(r.out().contains("(\"text\" \"json\" \"html\")"), "analyze --format values");
+    assertTrue(r.out().contains("(\"auto\" \"always\" \"never\")"), "--color values");
   }
 }
