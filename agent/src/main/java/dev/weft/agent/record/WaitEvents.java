@@ -14,6 +14,15 @@ final class WaitEvents {
    */
   static final long SPIN_GAP_NANOS = 100_000;
 
+  /**
+   * A longer gap still continues the spin when the thread was on a CPU for at most {@link
+   * #SPIN_GAP_NANOS} plus this fraction (1/n) of it: the thread was descheduled. A descheduled
+   * thread's CPU clock is not still: on a virtual machine it runs on while the host has the virtual
+   * CPU (measured here: 6–12 ms of "CPU" in gaps of 0.1–0.6 s, 0.1–0.5 ms in gaps of 2–80 ms), and
+   * a fixed allowance split one spin loop into 10–20 pieces a second under load.
+   */
+  static final long SPIN_DESCHEDULED_CPU_SHARE = 4;
+
   private final EventPath path;
   private final ObjectDefinitions objects;
 
@@ -82,9 +91,9 @@ final class WaitEvents {
    * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
    * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
    * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
-   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host
-   * does to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last
-   * call, when the thread records anything else.
+   * the thread was on a CPU for little of the time meanwhile (it was descheduled, which a busy host
+   * does to spinning threads all the time; see {@link #SPIN_DESCHEDULED_CPU_SHARE}). The spin ends,
+   * with SPIN_EXIT at the end of its last call, when the thread records anything else.
    */
   void spinEnter(int region) {
     ThreadState s = path.state();
@@ -98,9 +107,11 @@ final class WaitEvents {
       }
       long cpu = ThreadCpu.now();
       // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      long gap = now - s.spinLastEnd;
       if (cpu >= 0
           && s.spinCpu >= 0
-          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt)
+              <= SPIN_GAP_NANOS + gap / SPIN_DESCHEDULED_CPU_SHARE) {
         s.spinCpu = cpu;
         s.spinCpuAt = now;
         return;
