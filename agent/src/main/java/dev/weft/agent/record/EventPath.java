@@ -254,8 +254,9 @@ final class EventPath {
   /** What comes before any event of thread {@code s}, with the guard held. */
   private void beforeEvent(ThreadState s, StreamWriter w) {
     if (s.spinRegion != 0) {
-      // Any other event ends the thread's spin, at the end of its last spin call.
-      w.spinExit(s.spinLastEnd, s.spinRegion);
+      // Any other event ends the thread's spin: at the end of its last spin call, or when it ran
+      // again after being descheduled there.
+      w.spinExit(WaitEvents.spinEnd(s), s.spinRegion);
       s.spinRegion = 0;
     }
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {

@@ -147,6 +147,36 @@ final class WaitEvents {
     }
   }
 
+  /** The longest stretch after a spin's last call that {@link #spinEnd} adds to the spin. */
+  static final long SPIN_END_DESCHEDULED_MAX_NANOS = 20_000_000;
+
+  /**
+   * When the open spin of {@code s} ended, called as the thread records its next event: the return
+   * of its last spin call, or later when the thread was descheduled after that call and left the
+   * loop once it ran again (a spinning thread is preempted often on a busy host, and the loop's
+   * condition came true meanwhile): then the spin ends the CPU time the thread has used since,
+   * before now, and at most {@link #SPIN_END_DESCHEDULED_MAX_NANOS} after the last call. Time
+   * blocked without an event (I/O) right after a spin loop is taken for descheduling too, within
+   * that bound.
+   */
+  static long spinEnd(ThreadState s) {
+    long last = s.spinLastEnd;
+    long now = System.nanoTime();
+    long gap = now - last;
+    if (gap <= SPIN_GAP_NANOS || s.spinCpu < 0) {
+      return last;
+    }
+    long cpu = ThreadCpu.now();
+    if (cpu < 0) {
+      return last;
+    }
+    long used = Math.max(0, (cpu - s.spinCpu) - (last - s.spinCpuAt));
+    if (used > SPIN_GAP_NANOS + gap / SPIN_DESCHEDULED_CPU_SHARE) {
+      return last; // the thread worked after the loop
+    }
+    return Math.min(now - used, last + SPIN_END_DESCHEDULED_MAX_NANOS);
+  }
+
   /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
   private static final class ThreadCpu {
     private static final java.lang.management.ThreadMXBean THREADS = threads();
