@@ -190,6 +190,18 @@ public final class AnalysisFile {
         source, root, format, trace, root.path("time_ns").asLong(0), properties, regions);
   }
 
+  /**
+   * An analysis made up by a caller (e.g. {@link AnalysisWindow}), complete, with no regions.
+   *
+   * @param timeNs total CPU allocation time, the 100 % of the properties' percentages
+   */
+  public static AnalysisFile of(
+      String source, TraceInfo trace, long timeNs, List<Property> properties) {
+    JsonNode json = new ObjectMapper().createObjectNode().put("format", FORMAT);
+    return new AnalysisFile(
+        source, json, FORMAT, trace, timeNs, new ArrayList<>(properties), new ArrayList<>());
+  }
+
   private static Property property(String source, int index, JsonNode p) {
     String id = p.path("id").asText("");
     if (id.isEmpty() || !p.path("percent").isNumber() || !p.path("severity_ns").isNumber()) {
