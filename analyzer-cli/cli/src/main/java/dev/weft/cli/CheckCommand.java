@@ -1,19 +1,20 @@
 package dev.weft.cli;
 
-import dev.weft.analysis.PropertyInfo;
-import dev.weft.analysis.PropertyRegistry;
-import dev.weft.cli.AnalysisDiff.PropertyRow;
-import dev.weft.cli.CheckRules.Verdict;
+import dev.weft.check.AnalysisFile;
+import dev.weft.check.AnalysisInputs;
+import dev.weft.check.Budgets;
+import dev.weft.check.Check;
+import dev.weft.check.CheckResult;
+import dev.weft.check.JUnitReport;
+import dev.weft.check.SourceFiles;
+import dev.weft.check.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -24,40 +25,39 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weft check CURRENT --baseline BASE}: a CI gate on wait states. Exits 1 when a property
- * grew more than allowed relative to the baseline or exceeds its budget (see {@link CheckRules}),
- * and says why for each property; can write a JUnit XML report and GitHub Actions annotations.
+ * {@code weft check CURRENT... [--baseline BASE...] [--budget ID=PCT...]}: a CI gate on wait
+ * states, the command-line front of {@link Check}. Exits 1 when a property exceeds its budget or
+ * regressed against the baseline, and says why for each property (and which were not checked); can
+ * write a JUnit XML report and GitHub Actions annotations with file and line.
  */
 @Command(
     name = "check",
     mixinStandardHelpOptions = true,
     description = {
-      "Check wait states against a baseline (a CI gate): exit 1 on a regression.",
-      "Fails if a property's share of time grew by more than --max-regression relative to the"
-          + " baseline (properties below --noise-floor are ignored; time and execution are not"
-          + " wait states) or exceeds its --budget. CURRENT and BASE are analysis JSON files or"
-          + " trace directories.",
-      "With GITHUB_ACTIONS=true each failure is also printed as a GitHub Actions error annotation."
+      "Check wait states against budgets and a baseline (a CI gate): exit 1 on a failure.",
+      "Fails if a property's share of time exceeds its --budget, or grew by more than"
+          + " --max-regression relative to the baseline (properties below --noise-floor are not"
+          + " checked for growth; time and execution are not wait states). With several runs on"
+          + " a side, growth counts only when the one-sided Mann-Whitney U test shows it at"
+          + " --confidence, and its Hodges-Lehmann estimate exceeds --max-regression. CURRENT and"
+          + " BASE are analysis JSON files or trace directories.",
+      "With GITHUB_ACTIONS=true each failure is also printed as a GitHub Actions error annotation"
+          + " at the source line of its worst call path."
     })
 final class CheckCommand implements Callable<Integer> {
 
-  /** The property ids the analyzer knows, for checking {@code --budget} names. */
-  static List<String> knownProperties() {
-    return PropertyRegistry.infos().stream().map(PropertyInfo::id).collect(Collectors.toList());
-  }
-
   @Parameters(
-      index = "0",
+      arity = "1..*",
       paramLabel = "CURRENT",
-      description = "The analysis (or trace) to check.")
-  Path current;
+      description = "The analyses (or traces) to check: one run, or several runs of one build.")
+  List<Path> current;
 
   @Option(
       names = "--baseline",
-      required = true,
+      arity = "1..*",
       paramLabel = "BASE",
-      description = "The analysis (or trace) to compare with.")
-  Path baseline;
+      description = "The analyses (or traces) to compare with: one run or several.")
+  List<Path> baseline = new ArrayList<>();
 
   @Option(
       names = "--max-regression",
@@ -65,7 +65,7 @@ final class CheckCommand implements Callable<Integer> {
       converter = Percent.Converter.class,
       description =
           "Allowed relative growth of a property's share of time (default: ${DEFAULT-VALUE}%%).")
-  double maxRegression = 10;
+  double maxRegression = Check.Settings.defaults().maxRegression();
 
   @Option(
       names = "--noise-floor",
@@ -74,13 +74,23 @@ final class CheckCommand implements Callable<Integer> {
       description =
           "Properties below this share of time are not checked for growth (default:"
               + " ${DEFAULT-VALUE}%%).")
-  double noiseFloor = 0.5;
+  double noiseFloor = Check.Settings.defaults().noiseFloor();
+
+  @Option(
+      names = "--confidence",
+      paramLabel = "PCT",
+      converter = Percent.Converter.class,
+      description =
+          "With several runs per side: the confidence at which growth must be shown (default:"
+              + " ${DEFAULT-VALUE}%%).")
+  double confidence = Check.Settings.defaults().confidence();
 
   @Option(
       names = "--budget",
       paramLabel = "ID=PCT",
       description =
-          "Absolute limit on a property's share of time, e.g. barrier_wait=5%%; repeatable.")
+          "Absolute limit on a property's share of time, e.g. barrier_wait=5%%; repeatable."
+              + " Budgets alone need no baseline.")
   Map<String, String> budgets = new LinkedHashMap<>();
 
   @Option(
@@ -98,112 +108,60 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    AnalysisFile cur = AnalysisInputs.load(current, analyzer);
-    AnalysisFile base = AnalysisInputs.load(baseline, analyzer);
-    List<PropertyRow> rows = new ArrayList<>(AnalysisDiff.propertyRows(base, cur));
-    Map<String, Double> limits = budgets(rows);
-    for (String id : limits.keySet()) { // a budget on a property neither run has: it is at 0
-      if (rows.stream().noneMatch(r -> r.id().equals(id))) {
-        rows.add(new PropertyRow(id, id, null, 0, null, null));
-      }
-    }
-    List<Verdict> verdicts =
-        new ArrayList<>(new CheckRules(maxRegression, noiseFloor, limits).judge(rows));
-    // Never silent about an analysis that did not see the whole run: a row for each one.
-    if (!base.status().equals("complete")) {
-      verdicts.add(0, completeness("baseline", base));
-    }
-    if (!cur.status().equals("complete")) {
-      verdicts.add(0, completeness("current", cur));
-    }
+    Check.Settings settings =
+        new Check.Settings(
+            Budgets.parse(budgets, "--budget"), maxRegression, noiseFloor, confidence);
+    List<AnalysisFile> cur = load(current);
+    List<AnalysisFile> base = load(baseline);
+    CheckResult result = Check.run(cur, base, settings);
 
     PrintWriter out = spec.commandLine().getOut();
     Style style = color.style();
     out.println(
         "weft check: "
-            + current
-            + " against baseline "
-            + baseline
-            + String.format(
-                Locale.ROOT,
-                " (max regression +%.1f %%, noise floor %.2f %% of time)",
-                maxRegression,
-                noiseFloor));
-    for (Verdict v : verdicts) {
-      out.println((v.failed() ? style.red("FAIL") : style.green("PASS")) + "  " + v.reason());
+            + names(current)
+            + (baseline.isEmpty() ? " (budgets only)" : " against baseline " + names(baseline))
+            + " ("
+            + settings.describe(cur.size(), base.size())
+            + ")");
+    for (Verdict v : result.verdicts()) {
+      String label =
+          switch (v.outcome()) {
+            case FAIL -> style.red("FAIL");
+            case PASS -> style.green("PASS");
+            case NOT_CHECKED -> "----";
+          };
+      out.println(label + "  " + (v.failed() ? v.message() : v.reason()));
     }
-    List<Verdict> failed = verdicts.stream().filter(Verdict::failed).collect(Collectors.toList());
-    if (failed.isEmpty()) {
-      out.println("weft check: OK: " + verdicts.size() + " properties within limits");
-    } else {
-      out.println(
-          "weft check: "
-              + style.red("FAILED")
-              + ": "
-              + failed.size()
-              + " of "
-              + verdicts.size()
-              + " properties ("
-              + failed.stream().map(Verdict::id).collect(Collectors.joining(", "))
-              + ")");
-      if ("true".equalsIgnoreCase(WeftCommand.root(spec).env("GITHUB_ACTIONS"))) {
-        for (Verdict v : failed) {
-          out.println("::error title=weft check::" + escapeAnnotation(v.reason()));
-        }
-      }
+    out.println(
+        "weft check: "
+            + (result.failed()
+                ? result.summary().replace("FAILED", style.red("FAILED"))
+                : result.summary()));
+    if (result.failed() && "true".equalsIgnoreCase(WeftCommand.root(spec).env("GITHUB_ACTIONS"))) {
+      Path here = Path.of("").toAbsolutePath();
+      result.githubAnnotations(SourceFiles.resolver(here, List.of(here))).forEach(out::println);
     }
     out.flush();
     if (junit != null) {
       try {
-        JUnitReport.write(junit, current.toString(), baseline.toString(), verdicts);
+        JUnitReport.write(junit, names(current), names(baseline), result.verdicts());
       } catch (IOException e) {
         throw new BadInputException("cannot write " + ErrorReporting.describe(e), e);
       }
     }
-    return failed.isEmpty() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    return result.failed() ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
   }
 
-  /**
-   * A partial analysis (of a salvaged, damaged trace) fails the check: its figures cover only part
-   * of the run. A cut one passes, with what was cut in the reason.
-   */
-  private static Verdict completeness(String which, AnalysisFile a) {
-    String status = a.status();
-    boolean partial = status.equals("partial");
-    String reason =
-        which
-            + " analysis is "
-            + status
-            + (a.statusDetail().isEmpty() ? "" : ": " + a.statusDetail())
-            + (partial ? " (a damaged trace read in part cannot be compared)" : "");
-    return new Verdict("status", which + " status", 0, 0, partial, "status", reason);
-  }
-
-  private Map<String, Double> budgets(List<PropertyRow> rows) {
-    Set<String> known = new LinkedHashSet<>(knownProperties());
-    rows.forEach(r -> known.add(r.id()));
-    Map<String, Double> limits = new LinkedHashMap<>();
-    for (Map.Entry<String, String> b : budgets.entrySet()) {
-      String id = b.getKey().strip();
-      if (!known.contains(id)) {
-        throw new BadInputException(
-            "unknown property '"
-                + id
-                + "' in --budget (properties: "
-                + String.join(", ", known)
-                + ")");
-      }
-      try {
-        limits.put(id, Percent.parse(b.getValue()));
-      } catch (IllegalArgumentException e) {
-        throw new BadInputException("--budget " + id + ": " + e.getMessage());
-      }
+  private List<AnalysisFile> load(List<Path> inputs) {
+    List<AnalysisFile> files = new ArrayList<>();
+    for (Path p : inputs) {
+      files.add(AnalysisInputs.load(p, analyzer));
     }
-    return limits;
+    return files;
   }
 
-  /** Escapes a message for a GitHub Actions workflow command. */
-  static String escapeAnnotation(String message) {
-    return message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+  private static String names(List<Path> paths) {
+    return paths.stream().map(Path::toString).collect(Collectors.joining(" "));
   }
 }

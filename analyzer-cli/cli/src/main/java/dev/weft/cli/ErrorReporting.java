@@ -1,14 +1,10 @@
 package dev.weft.cli;
 
+import dev.weft.check.CheckInputException;
 import dev.weft.trace.TraceFormatException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -70,6 +66,7 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
   /** The exit code for a failure: bad input for what the user gave us, internal error otherwise. */
   static int exitCode(Throwable t) {
     if (t instanceof BadInputException
+        || t instanceof CheckInputException
         || t instanceof TraceFormatException
         || t instanceof IOException
         || t instanceof UncheckedIOException) {
@@ -80,7 +77,9 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
 
   /** One line describing a failure. */
   static String message(Throwable t) {
-    if (t instanceof BadInputException || t instanceof TraceFormatException) {
+    if (t instanceof BadInputException
+        || t instanceof CheckInputException
+        || t instanceof TraceFormatException) {
       return oneLine(t.getMessage());
     }
     if (t instanceof UncheckedIOException && t.getCause() != null) {
@@ -97,37 +96,12 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
 
   /** An I/O problem in words, naming the file. */
   static String describe(IOException e) {
-    if (e instanceof FileSystemException) {
-      FileSystemException f = (FileSystemException) e;
-      String file = f.getFile() == null ? "" : f.getFile() + ": ";
-      if (e instanceof NoSuchFileException) {
-        return file + "no such file or directory";
-      }
-      if (e instanceof AccessDeniedException) {
-        return file + "permission denied";
-      }
-      if (e instanceof FileAlreadyExistsException) {
-        return file + "already exists";
-      }
-      if (e instanceof NotDirectoryException) {
-        return file + "not a directory";
-      }
-      return file + oneLine(f.getReason() == null ? e.getClass().getSimpleName() : f.getReason());
-    }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : oneLine(e.getMessage());
+    return CheckInputException.describe(e);
   }
 
   /** The first line of a message (picocli and the JDK sometimes add more), trimmed. */
   static String oneLine(String message) {
-    if (message == null || message.isBlank()) {
-      return "unknown error";
-    }
-    String s = message.strip();
-    int nl = s.indexOf('\n');
-    if (nl >= 0) {
-      s = s.substring(0, nl).strip();
-    }
-    return s.replace('\r', ' ');
+    return CheckInputException.oneLine(message);
   }
 
   private static void debug(Throwable t, PrintWriter err, CommandLine cl) {

@@ -90,7 +90,7 @@ final class Analyses {
       byThread.addObject().put("thread", "worker-2").put("severity_ns", ns - ns * 3 / 4);
       ArrayNode byPath = p.putArray("by_callpath");
       ObjectNode cp = byPath.addObject();
-      cp.putArray("path").add("main").add("solve");
+      cp.putArray("path").add("main").add("solve @ Solver.java:42");
       cp.put("severity_ns", ns);
     }
     ArrayNode regions = root.putArray("regions");

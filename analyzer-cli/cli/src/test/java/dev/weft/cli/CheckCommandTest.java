@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.check.AnalysisFile;
+import dev.weft.check.Budgets;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -46,15 +48,22 @@ class CheckCommandTest {
   void passesAgainstItsOwnBaseline() {
     Cli.Result r = Cli.run("check", base.toString(), "--baseline", base.toString());
     assertEquals(0, r.exit(), r.toString());
-    assertEquals(13, lines(r, "PASS  ").size(), r.out());
+    assertEquals(10, lines(r, "PASS  ").size(), r.out());
     assertTrue(lines(r, "FAIL").isEmpty(), r.out());
-    assertTrue(r.out().contains("weft check: OK: 13 properties within limits"), r.out());
+    // Not checked, and not counted as passing: work, and a share below the noise floor.
+    assertEquals(
+        List.of(
+            "----  time: not a wait state, not checked for growth",
+            "----  execution: not a wait state, not checked for growth",
+            "----  spin_wait: below the noise floor of 0.50 %"),
+        lines(r, "----"));
+    assertTrue(
+        r.out().contains("weft check: OK: 10 properties within limits, 3 not checked"), r.out());
     assertTrue(
         r.out()
             .contains(
                 "PASS  lock_contention: 6.00 % of time, baseline 6.00 %: +0.0 %, within +10.0 %"),
         r.out());
-    assertTrue(r.out().contains("PASS  execution: not a wait state"), r.out());
     assertEquals("", r.err());
   }
 
@@ -65,9 +74,11 @@ class CheckCommandTest {
     assertEquals(1, r.exit(), r.toString());
     assertEquals(
         List.of(
-            "FAIL  lock_contention: 7.00 % of time, baseline 6.00 %: +16.7 % > +10.0 % allowed"),
+            "FAIL  lock_contention: 7.00 % of time, baseline 6.00 %: +16.7 % > +10.0 % allowed"
+                + " (worst call path: main > solve @ Solver.java:42, at Solver.java:42)"),
         lines(r, "FAIL"));
-    assertTrue(r.out().contains("FAILED: 1 of 13 properties (lock_contention)"), r.out());
+    assertTrue(
+        r.out().contains("FAILED: 1 of 10 properties (lock_contention), 3 not checked"), r.out());
     // The same growth passes when more is allowed.
     assertEquals(
         0,
@@ -91,7 +102,7 @@ class CheckCommandTest {
     Path cur = current("spin_wait", 0.4); // doubled, but below the default floor of 0.5 %
     Cli.Result r = Cli.run("check", cur.toString(), "--baseline", base.toString());
     assertEquals(0, r.exit(), r.toString());
-    assertTrue(r.out().contains("PASS  spin_wait: below the noise floor of 0.50 %"), r.out());
+    assertTrue(r.out().contains("----  spin_wait: below the noise floor of 0.50 %"), r.out());
     r = Cli.run("check", cur.toString(), "--baseline", base.toString(), "--noise-floor", "0.1%");
     assertEquals(1, r.exit(), r.toString());
     assertTrue(
@@ -122,7 +133,9 @@ class CheckCommandTest {
             "check", base.toString(), "--baseline", base.toString(), "--budget", "barrier_wait=5%");
     assertEquals(1, r.exit(), r.toString());
     assertEquals(
-        List.of("FAIL  barrier_wait: 8.00 % of time is over its budget of 5.00 %"),
+        List.of(
+            "FAIL  barrier_wait: 8.00 % of time is over its budget of 5.00 % (worst call path:"
+                + " main > solve @ Solver.java:42, at Solver.java:42)"),
         lines(r, "FAIL"));
     r =
         Cli.run(
@@ -177,6 +190,7 @@ class CheckCommandTest {
     Element suite = (Element) doc.getElementsByTagName("testsuite").item(0);
     assertEquals("13", suite.getAttribute("tests"));
     assertEquals("2", suite.getAttribute("failures"));
+    assertEquals("3", suite.getAttribute("skipped"));
     NodeList cases = doc.getElementsByTagName("testcase");
     assertEquals(13, cases.getLength());
     int failures = 0;
@@ -209,8 +223,9 @@ class CheckCommandTest {
     assertEquals(1, r.exit());
     assertEquals(
         List.of(
-            "::error title=weft check::lock_contention: 7.00 %25 of time, baseline 6.00 %25: +16.7"
-                + " %25 > +10.0 %25 allowed"),
+            "::error file=Solver.java,line=42,title=weft check%3A lock_contention::lock_contention:"
+                + " 7.00 %25 of time, baseline 6.00 %25: +16.7 %25 > +10.0 %25 allowed (worst call"
+                + " path: main > solve @ Solver.java:42, at Solver.java:42)"),
         lines(r, "::"));
     r = Cli.run(Map.of(), "check", cur.toString(), "--baseline", base.toString());
     assertTrue(lines(r, "::").isEmpty(), r.out());
@@ -238,7 +253,8 @@ class CheckCommandTest {
         Cli.run("check", tmp.resolve("nope.json").toString(), "--baseline", base.toString()),
         "nope.json: no such file or directory");
     BadInputTest.assertOneLineError(
-        Cli.run("check", base.toString()), "Missing required option: '--baseline=BASE'");
+        Cli.run("check", base.toString()),
+        "nothing to check: give a baseline or at least one budget");
   }
 
   @Test
@@ -247,11 +263,12 @@ class CheckCommandTest {
     Path json = tmp.resolve("analysis.json");
     assertEquals(
         0, Cli.run("analyze", trace.toString(), "--format", "json", "-o", json.toString()).exit());
-    int properties = CheckCommand.knownProperties().size();
+    int properties = Budgets.knownProperties().size();
 
     Cli.Result r = Cli.run("check", trace.toString(), "--baseline", json.toString());
     assertEquals(0, r.exit(), r.toString());
-    assertEquals(properties, lines(r, "PASS  ").size(), r.out());
+    assertEquals(properties, lines(r, "PASS  ").size() + lines(r, "----  ").size(), r.out());
+    assertTrue(lines(r, "FAIL").isEmpty(), r.out());
 
     // A baseline with half the lock contention: the trace has regressed.
     ObjectMapper m = new ObjectMapper();
@@ -288,5 +305,79 @@ class CheckCommandTest {
     assertEquals(1, exit, out.toString());
     assertTrue(out.toString().contains("FAIL  lock_contention"), out.toString());
     assertFalse(out.toString().contains("FAIL  barrier_wait"), out.toString());
+  }
+
+  @Test
+  void budgetsNeedNoBaseline() throws Exception {
+    Cli.Result r = Cli.run("check", base.toString(), "--budget", "barrier_wait=5%");
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("weft check: " + base + " (budgets only)"), r.out());
+    assertEquals(1, lines(r, "FAIL").size(), r.out());
+    assertTrue(lines(r, "FAIL").get(0).startsWith("FAIL  barrier_wait: 8.00 % of time is over"));
+    // Every other property is listed as not checked, none as passing.
+    assertEquals(12, lines(r, "----  ").size(), r.out());
+    assertTrue(lines(r, "PASS").isEmpty(), r.out());
+    assertTrue(r.out().contains("----  join_wait: no budget and no baseline"), r.out());
+    r = Cli.run("check", base.toString(), "--budget", "barrier_wait=9%");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("OK: 1 properties within limits, 12 not checked"), r.out());
+  }
+
+  @Test
+  void aFailingChildDoesNotAlsoFailItsParent() throws Exception {
+    Map<String, Double> p = Analyses.baseline();
+    p.put("monitor_contention", 5.5); // +37.5 %
+    p.put("lock_contention", 7.5); // +25 %, all of it from monitor_contention
+    Path cur = Analyses.write(tmp.resolve("child.json"), p, 0);
+    Cli.Result r = Cli.run("check", cur.toString(), "--baseline", base.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals(1, lines(r, "FAIL").size(), r.out());
+    assertTrue(lines(r, "FAIL").get(0).startsWith("FAIL  monitor_contention: "), r.out());
+    assertTrue(
+        r.out().contains("+25.0 % > +10.0 % allowed; within limits without monitor_contention"),
+        r.out());
+    // When the parent's own part grew as well, both fail.
+    p.put("lock_contention", 9.0);
+    cur = Analyses.write(tmp.resolve("both.json"), p, 0);
+    r = Cli.run("check", cur.toString(), "--baseline", base.toString());
+    assertEquals(2, lines(r, "FAIL").size(), r.out());
+  }
+
+  @Test
+  void severalRunsPerSideUseTheRankTest() throws Exception {
+    List<String> args = new java.util.ArrayList<>(List.of("check"));
+    List<String> baseRuns = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Map<String, Double> p = Analyses.baseline();
+      p.put("barrier_wait", 8.0 + i * 0.1);
+      baseRuns.add(Analyses.write(tmp.resolve("b" + i + ".json"), p, 0).toString());
+      p.put("barrier_wait", 9.6 + i * 0.1); // +20 %
+      args.add(Analyses.write(tmp.resolve("c" + i + ".json"), p, 0).toString());
+    }
+    args.add("--baseline");
+    args.addAll(baseRuns);
+    Cli.Result r = Cli.run(args.toArray(String[]::new));
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("6 current and 6 baseline runs, Mann-Whitney U at 99 %"), r.out());
+    assertEquals(1, lines(r, "FAIL").size(), r.out());
+    assertTrue(
+        lines(r, "FAIL")
+            .get(0)
+            .startsWith(
+                "FAIL  barrier_wait: median 9.85 % of time over 6 runs, baseline median 8.25 %"
+                    + " over 6 runs: +19.4 % (Hodges-Lehmann), p = 0.0011 (Mann-Whitney U,"
+                    + " one-sided) < 0.01; > +10.0 % allowed"),
+        r.out());
+    // The baseline against itself: nothing grew.
+    List<String> same = new java.util.ArrayList<>(List.of("check"));
+    same.addAll(baseRuns);
+    same.add("--baseline");
+    same.addAll(baseRuns);
+    assertEquals(0, Cli.run(same.toArray(String[]::new)).exit());
+    // Two runs a side can never show anything at 99 %: bad input, not a silent pass.
+    BadInputTest.assertOneLineError(
+        Cli.run("check", args.get(1), args.get(2), "--baseline", baseRuns.get(0), baseRuns.get(1)),
+        "2 current and 2 baseline runs cannot show a regression at 99 % confidence: give at"
+            + " least 5 runs on each side");
   }
 }

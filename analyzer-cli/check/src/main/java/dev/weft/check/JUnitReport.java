@@ -1,6 +1,5 @@
-package dev.weft.cli;
+package dev.weft.check;
 
-import dev.weft.cli.CheckRules.Verdict;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -11,20 +10,28 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 
 /**
- * Writes {@code weft check} verdicts as a JUnit XML report (one test case per property, a failure
- * with the reason for each failed one), the format CI servers (Jenkins, GitLab, GitHub Actions test
- * reporters) display.
+ * Writes check verdicts as a JUnit XML report (one test case per property: a failure with the
+ * reason for each failed one, skipped for each one not checked), the format CI servers (Jenkins,
+ * GitLab, GitHub Actions test reporters) display.
  */
-final class JUnitReport {
+public final class JUnitReport {
   private JUnitReport() {}
 
-  static void write(Path file, String current, String baseline, List<Verdict> verdicts)
+  /**
+   * Writes the report.
+   *
+   * @param current names what was checked, e.g. the analysis files
+   * @param baseline names the baseline, or "" for none
+   */
+  public static void write(Path file, String current, String baseline, List<Verdict> verdicts)
       throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
     long failures = verdicts.stream().filter(Verdict::failed).count();
+    long skipped =
+        verdicts.stream().filter(v -> v.outcome() == Verdict.Outcome.NOT_CHECKED).count();
     try (OutputStream out = Files.newOutputStream(file)) {
       XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
       x.writeStartDocument("UTF-8", "1.0");
@@ -40,7 +47,7 @@ final class JUnitReport {
       x.writeAttribute("tests", Integer.toString(verdicts.size()));
       x.writeAttribute("failures", Long.toString(failures));
       x.writeAttribute("errors", "0");
-      x.writeAttribute("skipped", "0");
+      x.writeAttribute("skipped", Long.toString(skipped));
       x.writeAttribute("time", "0");
       x.writeCharacters("\n    ");
       x.writeStartElement("properties");
@@ -59,9 +66,12 @@ final class JUnitReport {
           x.writeStartElement("failure");
           x.writeAttribute("message", v.reason());
           x.writeAttribute("type", v.kind());
-          x.writeCharacters(v.reason() + " (" + v.name() + ")");
+          x.writeCharacters(v.message() + " (" + v.name() + ")");
           x.writeEndElement();
           x.writeCharacters("\n    ");
+        } else if (v.outcome() == Verdict.Outcome.NOT_CHECKED) {
+          x.writeEmptyElement("skipped");
+          x.writeAttribute("message", v.reason());
         } else {
           x.writeStartElement("system-out");
           x.writeCharacters(v.reason());

@@ -1,4 +1,4 @@
-package dev.weft.cli;
+package dev.weft.check;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,18 +27,18 @@ import java.util.Map;
  *  "regions": [{"name", "location", "instances", "busy_ns_by_thread": {…}, "imbalance", "lost_ns"}]}
  * }</pre>
  */
-final class AnalysisFile {
+public final class AnalysisFile {
   /** The format this reader understands (any {@code weft-analysis/1.x}). */
-  static final String FORMAT = "weft-analysis/1";
+  public static final String FORMAT = "weft-analysis/1";
 
   /** Facts about the analysed trace. */
-  record TraceInfo(String path, long durationNs, long threads, long events, long dropped) {}
+  public record TraceInfo(String path, long durationNs, long threads, long events, long dropped) {}
 
   /** A property's severity on one thread. */
-  record ThreadShare(String thread, long severityNs) {}
+  public record ThreadShare(String thread, long severityNs) {}
 
   /** A property's severity on one call path (outermost first). */
-  record CallpathShare(List<String> path, long severityNs) {}
+  public record CallpathShare(List<String> path, long severityNs) {}
 
   /**
    * One property of the metric tree.
@@ -46,7 +46,7 @@ final class AnalysisFile {
    * @param parent the parent's id, or null for a root
    * @param percent share of total CPU allocation time, in percent
    */
-  record Property(
+  public record Property(
       String id,
       String parent,
       String name,
@@ -56,7 +56,7 @@ final class AnalysisFile {
       List<CallpathShare> byCallpath) {}
 
   /** A parallel or user region's balance. */
-  record Region(
+  public record Region(
       String name,
       String location,
       long instances,
@@ -65,7 +65,7 @@ final class AnalysisFile {
       long lostNs) {
 
     /** Identifies a region across two analyses: name and location. */
-    String key() {
+    public String key() {
       return location.isEmpty() ? name : name + " @ " + location;
     }
   }
@@ -102,14 +102,14 @@ final class AnalysisFile {
   /**
    * Reads an analysis JSON file.
    *
-   * @throws BadInputException with one line naming the file when it is not a readable analysis
+   * @throws CheckInputException with one line naming the file when it is not a readable analysis
    */
-  static AnalysisFile read(Path file) {
+  public static AnalysisFile read(Path file) {
     String text;
     try {
       text = Files.readString(file);
     } catch (IOException e) {
-      throw new BadInputException(ErrorReporting.describe(e), e);
+      throw new CheckInputException(CheckInputException.describe(e), e);
     }
     return parse(file.toString(), text);
   }
@@ -118,9 +118,9 @@ final class AnalysisFile {
    * Parses analysis JSON.
    *
    * @param source names the input in messages (a file or trace path)
-   * @throws BadInputException with one line naming {@code source} when it is not an analysis
+   * @throws CheckInputException with one line naming {@code source} when it is not an analysis
    */
-  static AnalysisFile parse(String source, String json) {
+  public static AnalysisFile parse(String source, String json) {
     JsonNode root;
     try {
       root = new ObjectMapper().readTree(json);
@@ -132,18 +132,19 @@ final class AnalysisFile {
                   + e.getLocation().getLineNr()
                   + ", column "
                   + e.getLocation().getColumnNr();
-      throw new BadInputException(source + ": not a Weft analysis (invalid JSON" + where + ")", e);
+      throw new CheckInputException(
+          source + ": not a Weft analysis (invalid JSON" + where + ")", e);
     }
     if (root == null || !root.isObject()) {
-      throw new BadInputException(source + ": not a Weft analysis (not a JSON object)");
+      throw new CheckInputException(source + ": not a Weft analysis (not a JSON object)");
     }
     String format = root.path("format").asText("");
     if (format.isEmpty()) {
-      throw new BadInputException(
+      throw new CheckInputException(
           source + ": not a Weft analysis (no \"format\": \"" + FORMAT + "\")");
     }
     if (!format.equals(FORMAT) && !format.startsWith(FORMAT + ".")) {
-      throw new BadInputException(
+      throw new CheckInputException(
           source
               + ": analysis format "
               + format
@@ -161,7 +162,7 @@ final class AnalysisFile {
             t.path("dropped").asLong(0));
     JsonNode props = root.get("properties");
     if (props == null || !props.isArray()) {
-      throw new BadInputException(source + ": not a Weft analysis (no \"properties\" array)");
+      throw new CheckInputException(source + ": not a Weft analysis (no \"properties\" array)");
     }
     List<Property> properties = new ArrayList<>();
     int index = 0;
@@ -189,10 +190,22 @@ final class AnalysisFile {
         source, root, format, trace, root.path("time_ns").asLong(0), properties, regions);
   }
 
+  /**
+   * An analysis made up by a caller (e.g. {@link AnalysisWindow}), complete, with no regions.
+   *
+   * @param timeNs total CPU allocation time, the 100 % of the properties' percentages
+   */
+  public static AnalysisFile of(
+      String source, TraceInfo trace, long timeNs, List<Property> properties) {
+    JsonNode json = new ObjectMapper().createObjectNode().put("format", FORMAT);
+    return new AnalysisFile(
+        source, json, FORMAT, trace, timeNs, new ArrayList<>(properties), new ArrayList<>());
+  }
+
   private static Property property(String source, int index, JsonNode p) {
     String id = p.path("id").asText("");
     if (id.isEmpty() || !p.path("percent").isNumber() || !p.path("severity_ns").isNumber()) {
-      throw new BadInputException(
+      throw new CheckInputException(
           source
               + ": not a Weft analysis (property "
               + (id.isEmpty() ? "#" + index : id)
@@ -220,52 +233,52 @@ final class AnalysisFile {
   }
 
   /** The file or trace this analysis came from, for messages. */
-  String source() {
+  public String source() {
     return source;
   }
 
-  /** The whole document as read, for the HTML report (which shows more than this class reads). */
   /**
    * Whether the analysis saw the whole recording: {@code complete}, {@code cut} or {@code partial}
    * (a document written before the status existed counts as complete).
    */
-  String status() {
+  public String status() {
     return json.path("status").asText("complete");
   }
 
   /** Why the status is not complete, or "". */
-  String statusDetail() {
+  public String statusDetail() {
     return json.path("status_detail").asText("");
   }
 
-  JsonNode json() {
+  /** The whole document as read (which holds more than this class reads). */
+  public JsonNode json() {
     return json;
   }
 
-  String format() {
+  public String format() {
     return format;
   }
 
-  TraceInfo trace() {
+  public TraceInfo trace() {
     return trace;
   }
 
   /** Total CPU allocation time: the 100 % that percentages refer to. */
-  long timeNs() {
+  public long timeNs() {
     return timeNs;
   }
 
   /** Properties in file order (parents before children in files the analyzer writes). */
-  List<Property> properties() {
+  public List<Property> properties() {
     return properties;
   }
 
   /** The property with this id, or null. */
-  Property property(String id) {
+  public Property property(String id) {
     return byId.get(id);
   }
 
-  List<Region> regions() {
+  public List<Region> regions() {
     return regions;
   }
 }

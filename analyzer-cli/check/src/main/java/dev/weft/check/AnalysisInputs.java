@@ -1,4 +1,4 @@
-package dev.weft.cli;
+package dev.weft.check;
 
 import dev.weft.analysis.AnalysisJson;
 import dev.weft.analysis.Analyzer;
@@ -9,15 +9,15 @@ import java.nio.file.Path;
  * Where {@code diff} and {@code check} get their analyses: an analysis JSON file is read as it is;
  * a trace directory is analysed first by a {@link TraceAnalyzer}.
  */
-final class AnalysisInputs {
+public final class AnalysisInputs {
 
   /** Produces the analysis of a trace directory. */
   @FunctionalInterface
-  interface TraceAnalyzer {
+  public interface TraceAnalyzer {
     /**
      * Analyses the trace in {@code traceDir}.
      *
-     * @throws BadInputException or {@link dev.weft.trace.TraceFormatException} for unusable input
+     * @throws CheckInputException or {@link dev.weft.trace.TraceFormatException} for unusable input
      */
     AnalysisFile analyze(Path traceDir) throws Exception;
   }
@@ -27,7 +27,7 @@ final class AnalysisInputs {
    * analysis goes through its {@code weft-analysis/1} JSON, so that a trace and the file {@code
    * weft analyze --format json} wrote for it compare equal.
    */
-  static final TraceAnalyzer ANALYZER =
+  public static final TraceAnalyzer ANALYZER =
       dir -> AnalysisFile.parse(dir.toString(), AnalysisJson.toJson(Analyzer.analyze(dir)));
 
   private AnalysisInputs() {}
@@ -36,20 +36,21 @@ final class AnalysisInputs {
    * Loads the analysis of {@code input}: a {@code weft-analysis/1} JSON file, or a trace directory
    * analysed with {@code analyzer}.
    *
-   * @throws BadInputException when {@code input} is neither
+   * @throws CheckInputException when {@code input} is neither
    */
-  static AnalysisFile load(Path input, TraceAnalyzer analyzer) {
+  public static AnalysisFile load(Path input, TraceAnalyzer analyzer) {
     if (Files.isDirectory(input)) {
       try {
         return analyzer.analyze(input);
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
-        throw new BadInputException(input + ": cannot analyse: " + ErrorReporting.message(e), e);
+        throw new CheckInputException(
+            input + ": cannot analyse: " + CheckInputException.oneLine(e), e);
       }
     }
     if (!Files.exists(input)) {
-      throw new BadInputException(input + ": no such file or directory");
+      throw new CheckInputException(input + ": no such file or directory");
     }
     return AnalysisFile.read(input);
   }

@@ -1,8 +1,8 @@
-package dev.weft.cli;
+package dev.weft.check;
 
-import dev.weft.cli.AnalysisFile.Property;
-import dev.weft.cli.AnalysisFile.Region;
-import dev.weft.cli.AnalysisFile.ThreadShare;
+import dev.weft.check.AnalysisFile.Property;
+import dev.weft.check.AnalysisFile.Region;
+import dev.weft.check.AnalysisFile.ThreadShare;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,78 +12,79 @@ import java.util.Map;
 import java.util.Set;
 
 /** What changed from analysis A (before) to analysis B (after): properties, regions, threads. */
-final class AnalysisDiff {
+public final class AnalysisDiff {
 
   /** A property in both analyses (either side may be null when only the other has it). */
-  record PropertyRow(String id, String name, String parent, int depth, Property a, Property b) {
-    double aPercent() {
+  public record PropertyRow(
+      String id, String name, String parent, int depth, Property a, Property b) {
+    public double aPercent() {
       return a == null ? 0 : a.percent();
     }
 
-    double bPercent() {
+    public double bPercent() {
       return b == null ? 0 : b.percent();
     }
 
-    long aNs() {
+    public long aNs() {
       return a == null ? 0 : a.severityNs();
     }
 
-    long bNs() {
+    public long bNs() {
       return b == null ? 0 : b.severityNs();
     }
 
     /** Change of the share of time, in percentage points. */
-    double deltaPoints() {
+    public double deltaPoints() {
       return bPercent() - aPercent();
     }
 
     /** Relative change of the share of time ((b - a) / a), or null when A is 0. */
-    Double deltaRelative() {
+    public Double deltaRelative() {
       return aPercent() == 0 ? null : (bPercent() - aPercent()) / aPercent();
     }
   }
 
   /** A region in both analyses (either side may be null). */
-  record RegionRow(String key, String name, String location, Region a, Region b) {
-    long deltaLostNs() {
+  public record RegionRow(String key, String name, String location, Region a, Region b) {
+    public long deltaLostNs() {
       return (b == null ? 0 : b.lostNs()) - (a == null ? 0 : a.lostNs());
     }
 
-    double deltaImbalance() {
+    public double deltaImbalance() {
       return (b == null ? 0 : b.imbalance()) - (a == null ? 0 : a.imbalance());
     }
   }
 
   /** One thread's severity of a property in A and B. */
-  record ThreadRow(String thread, long aNs, long bNs) {
-    long deltaNs() {
+  public record ThreadRow(String thread, long aNs, long bNs) {
+    public long deltaNs() {
       return bNs - aNs;
     }
   }
 
   /** How a property's severity moved between threads. */
-  record ThreadChanges(PropertyRow property, List<ThreadRow> threads) {}
+  public record ThreadChanges(PropertyRow property, List<ThreadRow> threads) {}
 
   private final AnalysisFile a;
   private final AnalysisFile b;
   private final List<PropertyRow> properties;
 
-  AnalysisDiff(AnalysisFile a, AnalysisFile b) {
+  public AnalysisDiff(AnalysisFile a, AnalysisFile b) {
     this.a = a;
     this.b = b;
     this.properties = propertyRows(a, b);
   }
 
-  AnalysisFile a() {
+  public AnalysisFile a() {
     return a;
   }
 
-  AnalysisFile b() {
+  public AnalysisFile b() {
     return b;
   }
 
   /** Every property of either analysis, in metric-tree order (B's order first, then A's). */
-  List<PropertyRow> properties() {
+  public List<PropertyRow> properties() {
     return properties;
   }
 
@@ -91,7 +92,7 @@ final class AnalysisDiff {
    * Properties of both analyses as a tree: each root followed by its descendants, siblings in file
    * order (B's, then A's for properties only A has).
    */
-  static List<PropertyRow> propertyRows(AnalysisFile a, AnalysisFile b) {
+  public static List<PropertyRow> propertyRows(AnalysisFile a, AnalysisFile b) {
     Map<String, Property> inA = new LinkedHashMap<>();
     Map<String, Property> inB = new LinkedHashMap<>();
     a.properties().forEach(p -> inA.putIfAbsent(p.id(), p));
@@ -146,7 +147,7 @@ final class AnalysisDiff {
   }
 
   /** Regions of either analysis, those whose lost time changed most first. */
-  List<RegionRow> regions(int top) {
+  public List<RegionRow> regions(int top) {
     Map<String, Region[]> byKey = new LinkedHashMap<>();
     for (Region r : a.regions()) {
       byKey.computeIfAbsent(r.key(), k -> new Region[2])[0] = r;
@@ -172,7 +173,7 @@ final class AnalysisDiff {
    * most (not {@code time} or {@code execution}), each with its {@code topThreads} most changed
    * threads.
    */
-  List<ThreadChanges> threadChanges(int topProperties, int topThreads) {
+  public List<ThreadChanges> threadChanges(int topProperties, int topThreads) {
     List<PropertyRow> candidates = new ArrayList<>();
     for (PropertyRow row : properties) {
       if (!isWork(row.id()) && hasThreads(row) && row.aNs() != row.bNs()) {
@@ -208,7 +209,7 @@ final class AnalysisDiff {
   }
 
   /** {@code time} and {@code execution} measure useful work, not waiting. */
-  static boolean isWork(String id) {
+  public static boolean isWork(String id) {
     return id.equals("time") || id.equals("execution");
   }
 }
