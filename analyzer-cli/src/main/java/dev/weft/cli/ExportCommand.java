@@ -1,9 +1,14 @@
 package dev.weft.cli;
 
+import dev.weft.export.otf2.Otf2Exporter;
 import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,7 +33,8 @@ final class ExportCommand implements Callable<Integer> {
 
   /** Export formats. */
   enum Format {
-    CHROME;
+    CHROME,
+    OTF2;
 
     @Override
     public String toString() {
@@ -41,7 +47,9 @@ final class ExportCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
-      description = "Export format: chrome (default: ${DEFAULT-VALUE}).")
+      description =
+          "Export format: chrome (a JSON file) or otf2 (an archive directory, -o DIR) (default:"
+              + " ${DEFAULT-VALUE}).")
   Format format = Format.CHROME;
 
   @Mixin OutputFile output;
@@ -58,6 +66,9 @@ final class ExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (format == Format.OTF2) {
+      return exportOtf2();
+    }
     try (Trace t = trace.open()) {
       ChromeTraceExporter exporter = new ChromeTraceExporter(t, lockHolds);
       boolean done = false;
@@ -85,5 +96,58 @@ final class ExportCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  private Integer exportOtf2() throws IOException {
+    if (output.isStdout()) {
+      throw new BadInputException("--format otf2 writes a directory: give it with -o DIR");
+    }
+    Path dir = output.file();
+    if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
+      throw new BadInputException(dir + " exists and is not an empty directory");
+    }
+    try (Trace t = trace.open()) {
+      Otf2Exporter exporter = new Otf2Exporter(t);
+      boolean done = false;
+      try {
+        exporter.write(dir);
+        t.requireIntact(); // no archive from a damaged trace
+        done = true;
+      } finally {
+        if (!done) {
+          deleteTree(dir);
+        }
+      }
+      TraceProblems.report(t, spec.commandLine().getErr());
+      long events = exporter.locationEvents().values().stream().mapToLong(Long::longValue).sum();
+      spec.commandLine()
+          .getErr()
+          .println(
+              "weft: wrote "
+                  + dir.resolve("traces.otf2")
+                  + " ("
+                  + exporter.locationEvents().size()
+                  + " locations, "
+                  + events
+                  + " events); open it in Vampir or read it with otf2-print");
+    }
+    return ExitCodes.OK;
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.findAny().isEmpty();
+    }
+  }
+
+  /** Removes a partly written archive. */
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // The failure that got us here is the one to report.
+    }
   }
 }
