@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.export.ChromeFilter;
 import dev.weft.export.otf2.Otf2Exporter;
 import dev.weft.trace.Trace;
 import java.io.IOException;
@@ -7,6 +8,8 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -59,8 +62,38 @@ final class ExportCommand implements Callable<Integer> {
       negatable = true,
       defaultValue = "true",
       fallbackValue = "true",
-      description = "Show lock holds (acquired to released) as slices (default: on).")
+      description = "chrome: show lock holds (acquired to released) as slices (default: on).")
   boolean lockHolds = true;
+
+  @Option(
+      names = "--from",
+      paramLabel = "TIME",
+      description =
+          "chrome: start of the time window, after the run's first event: 250 (ms), 1.5s, 300us.")
+  String from;
+
+  @Option(
+      names = "--to",
+      paramLabel = "TIME",
+      description = "chrome: end of the time window, after the run's first event (as --from).")
+  String to;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "LIST",
+      description =
+          "chrome: only these threads: stream ids or names, * matching anything"
+              + " (main,ForkJoinPool-1-worker-*).")
+  String threads;
+
+  @Option(
+      names = "--kinds",
+      paramLabel = "LIST",
+      description =
+          "chrome: only these kinds: region,parallel,task,lock,hold,barrier,join,wait,spin,help,"
+              + "instant,flow (task arrows),handoff (lock handoff arrows), or all (default: all"
+              + " but handoff).")
+  String kinds;
 
   @Spec CommandSpec spec;
 
@@ -70,7 +103,7 @@ final class ExportCommand implements Callable<Integer> {
       return exportOtf2();
     }
     try (Trace t = trace.open()) {
-      ChromeTraceExporter exporter = new ChromeTraceExporter(t, lockHolds);
+      ChromeTraceExporter exporter = new ChromeTraceExporter(t, chromeFilter());
       boolean done = false;
       try (Writer w = output.open()) {
         exporter.write(w);
@@ -92,10 +125,57 @@ final class ExportCommand implements Callable<Integer> {
                     + exporter.slices()
                     + " slices, "
                     + exporter.flows()
-                    + " flows); open it in https://ui.perfetto.dev");
+                    + " flows, "
+                    + String.format(
+                        java.util.Locale.ROOT,
+                        "%.1f",
+                        exporter.events() == 0
+                            ? 0.0
+                            : (double) exporter.chars() / exporter.events())
+                    + " bytes per event); open it in https://ui.perfetto.dev");
       }
     }
     return ExitCodes.OK;
+  }
+
+  /** The chrome options as a filter; a one-line error for bad values. */
+  private ChromeFilter chromeFilter() {
+    long fromNanos = from == null ? 0 : time("--from", from);
+    long toNanos = to == null ? Long.MAX_VALUE : time("--to", to);
+    if (toNanos < fromNanos) {
+      throw new BadInputException("--to " + to + " is before --from " + from);
+    }
+    Set<ChromeFilter.Kind> shown = ChromeFilter.defaultKinds();
+    if (kinds != null) {
+      try {
+        shown = ChromeFilter.parseKinds(kinds);
+      } catch (IllegalArgumentException e) {
+        throw new BadInputException("--kinds: " + e.getMessage());
+      }
+    }
+    if (!lockHolds) {
+      shown.remove(ChromeFilter.Kind.HOLD);
+    }
+    List<String> names = threads == null ? List.of() : ChromeFilter.parseThreads(threads);
+    return new ChromeFilter(fromNanos, toNanos, names, shown);
+  }
+
+  /** A time after the run's start: a bare number is milliseconds. */
+  private static long time(String option, String value) {
+    try {
+      String v = value.strip();
+      long nanos =
+          v.matches("[0-9]+(\\.[0-9]+)?")
+              ? Math.round(Double.parseDouble(v) * 1e6)
+              : Durations.parse(v);
+      if (nanos < 0) {
+        throw new IllegalArgumentException("negative");
+      }
+      return nanos;
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(
+          option + " " + value + ": not a time (milliseconds, or with a unit: 1.5s, 300us)");
+    }
   }
 
   private Integer exportOtf2() throws IOException {

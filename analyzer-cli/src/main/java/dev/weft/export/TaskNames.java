@@ -10,7 +10,7 @@ import dev.weft.trace.RegionDef;
  */
 public final class TaskNames {
   private static final String[] LIBRARY_PREFIXES = {
-    "java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.weft."
+    "java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.weft.agent."
   };
 
   private TaskNames() {}
