@@ -58,6 +58,7 @@ final class ChromeTraceExporter {
     RegionDef site; // user code for naming tasks created inside, or null
     long start;
     boolean continued;
+    boolean unfinished;
 
     Slice(Kind kind, long key, String name, String args, RegionDef site, long start) {
       this.kind = kind;
@@ -103,6 +104,7 @@ final class ChromeTraceExporter {
   private long flows;
   private long events;
   private long bytes;
+  private boolean firstEvent = true;
 
   ChromeTraceExporter(Trace trace, ChromeFilter filter) {
     this.trace = trace;
@@ -166,7 +168,7 @@ final class ChromeTraceExporter {
     for (Track t : tracks.values()) {
       closeAll(t, Math.min(t.lastTime, to));
     }
-    raw("{}]}\n"); // an empty object, so that every event above can end with a comma
+    raw("\n]}\n");
     out.flush();
   }
 
@@ -207,8 +209,8 @@ final class ChromeTraceExporter {
     } else {
       b.append(value);
     }
-    b.append("}},\n");
-    raw(b);
+    b.append("}}");
+    emit(b);
   }
 
   // ---- events
@@ -234,7 +236,7 @@ final class ChromeTraceExporter {
       case TASK_CREATE:
         createdTasks.put(
             c.get(Field.TASK),
-            new Site(c.stream(), time, !t.stack.isEmpty(), userSite(t, c.region())));
+            new Site(c.stream(), time, inShownSlice(t), userSite(t, c.region())));
         break;
       case TASK_BEGIN:
         taskBegin(t, time, c.get(Field.TASK));
@@ -263,7 +265,7 @@ final class ChromeTraceExporter {
       case LOCK_RELEASED:
         {
           long lock = c.get(Field.OBJECT);
-          lastRelease.put(lock, new Site(c.stream(), time, !t.stack.isEmpty(), null));
+          lastRelease.put(lock, new Site(c.stream(), time, inShownSlice(t), null));
           close(t, time, Kind.HOLD, lock);
           break;
         }
@@ -297,6 +299,16 @@ final class ChromeTraceExporter {
       default:
         instant(t, time, c);
     }
+  }
+
+  /** True when a slice the filter writes is open on the thread: a flow starting now binds to it. */
+  private boolean inShownSlice(Track t) {
+    for (Slice s : t.stack) {
+      if (filter.shows(s.kind)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The creation site if it is user code, else the innermost user code open on the thread. */
@@ -408,9 +420,12 @@ final class ChromeTraceExporter {
     return -1;
   }
 
+  /** Ends what is still open when a thread's events (or the time window) end. */
   private void closeAll(Track t, long time) throws IOException {
     for (int j = t.stack.size() - 1; j >= 0; j--) {
-      end(t, time, t.stack.get(j));
+      Slice s = t.stack.get(j);
+      s.unfinished = true;
+      end(t, time, s);
     }
     t.stack.clear();
   }
@@ -430,15 +445,20 @@ final class ChromeTraceExporter {
     b.append(",\"dur\":");
     micros(b, finish - begin);
     b.append(",\"pid\":").append(pid).append(",\"tid\":").append(t.tid);
-    if (!s.args.isEmpty() || s.continued) {
+    if (!s.args.isEmpty() || s.continued || s.unfinished) {
       b.append(",\"args\":{").append(s.args);
+      String sep = s.args.isEmpty() ? "" : ",";
       if (s.continued) {
-        b.append(s.args.isEmpty() ? "" : ",").append("\"continued\":1");
+        b.append(sep).append("\"continued\":1");
+        sep = ",";
+      }
+      if (s.unfinished) {
+        b.append(sep).append("\"unfinished\":1");
       }
       b.append('}');
     }
-    b.append("},\n");
-    raw(b);
+    b.append('}');
+    emit(b);
     slices++;
   }
 
@@ -460,8 +480,8 @@ final class ChromeTraceExporter {
       b.append("{\"ph\":\"X\",\"name\":\"").append(name).append(" source\",\"ts\":");
       micros(b, source.time() - start);
       b.append(",\"dur\":0,\"pid\":").append(pid).append(",\"tid\":").append(src.tid);
-      b.append("},\n");
-      raw(b);
+      b.append('}');
+      emit(b);
       slices++;
     }
     flowEnd(name, "s", id, source.time(), src.tid);
@@ -474,8 +494,8 @@ final class ChromeTraceExporter {
     b.append("{\"ph\":\"").append(ph).append("\",\"name\":\"").append(name).append('"');
     b.append(",\"id\":").append(id).append(",\"ts\":");
     micros(b, time - start);
-    b.append(",\"pid\":").append(pid).append(",\"tid\":").append(tid).append("},\n");
-    raw(b);
+    b.append(",\"pid\":").append(pid).append(",\"tid\":").append(tid).append('}');
+    emit(b);
   }
 
   private void instant(Track t, long time, EventCursor c) throws IOException {
@@ -514,8 +534,17 @@ final class ChromeTraceExporter {
           b.append(v);
       }
     }
-    b.append("}},\n");
-    raw(b);
+    b.append("}}");
+    emit(b);
+  }
+
+  /** Writes one event object, one per line. */
+  private void emit(CharSequence event) throws IOException {
+    if (!firstEvent) {
+      raw(",\n");
+    }
+    firstEvent = false;
+    raw(event);
   }
 
   private void raw(CharSequence s) throws IOException {
