@@ -19,18 +19,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weft export TRACE --format chrome -o FILE.json}: the trace as Chrome Trace Event JSON, to
- * open in Perfetto UI (ui.perfetto.dev) or chrome://tracing.
+ * {@code weft export TRACE [--format chrome] [-o FILE.json]}: the trace as Chrome Trace Event JSON,
+ * to open in Perfetto UI (ui.perfetto.dev) or chrome://tracing; {@code --format otf2 -o DIR}: an
+ * OTF2 archive for Vampir. analyzer-cli/EXPORT.md describes both.
  */
 @Command(
     name = "export",
     mixinStandardHelpOptions = true,
     description = {
-      "Export a trace for a timeline viewer (Perfetto UI, chrome://tracing).",
+      "Export a trace for a timeline viewer: Perfetto UI, chrome://tracing, Vampir.",
       "chrome: Chrome Trace Event JSON, which https://ui.perfetto.dev and chrome://tracing open:"
-          + " one track per thread, grouped by pool; slices for regions, tasks, lock waits and"
-          + " holds, barrier, join and other waits; arrows from task creation to task start and"
-          + " from lock release to the next acquisition."
+          + " the JVM as the process, one track per thread; slices for regions, tasks, lock waits"
+          + " and holds, barrier, join and other waits; arrows from task creation to task start.",
+      "otf2: an OTF2 archive in DIR (-o DIR), which Vampir and otf2-print read."
     })
 final class ExportCommand implements Callable<Integer> {
 
