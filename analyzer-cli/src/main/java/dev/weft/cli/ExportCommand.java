@@ -183,6 +183,10 @@ final class ExportCommand implements Callable<Integer> {
     if (output.isStdout()) {
       throw new BadInputException("--format otf2 writes a directory: give it with -o DIR");
     }
+    if (from != null || to != null || threads != null || kinds != null || !lockHolds) {
+      throw new BadInputException(
+          "--from, --to, --threads, --kinds and --no-lock-holds apply to --format chrome only");
+    }
     Path dir = output.file();
     if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
       throw new BadInputException(dir + " exists and is not an empty directory");

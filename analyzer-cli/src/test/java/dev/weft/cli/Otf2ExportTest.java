@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ConstructKind;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.LockFlags;
+import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
+import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
+import dev.weft.trace.TraceWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -89,12 +94,60 @@ class Otf2ExportTest {
     }
   }
 
+  /**
+   * A thread whose events fill several 1 MiB chunks, and a region whose definition is longer than
+   * 254 bytes (the long form of a record's length).
+   */
   @Test
-  void needsAnEmptyOutputDirectory() throws Exception {
+  void eventsAcrossChunksAndLongRecords() throws Exception {
+    Path trace = tmp.resolve("long");
+    int pairs = 120_000;
+    String longName = "region " + "x".repeat(300);
+    try (TraceWriter w = TraceWriter.create(trace, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      w.defineRegion(
+          new RegionDef(1, ConstructKind.USER_REGION, longName, "app.A", "m", "A.java", 3, 9));
+      StreamWriter s = w.openStream(1, "main", 0, 0, 0);
+      s.threadBegin(0);
+      for (int i = 0; i < pairs; i++) {
+        s.enter(1_000L + 2_000L * i, 1);
+        s.exit(1_000L + 2_000L * i + 1_000 + i % 7, 1);
+      }
+      s.threadEnd(2_000L * pairs + 5_000);
+      w.close(2_000L * pairs + 5_000);
+    }
+    Path out = tmp.resolve("long.otf2");
+    Cli.Result r = Cli.run("export", trace.toString(), "--format", "otf2", "-o", out.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(Files.size(out.resolve("traces/1.evt")) > 2 * 1024 * 1024, "several chunks");
+    Otf2Print.Output events = Otf2Print.run(out.resolve("traces.otf2"));
+    assertEquals(0, events.exit(), events.err());
+    assertTrue(events.err().isEmpty(), events.err());
+    long enters = events.lines().stream().filter(l -> l.startsWith("ENTER ")).count();
+    long leaves = events.lines().stream().filter(l -> l.startsWith("LEAVE ")).count();
+    assertEquals(pairs, enters);
+    assertEquals(pairs, leaves);
+    String last =
+        events.lines().stream().filter(l -> l.startsWith("THREAD_END ")).findFirst().orElseThrow();
+    assertTrue(
+        last.contains(Long.toString(1_700_000_000_000_000_000L + 2_000L * pairs + 5_000)), last);
+    Otf2Print.Output defs = Otf2Print.run(out.resolve("traces.otf2"), "-G");
+    assertEquals(0, defs.exit(), defs.err());
+    assertTrue(defs.lines().stream().anyMatch(l -> l.contains("\"" + longName + "\"")));
+  }
+
+  @Test
+  void needsAnEmptyOutputDirectoryAndNoChromeOptions() throws Exception {
     Path trace = TestTraces.sample(tmp.resolve("trace"));
     Cli.Result r = Cli.run("export", trace.toString(), "--format", "otf2");
     assertEquals(ExitCodes.BAD_INPUT, r.exit(), r.toString());
     assertEquals("weft: --format otf2 writes a directory: give it with -o DIR\n", r.err());
+    r = Cli.run("export", trace.toString(), "--format", "otf2", "-o", "x", "--threads", "main");
+    assertEquals(ExitCodes.BAD_INPUT, r.exit(), r.toString());
+    assertEquals(
+        "weft: --from, --to, --threads, --kinds and --no-lock-holds apply to --format chrome"
+            + " only\n",
+        r.err());
     Path full = Files.createDirectories(tmp.resolve("full"));
     Files.writeString(full.resolve("x"), "");
     r = Cli.run("export", trace.toString(), "--format", "otf2", "-o", full.toString());

@@ -247,7 +247,10 @@ final class Otf2Events {
     enter(l, t, Scope.TASK, task, -1, id);
   }
 
-  /** The creation site if it is user code, else the innermost user code open on the thread. */
+  /**
+   * The creation site if it is user code, else the innermost user region, parallel region or task
+   * open on the thread (as the Chrome export names tasks).
+   */
   private RegionDef userSite(Location l, int site) {
     RegionDef r = defs.region(site);
     if (TaskNames.isUserCode(r)) {
@@ -255,7 +258,9 @@ final class Otf2Events {
     }
     for (int i = l.stack.size() - 1; i >= 0; i--) {
       Open o = l.stack.get(i);
-      if (TaskNames.isUserCode(o.site())) {
+      boolean code =
+          o.scope() == Scope.REGION || o.scope() == Scope.PARALLEL || o.scope() == Scope.TASK;
+      if (code && TaskNames.isUserCode(o.site())) { // code the user wrote, not a wait inside it
         return o.site();
       }
     }
