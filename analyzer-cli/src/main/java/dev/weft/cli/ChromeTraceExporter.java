@@ -76,6 +76,7 @@ final class ChromeTraceExporter {
     final boolean shown;
     final List<Slice> stack = new ArrayList<>();
     long lastTime = Long.MIN_VALUE;
+    boolean ended; // its last event so far is a thread_end
 
     Track(int tid, boolean shown) {
       this.tid = tid;
@@ -152,6 +153,7 @@ final class ChromeTraceExporter {
     writeMetadata(p);
     EventCursor c = trace.events();
     boolean first = true;
+    boolean cut = false;
     while (c.next()) {
       if (first) {
         start = c.time();
@@ -160,13 +162,14 @@ final class ChromeTraceExporter {
         first = false;
       }
       if (c.time() > to) {
+        cut = true; // the window ends: what is open goes on past it
         break;
       }
       events++;
       event(c);
     }
     for (Track t : tracks.values()) {
-      closeAll(t, Math.min(t.lastTime, to));
+      closeAll(t, cut && !t.ended ? to : t.lastTime);
     }
     raw("\n]}\n");
     out.flush();
@@ -220,6 +223,7 @@ final class ChromeTraceExporter {
     Track t = track(c.stream());
     long time = c.time();
     t.lastTime = time;
+    t.ended = c.kind() == EventKind.THREAD_END; // (a virtual thread's end on a carrier is not)
     switch (c.kind()) {
       case ENTER:
         open(t, time, Kind.REGION, c.region(), text.regionName(c.region()), "");

@@ -195,7 +195,15 @@ class ExportCommandTest {
             .orElseThrow();
     assertEquals(3.0, hold.get("ts").asDouble(), 1e-9); // held 2300..5000, clipped at 4000
     assertEquals(1.0, hold.get("dur").asDouble(), 1e-9);
-    assertTrue(slices(events, "task Demo.run:60").size() == 1);
+    JsonNode task = slices(events, "task Demo.run:60").get(0);
+    // The task (2500..11000) is cut at the window's end, 9000; main's barrier wait ends there.
+    assertEquals(8.0, task.get("ts").asDouble() + task.get("dur").asDouble(), 1e-9);
+    JsonNode barrier =
+        slices(events, "barrier Demo.java:50").stream()
+            .filter(e -> e.get("tid").asInt() == 1)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(8.0, barrier.get("ts").asDouble() + barrier.get("dur").asDouble(), 1e-9);
     assertTrue(flows(events).isEmpty(), "the task was created before the window");
     // A bare number is milliseconds.
     assertEquals(export("--to", "0.008").size(), export("--to", "8us").size());
