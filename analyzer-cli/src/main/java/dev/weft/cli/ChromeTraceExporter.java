@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import dev.weft.export.ChromeFilter;
 import dev.weft.export.ChromeFilter.Kind;
+import dev.weft.export.ChromeJson;
 import dev.weft.export.TaskNames;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
@@ -77,6 +78,7 @@ final class ChromeTraceExporter {
     final List<Slice> stack = new ArrayList<>();
     long lastTime = Long.MIN_VALUE;
     boolean ended; // its last event so far is a thread_end
+    boolean mounted; // a virtual thread is mounted on this carrier
 
     Track(int tid, boolean shown) {
       this.tid = tid;
@@ -141,12 +143,12 @@ final class ChromeTraceExporter {
     pid = p == null || p.pid() <= 0 ? 1 : p.pid();
     raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":");
     b.setLength(0);
-    string(b, "weft " + WeftVersion.version());
+    ChromeJson.string(b, "weft " + WeftVersion.version());
     if (p != null) {
       b.append(",\"jdk\":");
-      string(b, p.jdkVersion());
+      ChromeJson.string(b, p.jdkVersion());
       b.append(",\"command_line\":");
-      string(b, p.commandLine());
+      ChromeJson.string(b, p.commandLine());
     }
     raw(b);
     raw("},\"traceEvents\":[\n");
@@ -208,7 +210,7 @@ final class ChromeTraceExporter {
     b.append("{\"ph\":\"M\",\"name\":\"").append(name).append("\",\"pid\":").append(pid);
     b.append(",\"tid\":").append(tid).append(",\"args\":{\"").append(key).append("\":");
     if (value instanceof String s) {
-      string(b, s);
+      ChromeJson.string(b, s);
     } else {
       b.append(value);
     }
@@ -223,7 +225,11 @@ final class ChromeTraceExporter {
     Track t = track(c.stream());
     long time = c.time();
     t.lastTime = time;
-    t.ended = c.kind() == EventKind.THREAD_END; // (a virtual thread's end on a carrier is not)
+    if (c.kind() == EventKind.VTHREAD_MOUNT || c.kind() == EventKind.VTHREAD_UNMOUNT) {
+      t.mounted = c.kind() == EventKind.VTHREAD_MOUNT;
+    }
+    // A virtual thread's end on its carrier does not end the carrier.
+    t.ended = c.kind() == EventKind.THREAD_END && !t.mounted;
     switch (c.kind()) {
       case ENTER:
         open(t, time, Kind.REGION, c.region(), text.regionName(c.region()), "");
@@ -443,11 +449,11 @@ final class ChromeTraceExporter {
     }
     b.setLength(0);
     b.append("{\"ph\":\"X\",\"name\":");
-    string(b, s.name);
+    ChromeJson.string(b, s.name);
     b.append(",\"ts\":");
-    micros(b, begin - start);
+    ChromeJson.micros(b, begin - start);
     b.append(",\"dur\":");
-    micros(b, finish - begin);
+    ChromeJson.micros(b, finish - begin);
     b.append(",\"pid\":").append(pid).append(",\"tid\":").append(t.tid);
     if (!s.args.isEmpty() || s.continued || s.unfinished) {
       b.append(",\"args\":{").append(s.args);
@@ -482,7 +488,7 @@ final class ChromeTraceExporter {
     if (!source.inSlice()) { // something for the start to bind to
       b.setLength(0);
       b.append("{\"ph\":\"X\",\"name\":\"").append(name).append(" source\",\"ts\":");
-      micros(b, source.time() - start);
+      ChromeJson.micros(b, source.time() - start);
       b.append(",\"dur\":0,\"pid\":").append(pid).append(",\"tid\":").append(src.tid);
       b.append('}');
       emit(b);
@@ -497,7 +503,7 @@ final class ChromeTraceExporter {
     b.setLength(0);
     b.append("{\"ph\":\"").append(ph).append("\",\"name\":\"").append(name).append('"');
     b.append(",\"id\":").append(id).append(",\"ts\":");
-    micros(b, time - start);
+    ChromeJson.micros(b, time - start);
     b.append(",\"pid\":").append(pid).append(",\"tid\":").append(tid).append('}');
     emit(b);
   }
@@ -509,7 +515,7 @@ final class ChromeTraceExporter {
     EventKind kind = c.kind();
     b.setLength(0);
     b.append("{\"ph\":\"i\",\"s\":\"t\",\"name\":\"").append(kind.id()).append("\",\"ts\":");
-    micros(b, time - start);
+    ChromeJson.micros(b, time - start);
     b.append(",\"pid\":").append(pid).append(",\"tid\":").append(t.tid).append(",\"args\":{");
     for (int i = 0; i < kind.fieldCount(); i++) {
       Field f = kind.field(i);
@@ -520,19 +526,19 @@ final class ChromeTraceExporter {
       b.append('"').append(EventText.fieldName(kind, f)).append("\":");
       switch (f) {
         case REGION:
-          string(b, text.region((int) v));
+          ChromeJson.string(b, text.region((int) v));
           break;
         case POOL:
-          string(b, text.pool((int) v));
+          ChromeJson.string(b, text.pool((int) v));
           break;
         case OBJECT:
-          string(b, text.object(v));
+          ChromeJson.string(b, text.object(v));
           break;
         case THREAD:
-          string(b, text.thread(v));
+          ChromeJson.string(b, text.thread(v));
           break;
         case WAIT_KIND:
-          string(b, WaitKind.name(v));
+          ChromeJson.string(b, WaitKind.name(v));
           break;
         default:
           b.append(v);
@@ -554,49 +560,5 @@ final class ChromeTraceExporter {
   private void raw(CharSequence s) throws IOException {
     out.append(s);
     bytes += s.length();
-  }
-
-  /** A JSON string literal. */
-  private static void string(StringBuilder b, String s) {
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char ch = s.charAt(i);
-      if (ch == '"' || ch == '\\') {
-        b.append('\\').append(ch);
-      } else if (ch < 0x20) {
-        b.append(String.format("\\u%04x", (int) ch));
-      } else {
-        b.append(ch);
-      }
-    }
-    b.append('"');
-  }
-
-  /** Nanoseconds as microseconds with three exact decimals: {@code 1234.567}; 0 as {@code 0}. */
-  static void micros(StringBuilder b, long nanos) {
-    if (nanos == 0) {
-      b.append('0');
-      return;
-    }
-    long abs = Math.abs(nanos);
-    if (nanos < 0) {
-      b.append('-');
-    }
-    b.append(abs / 1000).append('.');
-    long frac = abs % 1000;
-    if (frac < 100) {
-      b.append('0');
-    }
-    if (frac < 10) {
-      b.append('0');
-    }
-    b.append(frac);
-  }
-
-  /** {@link #micros(StringBuilder, long)} as a string. */
-  static String micros(long nanos) {
-    StringBuilder s = new StringBuilder(16);
-    micros(s, nanos);
-    return s.toString();
   }
 }

@@ -166,8 +166,15 @@ class Otf2ExportTest {
       for (int stream : t.streamIds()) {
         Map<String, Long> m = new TreeMap<>();
         StreamCursor c = t.stream(stream);
+        boolean mounted = false;
         while (c.next()) {
           EventKind k = c.kind();
+          if (k == EventKind.VTHREAD_MOUNT || k == EventKind.VTHREAD_UNMOUNT) {
+            mounted = k == EventKind.VTHREAD_MOUNT;
+          }
+          if (mounted && (k == EventKind.THREAD_BEGIN || k == EventKind.THREAD_END)) {
+            continue; // a virtual thread's, on its carrier
+          }
           switch (k) {
             case ENTER:
             case FORK:

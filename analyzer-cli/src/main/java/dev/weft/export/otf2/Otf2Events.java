@@ -73,6 +73,7 @@ final class Otf2Events {
     long nextGeneration;
     boolean teamBegun;
     boolean ended;
+    boolean mounted; // a virtual thread is mounted on this carrier
 
     Location(long id, int index, long javaId, long team, ChunkedFile file) {
       this.id = id;
@@ -120,6 +121,20 @@ final class Otf2Events {
   void event(Location l, EventCursor c) throws IOException {
     long t = refs.ticks(c.time());
     l.lastTime = t;
+    switch (c.kind()) {
+      case VTHREAD_MOUNT:
+      case VTHREAD_UNMOUNT:
+        l.mounted = c.kind() == EventKind.VTHREAD_MOUNT;
+        return;
+      case THREAD_BEGIN:
+      case THREAD_END:
+        if (l.mounted) {
+          return; // a virtual thread's begin or end on its carrier: not the carrier's
+        }
+        break;
+      default:
+        break;
+    }
     switch (c.kind()) {
       case THREAD_BEGIN:
         threadEvent(l, t, REC_THREAD_BEGIN, l.javaId);
