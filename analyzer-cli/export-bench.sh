@@ -7,7 +7,7 @@
 # the header and thread names weigh in), or when otf2-print cannot read an archive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -pl analyzer-cli,testapps -am package -DskipTests
+mvn -B -q -pl analyzer-cli/cli,testapps -am package -DskipTests
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 status=0

@@ -6,6 +6,6 @@
 # Expect: every page well under 5 MiB and opening well under 3 s; exits 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -pl analyzer-cli -am package -DskipTests
-java -Xmx1g -cp analyzer-cli/target/weft.jar:analyzer-cli/target/test-classes \
+mvn -B -q -pl analyzer-cli/cli -am package -DskipTests
+java -Xmx1g -cp analyzer-cli/cli/target/weft.jar:analyzer-cli/report/target/test-classes \
   dev.weft.report.ReportBench "$@"

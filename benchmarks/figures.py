@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # WEFT_AGENT_JAR: measure another build of the agent (e.g. one with more construct families).
 AGENT = os.environ.get("WEFT_AGENT_JAR", os.path.join(ROOT, "agent/target/weft-agent.jar"))
-CLI = os.path.join(ROOT, "analyzer-cli/target/weft.jar")
+CLI = os.path.join(ROOT, "analyzer-cli/cli/target/weft.jar")
 APPS = os.path.join(ROOT, "testapps/target/weft-testapps.jar")
 BENCH = os.path.join(ROOT, "benchmarks/target/benchmarks.jar")
 JAVA = os.environ.get("JAVA", "java")

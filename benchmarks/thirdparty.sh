@@ -34,7 +34,7 @@ declare -A scale=([h2]=0.15 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4)
 declare -A threads=([h2]="h2-worker-,main" [caffeine]="cache-reader-,async-reader-,cache-loader-,ForkJoinPool.commonPool,main"
   [lucene]="indexer-,Lucene Merge Thread,main" [disruptor]="disruptor-producer,disruptor-handler-,main")
 
-if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/target/weft.jar" ]]; then
+if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/cli/target/weft.jar" ]]; then
   echo "building Weft (mvn -B -q package -DskipTests)..." >&2
   (cd "$root" && mvn -B -q package -DskipTests)
 fi

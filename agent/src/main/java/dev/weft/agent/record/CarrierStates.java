@@ -16,10 +16,18 @@ import java.util.Set;
 final class CarrierStates {
   private final ThreadLocal<ThreadState> local;
   private final MethodHandle currentCarrier;
+  private final MethodHandle pin;
+  private final MethodHandle unpin;
 
-  private CarrierStates(ThreadLocal<ThreadState> local, MethodHandle currentCarrier) {
+  private CarrierStates(
+      ThreadLocal<ThreadState> local,
+      MethodHandle currentCarrier,
+      MethodHandle pin,
+      MethodHandle unpin) {
     this.local = local;
     this.currentCarrier = currentCarrier;
+    this.pin = pin;
+    this.unpin = unpin;
   }
 
   /** The carrier access of this JDK, or null (JDK 17, or the internals are not as expected). */
@@ -35,14 +43,29 @@ final class CarrierStates {
       Module base = Object.class.getModule();
       Module self = CarrierStates.class.getModule();
       inst.redefineModule(
-          base, Set.of(), Map.of("jdk.internal.misc", Set.of(self)), Map.of(), Set.of(), Map.of());
+          base,
+          Set.of(),
+          Map.of("jdk.internal.misc", Set.of(self), "jdk.internal.vm", Set.of(self)),
+          Map.of(),
+          Set.of(),
+          Map.of());
       ThreadLocal<ThreadState> local =
           (ThreadLocal<ThreadState>) carrierLocal.getConstructor().newInstance();
       MethodHandle current =
           MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup())
               .findStatic(
                   Thread.class, "currentCarrierThread", MethodType.methodType(Thread.class));
-      return new CarrierStates(local, current);
+      MethodHandle pin = null;
+      MethodHandle unpin = null;
+      try {
+        Class<?> continuation = Class.forName("jdk.internal.vm.Continuation", false, null);
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        pin = lookup.findStatic(continuation, "pin", MethodType.methodType(void.class));
+        unpin = lookup.findStatic(continuation, "unpin", MethodType.methodType(void.class));
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        // Not pinned: a virtual thread blocked while opening its carrier's stream may lose events.
+      }
+      return new CarrierStates(local, current, pin, unpin);
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null;
     }
@@ -57,6 +80,34 @@ final class CarrierStates {
 
   void set(ThreadState state) {
     local.set(state);
+  }
+
+  /**
+   * Keeps the calling virtual thread on its carrier until {@link #unpin}: while it holds its
+   * carrier's stream (opening it, defining the thread), a block on a monitor must not unmount it,
+   * or every other virtual thread mounted meanwhile finds the stream taken and loses its events.
+   *
+   * @return whether it was pinned (then {@link #unpin} must follow)
+   */
+  boolean pin() {
+    if (pin == null) {
+      return false;
+    }
+    try {
+      pin.invokeExact();
+      return true;
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  /** Ends a {@link #pin} that returned true. */
+  void unpin() {
+    try {
+      unpin.invokeExact();
+    } catch (Throwable e) {
+      // Nothing to undo: the pin failed or is already gone.
+    }
   }
 
   /** The platform thread carrying the caller. */

@@ -190,16 +190,26 @@ final class EventPath {
     c.busy = true;
     try {
       StreamWriter w = c.stream;
-      if (w == null) {
-        w = open(c);
+      String name = c.thread.getName();
+      if (w == null || name != c.name) {
+        // Opening the stream and renaming write definitions under the trace writer's monitor.
+        boolean pinned = carriers.pin();
+        try {
+          if (w == null) {
+            w = open(c);
+          }
+          if (w != null && name != c.name) {
+            rename(c, w, name);
+          }
+        } finally {
+          if (pinned) {
+            carriers.unpin();
+          }
+        }
         if (w == null) {
           c.busy = false;
           return null;
         }
-      }
-      String name = c.thread.getName();
-      if (name != c.name) {
-        rename(c, w, name);
       }
       long id = s.thread.getId();
       if (c.mounted != id) {
@@ -244,8 +254,9 @@ final class EventPath {
   /** What comes before any event of thread {@code s}, with the guard held. */
   private void beforeEvent(ThreadState s, StreamWriter w) {
     if (s.spinRegion != 0) {
-      // Any other event ends the thread's spin, at the end of its last spin call.
-      w.spinExit(s.spinLastEnd, s.spinRegion);
+      // Any other event ends the thread's spin: at the end of its last spin call, or when it ran
+      // again after being descheduled there.
+      w.spinExit(WaitEvents.spinEnd(s), s.spinRegion);
       s.spinRegion = 0;
     }
     if (failAfter != 0 && eventsForFailure.incrementAndGet() == failAfter) {

@@ -14,6 +14,15 @@ final class WaitEvents {
    */
   static final long SPIN_GAP_NANOS = 100_000;
 
+  /**
+   * A longer gap still continues the spin when the thread was on a CPU for at most {@link
+   * #SPIN_GAP_NANOS} plus this fraction (1/n) of it: the thread was descheduled. A descheduled
+   * thread's CPU clock is not still: on a virtual machine it runs on while the host has the virtual
+   * CPU (measured here: 6–12 ms of "CPU" in gaps of 0.1–0.6 s, 0.1–0.5 ms in gaps of 2–80 ms), and
+   * a fixed allowance split one spin loop into 10–20 pieces a second under load.
+   */
+  static final long SPIN_DESCHEDULED_CPU_SHARE = 4;
+
   private final EventPath path;
   private final ObjectDefinitions objects;
 
@@ -82,9 +91,9 @@ final class WaitEvents {
    * A spin call ({@code Thread.onSpinWait}, {@code Thread.yield}) starts. The first call of a spin
    * loop writes SPIN_ENTER; later calls continue the same spin and write nothing, as long as the
    * thread did no work since the previous call returned: at most {@link #SPIN_GAP_NANOS} passed, or
-   * the thread used at most that much CPU time meanwhile (it was descheduled, which a busy host
-   * does to spinning threads all the time). The spin ends, with SPIN_EXIT at the end of its last
-   * call, when the thread records anything else.
+   * the thread was on a CPU for little of the time meanwhile (it was descheduled, which a busy host
+   * does to spinning threads all the time; see {@link #SPIN_DESCHEDULED_CPU_SHARE}). The spin ends,
+   * with SPIN_EXIT at the end of its last call, when the thread records anything else.
    */
   void spinEnter(int region) {
     ThreadState s = path.state();
@@ -98,9 +107,11 @@ final class WaitEvents {
       }
       long cpu = ThreadCpu.now();
       // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
+      long gap = now - s.spinLastEnd;
       if (cpu >= 0
           && s.spinCpu >= 0
-          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt) <= SPIN_GAP_NANOS) {
+          && (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt)
+              <= SPIN_GAP_NANOS + gap / SPIN_DESCHEDULED_CPU_SHARE) {
         s.spinCpu = cpu;
         s.spinCpuAt = now;
         return;
@@ -134,6 +145,36 @@ final class WaitEvents {
         s.spinCpuAt = now;
       }
     }
+  }
+
+  /** The longest stretch after a spin's last call that {@link #spinEnd} adds to the spin. */
+  static final long SPIN_END_DESCHEDULED_MAX_NANOS = 20_000_000;
+
+  /**
+   * When the open spin of {@code s} ended, called as the thread records its next event: the return
+   * of its last spin call, or later when the thread was descheduled after that call and left the
+   * loop once it ran again (a spinning thread is preempted often on a busy host, and the loop's
+   * condition came true meanwhile): then the spin ends the CPU time the thread has used since,
+   * before now, and at most {@link #SPIN_END_DESCHEDULED_MAX_NANOS} after the last call. Time
+   * blocked without an event (I/O) right after a spin loop is taken for descheduling too, within
+   * that bound.
+   */
+  static long spinEnd(ThreadState s) {
+    long last = s.spinLastEnd;
+    long now = System.nanoTime();
+    long gap = now - last;
+    if (gap <= SPIN_GAP_NANOS || s.spinCpu < 0) {
+      return last;
+    }
+    long cpu = ThreadCpu.now();
+    if (cpu < 0) {
+      return last;
+    }
+    long used = Math.max(0, (cpu - s.spinCpu) - (last - s.spinCpuAt));
+    if (used > SPIN_GAP_NANOS + gap / SPIN_DESCHEDULED_CPU_SHARE) {
+      return last; // the thread worked after the loop
+    }
+    return Math.min(now - used, last + SPIN_END_DESCHEDULED_MAX_NANOS);
   }
 
   /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */

@@ -121,8 +121,10 @@ class LateStartIT {
     assertEquals(2000, enters + exits + skipped);
     assertTrue(exits <= enters, enters + " enters, " + exits + " exits");
     // Skipped only while a virtual thread that holds its carrier's stream is unmounted inside the
-    // recorder (blocked on a monitor, JDK 24+), e.g. while the carrier's stream is being opened.
-    assertTrue(t.count(EventKind.ENTER, virtualRegion) >= 500, "most are recorded");
+    // recorder (blocked on a monitor, JDK 24+). Opening the carrier's stream pins the virtual
+    // thread, so that long window loses nothing; writing a first-use definition (the region's)
+    // does not pin, and may cost a few events. Before the pin, under load, a run kept 377 of 1,000.
+    assertTrue(enters >= 950, enters + " of 1,000 enters recorded, " + skipped + " skipped");
     assertTrue(
         t.definitions.threads().size() <= 1 + Runtime.getRuntime().availableProcessors() + 2,
         "main and a few carriers, never a stream per virtual thread: " + t.definitions.threads());

@@ -1,0 +1,406 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.StreamCursor;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.Trace;
+import dev.weft.trace.TraceFormatException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.DoubleConsumer;
+
+/**
+ * Wait-state analysis of a Weft trace (EXPERT/Scalasca for the JVM):
+ *
+ * <pre>{@code
+ * AnalysisResult r = Analyzer.analyze(Path.of("weft-trace"));
+ * long barrier = r.property("barrier_wait").severityNs();
+ * }</pre>
+ *
+ * <p>The trace is replayed once, as one time-ordered stream, in memory bounded by threads × stack
+ * depth plus live objects. Every event is analysed. A trace cut off (process killed, not closed, or
+ * a stream file cut short) is analysed up to the cut, the last event of any thread: a thread
+ * blocked there (in a join, at a barrier, on a lock, in a wait, or an idle pool worker) counts up
+ * to the cut with its open waits marked open; a thread running there counts up to its own last
+ * event (see {@link Replay#finish}). A trace that starts late is analysed without inventing waits
+ * from the missing events. Both are reported: {@link AnalysisResult#status()}, {@link
+ * AnalysisResult#statusDetail()} and {@link AnalysisResult#notes()}.
+ */
+public final class Analyzer {
+  /** Threads named in a status line or note before "and N more". */
+  private static final int NAMED = 3;
+
+  /** Immutable analysis options; {@code withX} returns a changed copy. */
+  public static final class Options {
+    private final DoubleConsumer progress;
+    private final String partial;
+    private final boolean salvage;
+
+    private Options(DoubleConsumer progress, String partial, boolean salvage) {
+      this.progress = progress;
+      this.partial = partial;
+      this.salvage = salvage;
+    }
+
+    /** No progress reporting; the status comes from the trace alone; a damaged trace fails. */
+    public static Options defaults() {
+      return new Options(null, null, false);
+    }
+
+    /**
+     * Reads a damaged trace's valid part ({@link Trace#openSalvaging}) instead of failing; the
+     * result is then {@link AnalysisResult.Status#PARTIAL} with the reader's verdict as its detail.
+     */
+    public Options withSalvage(boolean salvage) {
+      return new Options(progress, partial, salvage);
+    }
+
+    /**
+     * Told the fraction of the trace replayed (0..1) every million events or so, on the analysing
+     * thread; must be cheap. Null for none. (Only for a trace closed cleanly, whose end is known
+     * before the replay.)
+     */
+    public Options withProgress(DoubleConsumer listener) {
+      return new Options(listener, partial, salvage);
+    }
+
+    /**
+     * Marks the analysis {@link AnalysisResult.Status#PARTIAL}: the trace was salvaged, and only
+     * part of it could be read. For the caller that salvaged it (e.g. a reader that skipped damaged
+     * blocks): the result's status is {@code partial} whatever the trace looks like, and its {@code
+     * statusDetail} starts with {@code reason}, followed by what the analyzer itself found (e.g.
+     * the cut). Null for none.
+     *
+     * @param reason one line: what was salvaged and what was lost
+     */
+    public Options withPartial(String reason) {
+      if (reason != null && reason.isBlank()) {
+        throw new IllegalArgumentException("a partial analysis needs a reason");
+      }
+      return new Options(progress, reason == null ? null : reason.strip(), salvage);
+    }
+  }
+
+  private final Trace trace;
+  private final Definitions defs;
+  private final Options options;
+  private final Path dir;
+
+  private Analyzer(Trace trace, Options options) {
+    this.trace = trace;
+    this.defs = trace.definitions();
+    this.options = options;
+    this.dir = trace.directory();
+  }
+
+  /**
+   * Analyses the trace in {@code traceDir}.
+   *
+   * @throws TraceFormatException with a one-line message when it is not a readable Weft trace
+   */
+  public static AnalysisResult analyze(Path traceDir) {
+    return analyze(traceDir, Options.defaults());
+  }
+
+  /**
+   * Analyses the trace in {@code traceDir} with {@code options}.
+   *
+   * @throws TraceFormatException with a one-line message when it is not a readable Weft trace, or
+   *     is damaged and {@code options} do not salvage it
+   */
+  public static AnalysisResult analyze(Path traceDir, Options options) {
+    try (Trace trace = options.salvage ? Trace.openSalvaging(traceDir) : Trace.open(traceDir)) {
+      AnalysisResult r = new Analyzer(trace, options).run();
+      // The reader's verdict, the same every command gives: damage fails here, after the replay
+      // that found it; a salvaged trace is partial.
+      Trace.Integrity integrity = trace.requireIntact();
+      if (integrity.status() == Trace.Status.PARTIAL) {
+        String more = r.statusDetail() == null ? "" : "; " + r.statusDetail();
+        r = r.withStatus(AnalysisResult.Status.PARTIAL, integrity.summary() + more);
+      }
+      return r;
+    }
+  }
+
+  private AnalysisResult run() {
+    boolean closed = defs.closedCleanly() && !defs.cut();
+    Replay replay = replay(closed);
+    replay.run(trace.events());
+
+    // How each stream's reading ended: a damaged one lost its later events.
+    Map<Integer, StreamCursor> damaged = new LinkedHashMap<>();
+    for (StreamCursor c : trace.streams()) {
+      if (c.state() != StreamCursor.State.COMPLETE) {
+        damaged.put(c.stream(), c);
+      }
+    }
+    long end;
+    if (closed) {
+      end = Math.max(defs.endTime(), replay.maxTime);
+    } else if (replay.maxTime != Long.MIN_VALUE) {
+      end = replay.maxTime; // the cut: the last event of any thread
+    } else {
+      end = latestDefinition(replay);
+    }
+    replay.finish(end, closed, damaged::containsKey);
+
+    long start = Long.MAX_VALUE;
+    for (ThreadState th : replay.threads) {
+      if (th.started) {
+        start = Math.min(start, th.begin);
+      }
+    }
+    if (start == Long.MAX_VALUE) {
+      start = Math.min(end, replay.minTime);
+    }
+    boolean complete = closed && damaged.isEmpty();
+
+    List<String> notes = new ArrayList<>();
+    for (String w : trace.warnings()) {
+      if (!w.startsWith("trace was not closed cleanly")) {
+        notes.add(w);
+      }
+    }
+    AnalysisResult.Cut cut = null;
+    String detail = null;
+    if (!complete) {
+      cut = cut(replay, end, damaged);
+      detail = cutDetail(replay, start, end, closed, cut, damaged);
+      notes.addAll(cutNotes(replay, end, damaged));
+    }
+    Set<Integer> withDrops = new HashSet<>();
+    long dropped = dropped(replay, trace.streams(), notes, withDrops);
+    notes.addAll(Notes.fromCounters(replay.counters));
+    notes.addAll(RecorderLosses.notes(defs.attributes()));
+    String unseen =
+        JvmCrossCheck.note(
+            defs, replay, stream -> withDrops.contains(stream) || damaged.containsKey(stream));
+    if (unseen != null) {
+      notes.add(unseen);
+    }
+    if (replay.tree.folded() > 0) {
+      notes.add(
+          replay.tree.folded()
+              + " call paths were deeper than "
+              + CallPathTree.MAX_DEPTH
+              + " regions: what ran deeper is attributed to '"
+              + CallPathTree.FOLDED_LABEL
+              + "' at that depth");
+    }
+    AnalysisResult r =
+        Results.build(
+            dir,
+            defs,
+            replay,
+            start,
+            end,
+            complete ? AnalysisResult.Status.COMPLETE : AnalysisResult.Status.CUT,
+            detail,
+            cut,
+            replay.eventsRead,
+            dropped,
+            notes);
+    if (options.partial != null) {
+      r =
+          r.withStatus(
+              AnalysisResult.Status.PARTIAL,
+              detail == null ? options.partial : options.partial + "; " + detail);
+    }
+    return r;
+  }
+
+  /** The run's end when no event was read: the latest thread definition, else 0. */
+  private static long latestDefinition(Replay replay) {
+    long t = Long.MIN_VALUE;
+    for (ThreadState th : replay.threads) {
+      if (th.begin != Long.MAX_VALUE) {
+        t = Math.max(t, th.begin);
+      }
+    }
+    return t == Long.MIN_VALUE ? 0 : t;
+  }
+
+  private Replay replay(boolean closed) {
+    List<ThreadDef> defined = new ArrayList<>(defs.threads());
+    Map<String, Integer> nameCount = new HashMap<>();
+    for (ThreadDef t : defined) {
+      nameCount.merge(t.name(), 1, Integer::sum);
+    }
+    PoolTable pools = new PoolTable(defs);
+    ThreadState[] states = new ThreadState[defined.size()];
+    for (int i = 0; i < states.length; i++) {
+      ThreadDef t = defined.get(i);
+      String name = nameCount.get(t.name()) > 1 ? t.name() + " #" + t.stream() : t.name();
+      int pool = t.pool() != 0 ? pools.slot(t.pool()) : -1;
+      long begin = t.names().isEmpty() ? Long.MAX_VALUE : t.names().get(0).time();
+      states[i] = new ThreadState(i, t.stream(), name, pool, begin);
+      if (pool >= 0) {
+        pools.addWorker(pool, i);
+      }
+    }
+    long from = Long.MAX_VALUE;
+    for (ThreadState s : states) {
+      from = Math.min(from, s.begin);
+    }
+    long to = closed ? defs.endTime() : Long.MIN_VALUE;
+    return new Replay(defs, PropertyRegistry.create(), states, pools, options.progress, from, to);
+  }
+
+  private static AnalysisResult.Cut cut(
+      Replay replay, long end, Map<Integer, StreamCursor> damaged) {
+    int withoutEnd = 0;
+    for (ThreadState th : replay.threads) {
+      if (th.started && th.endKind != ThreadState.END_RECORDED) {
+        withoutEnd++;
+      }
+    }
+    return new AnalysisResult.Cut(end, withoutEnd, replay.counters.openWaitsAtCut, damaged.size());
+  }
+
+  /** The status line of a cut trace: where it was cut and what that means for the counts. */
+  private String cutDetail(
+      Replay replay,
+      long start,
+      long end,
+      boolean closed,
+      AnalysisResult.Cut cut,
+      Map<Integer, StreamCursor> damaged) {
+    StringBuilder b = new StringBuilder();
+    if (!closed) {
+      List<String> names = new ArrayList<>();
+      for (ThreadState th : replay.threads) {
+        if (th.started && th.endKind != ThreadState.END_RECORDED) {
+          names.add(th.name);
+        }
+      }
+      b.append("cut at ")
+          .append(TimeText.duration(end - start))
+          .append(" (trace clock ")
+          .append(end)
+          .append(" ns, the last event of any thread; ")
+          .append(
+              defs.cut()
+                  ? "definitions file cut"
+                  : "not closed cleanly: the process was killed or is still running")
+          .append("): ")
+          .append(cut.threadsWithoutEnd())
+          .append(cut.threadsWithoutEnd() == 1 ? " thread" : " threads")
+          .append(" without a clean end");
+      if (!names.isEmpty()) {
+        b.append(" (").append(named(names)).append(')');
+      }
+      b.append("; ")
+          .append(cut.openWaits())
+          .append(cut.openWaits() == 1 ? " wait was" : " waits were")
+          .append(" still open at the cut and ")
+          .append(cut.openWaits() == 1 ? "is" : "are")
+          .append(" counted up to it");
+    }
+    if (!damaged.isEmpty()) {
+      List<String> names = new ArrayList<>();
+      for (StreamCursor c : damaged.values()) {
+        ThreadState th = replay.thread(c.stream());
+        names.add(th != null ? th.name : "stream " + c.stream());
+      }
+      if (b.length() > 0) {
+        b.append("; ");
+      }
+      b.append(damaged.size())
+          .append(damaged.size() == 1 ? " stream file was" : " stream files were")
+          .append(" cut short or damaged (")
+          .append(named(names))
+          .append("): ")
+          .append(damaged.size() == 1 ? "its thread counts" : "their threads count")
+          .append(" up to the last whole event");
+    }
+    return b.toString();
+  }
+
+  /** What the cut meant for single threads: those that stopped at their own last event. */
+  private List<String> cutNotes(Replay replay, long end, Map<Integer, StreamCursor> damaged) {
+    List<String> notes = new ArrayList<>();
+    for (StreamCursor c : damaged.values()) {
+      ThreadState th = replay.thread(c.stream());
+      notes.add(
+          (c.problem() != null ? c.problem() : "stream " + c.stream() + " " + c.state())
+              + ": the events after it are lost, so thread '"
+              + (th != null ? th.name : "stream " + c.stream())
+              + "' counts up to its last whole event"
+              + (th != null && th.started
+                  ? " (" + TimeText.duration(end - th.end) + " before the end)"
+                  : ""));
+    }
+    List<String> running = new ArrayList<>();
+    List<String> idle = new ArrayList<>();
+    for (ThreadState th : replay.threads) {
+      if (th.endKind == ThreadState.END_RUNNING && th.end < end) {
+        running.add(th.name + " " + TimeText.duration(end - th.end) + " before the cut");
+      } else if (th.endKind == ThreadState.END_IDLE) {
+        idle.add(th.name);
+      }
+    }
+    if (!running.isEmpty()) {
+      notes.add(
+          running.size()
+              + (running.size() == 1
+                  ? " thread was running (no wait open) at its last event"
+                  : " threads were running (no wait open) at their last event")
+              + " before the cut, without a clean end ("
+              + named(running)
+              + "): what "
+              + (running.size() == 1 ? "it" : "they")
+              + " did after it is unknown, so "
+              + (running.size() == 1 ? "it counts" : "each counts")
+              + " up to its own last event, where its open regions and tasks end");
+    }
+    if (!idle.isEmpty()) {
+      notes.add(
+          idle.size()
+              + (idle.size() == 1 ? " pool worker was" : " pool workers were")
+              + " idle (outside any task) at the cut ("
+              + named(idle)
+              + "): counted idle up to it");
+    }
+    return notes;
+  }
+
+  /** The first few names, then how many more. */
+  private static String named(List<String> names) {
+    if (names.size() <= NAMED + 1) {
+      return String.join(", ", names);
+    }
+    return String.join(", ", names.subList(0, NAMED)) + " and " + (names.size() - NAMED) + " more";
+  }
+
+  private long dropped(
+      Replay replay, List<StreamCursor> cursors, List<String> notes, Set<Integer> withDrops) {
+    Map<Integer, Long> byStream = new HashMap<>(defs.drops());
+    for (StreamCursor c : cursors) {
+      byStream.merge(c.stream(), c.headerDropped(), Math::max);
+    }
+    for (ThreadState th : replay.threads) {
+      byStream.merge(th.stream, th.droppedEvents, Math::max);
+    }
+    long total = 0;
+    for (Map.Entry<Integer, Long> e : byStream.entrySet()) {
+      long n = e.getValue();
+      if (n != 0) {
+        withDrops.add(e.getKey());
+      }
+      total = n < 0 || total + n < total ? Long.MAX_VALUE : total + n; // counts are unsigned
+    }
+    if (total > 0) {
+      notes.add(
+          total
+              + " events were dropped by the recorder (disk full or size limit): waits around the"
+              + " gaps may be missing or misattributed");
+    }
+    return total;
+  }
+}

@@ -1,0 +1,163 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.RegionDef;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The call-path tree: nodes are (parent, region) pairs, node 0 being the root (a thread outside any
+ * recorded region). Its size is bounded by the program's structure, not by trace length, and its
+ * depth by {@link #MAX_DEPTH}: frames nested deeper than that (deep recursion, or a damaged stream
+ * that never exits) share one {@linkplain #folded() folded} node, so that every output of a call
+ * path (JSON, text, HTML) stays small and nothing downstream recurses deeper than that.
+ */
+public final class CallPathTree {
+  /** The root: time a thread spends outside any recorded region. */
+  static final int ROOT = 0;
+
+  /** Deepest call path kept: the node at this depth holds everything nested below it. */
+  public static final int MAX_DEPTH = 256;
+
+  /** Label of the node that holds frames nested deeper than {@link #MAX_DEPTH}. */
+  static final String FOLDED_LABEL = "(deeper call path folded)";
+
+  /** Label of the pseudo-region of a task whose creation precedes the trace. */
+  static final String UNKNOWN_TASK_LABEL = "(task created before the trace)";
+
+  private static final byte REAL = 0;
+  private static final byte UNKNOWN_TASK = 1;
+  private static final byte FOLDED = 2;
+
+  private int[] parent = new int[256];
+  private int[] region = new int[256];
+  private byte[] pseudo = new byte[256];
+  private int[] depth = new int[256];
+  // One-entry cache per node of its most recently used child: loops call the same region again.
+  private int[] lastChildRegion = new int[256];
+  private int[] lastChild = new int[256];
+  private int size = 1;
+  private int folded;
+  private final LongIntMap children = new LongIntMap(256);
+
+  CallPathTree() {
+    parent[ROOT] = -1;
+    region[ROOT] = Integer.MIN_VALUE;
+  }
+
+  /** The node for {@code regionId} called under {@code parentNode}, created on first use. */
+  int child(int parentNode, int regionId) {
+    int cached = lastChild[parentNode];
+    if (cached > 0 && lastChildRegion[parentNode] == regionId) {
+      return cached;
+    }
+    int n;
+    if (depth[parentNode] >= MAX_DEPTH - 1) {
+      n = pseudoChild(parentNode, FOLDED);
+    } else {
+      n = node(((long) parentNode << 32) | (regionId & 0xFFFFFFFFL), parentNode, regionId, REAL);
+    }
+    lastChildRegion[parentNode] = regionId;
+    lastChild[parentNode] = n;
+    return n;
+  }
+
+  /** The node of a task begun under {@code parentNode} whose creation was not recorded. */
+  int unknownTask(int parentNode) {
+    return depth[parentNode] >= MAX_DEPTH - 1
+        ? pseudoChild(parentNode, FOLDED)
+        : pseudoChild(parentNode, UNKNOWN_TASK);
+  }
+
+  private int pseudoChild(int parentNode, byte kind) {
+    if (pseudo[parentNode] == FOLDED) {
+      return parentNode; // everything below the folded node stays in it
+    }
+    // Pseudo keys are negative, real keys non-negative: the two never collide.
+    int n = node(~(((long) parentNode << 32) | kind), parentNode, 0, kind);
+    return n;
+  }
+
+  private int node(long key, int parentNode, int regionId, byte kind) {
+    int n = children.get(key);
+    if (n >= 0) {
+      return n;
+    }
+    if (size == parent.length) {
+      int cap = size * 2;
+      parent = Arrays.copyOf(parent, cap);
+      region = Arrays.copyOf(region, cap);
+      pseudo = Arrays.copyOf(pseudo, cap);
+      depth = Arrays.copyOf(depth, cap);
+      lastChildRegion = Arrays.copyOf(lastChildRegion, cap);
+      lastChild = Arrays.copyOf(lastChild, cap);
+    }
+    n = size++;
+    parent[n] = parentNode;
+    region[n] = regionId;
+    pseudo[n] = kind;
+    depth[n] = depth[parentNode] + 1;
+    if (kind == FOLDED) {
+      folded++;
+    }
+    children.put(key, n);
+    return n;
+  }
+
+  int size() {
+    return size;
+  }
+
+  int parent(int node) {
+    return parent[node];
+  }
+
+  /** Region id of a node (meaningless for the root and pseudo nodes). */
+  int region(int node) {
+    return region[node];
+  }
+
+  /** Depth of a node: 0 for the root, 1 for its children. */
+  int depth(int node) {
+    return depth[node];
+  }
+
+  /** How many call paths were folded at {@link #MAX_DEPTH}. */
+  int folded() {
+    return folded;
+  }
+
+  /** One node's label: {@code "name @ File.java:12"}, or a pseudo node's label. */
+  String label(Definitions defs, int node) {
+    switch (pseudo[node]) {
+      case UNKNOWN_TASK:
+        return UNKNOWN_TASK_LABEL;
+      case FOLDED:
+        return FOLDED_LABEL;
+      default:
+        return regionLabel(defs, region[node]);
+    }
+  }
+
+  /** A region's label: {@code "name @ File.java:12"}. */
+  static String regionLabel(Definitions defs, int regionId) {
+    RegionDef r = defs.region(regionId);
+    if (r == null) {
+      return "region " + (regionId & 0xFFFFFFFFL);
+    }
+    String where = r.location();
+    return where.isEmpty() ? r.name() : r.name() + " @ " + where;
+  }
+
+  /** The labels from the root's child down to {@code node}; empty for the root. */
+  List<String> path(Definitions defs, int node) {
+    List<String> p = new ArrayList<>(depth[node]);
+    for (int n = node; n > ROOT; n = parent[n]) {
+      p.add(label(defs, n));
+    }
+    Collections.reverse(p);
+    return p;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.weft.analysis;
+
+import static dev.weft.cli.ChildJvms.agentJar;
+import static dev.weft.cli.ChildJvms.location;
+import static dev.weft.cli.ChildJvms.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.analysis.apps.HiddenMonitorApp;
+import dev.weft.report.TextReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * "Never a silent result": four threads contending on a monitor taken inside a JDK class ({@code
+ * Collections.synchronizedList}), which call-site weaving cannot see, get a note from the JVM's own
+ * counts; the same contention on a woven {@code synchronized} block gets none (no false alarm, over
+ * several runs).
+ */
+@Tag("child-jvm")
+class HiddenMonitorIT {
+  private static final String NOTE = "the JVM counted ";
+
+  @TempDir Path tmp;
+
+  static Stream<Path> jdks() {
+    List<Path> out = new ArrayList<>();
+    out.add(Path.of(System.getProperty("java.home")));
+    String jdk25 = System.getProperty("weft.jdk25.home", "");
+    if (!jdk25.isBlank() && Files.isExecutable(Path.of(jdk25, "bin", "java"))) {
+      out.add(Path.of(jdk25));
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void monitorsInsideJdkClassesAreNotSilent(Path jdk) throws Exception {
+    AnalysisResult r = analyze(jdk, "jdk", tmp.resolve("jdk"));
+    String facts = "\n" + TextReport.render(r);
+    List<String> notes = jvmNotes(r);
+    assertEquals(1, notes.size(), facts);
+    String note = notes.get(0);
+    assertTrue(note.contains(" on 4 threads that Weft did not record ("), facts);
+    for (int k = 0; k < 4; k++) {
+      assertTrue(note.contains("contender-" + k + " "), facts);
+    }
+    assertTrue(note.endsWith("their waiting counts as execution here"), facts);
+    assertTrue(
+        TextReport.render(r).replaceAll("\\s+", " ").contains(note), "the text report shows it");
+    assertTrue(AnalysisJson.toJson(r).contains(note), "the JSON carries it");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void wovenMonitorsRaiseNoFalseAlarm(Path jdk) throws Exception {
+    for (int run = 0; run < 3; run++) {
+      AnalysisResult r = analyze(jdk, "woven", tmp.resolve("woven-" + run));
+      assertEquals(List.of(), jvmNotes(r), "run " + run + "\n" + TextReport.render(r));
+      assertTrue(Check.severity(r, "monitor_contention") > 0, "the contention is recorded");
+    }
+  }
+
+  private static List<String> jvmNotes(AnalysisResult r) {
+    return r.notes().stream().filter(n -> n.startsWith(NOTE)).toList();
+  }
+
+  private static AnalysisResult analyze(Path jdk, String mode, Path trace) throws Exception {
+    Files.createDirectories(trace.getParent());
+    Path out = trace.resolveSibling(trace.getFileName() + ".out");
+    Path err = trace.resolveSibling(trace.getFileName() + ".err");
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    jdk.resolve("bin").resolve("java").toString(),
+                    "-javaagent:" + agentJar() + "=out=" + trace,
+                    "-cp",
+                    location(HiddenMonitorApp.class).toString(),
+                    HiddenMonitorApp.class.getName(),
+                    mode,
+                    "400"))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the program ends");
+    assertEquals(0, p.exitValue(), read(err));
+    assertEquals("", read(err));
+    return Analyzer.analyze(trace);
+  }
+}

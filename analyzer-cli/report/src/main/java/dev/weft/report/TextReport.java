@@ -1,0 +1,317 @@
+package dev.weft.report;
+
+import dev.weft.analysis.AnalysisResult;
+import dev.weft.analysis.AnalysisResult.CallPathSeverity;
+import dev.weft.analysis.AnalysisResult.PropertyResult;
+import dev.weft.analysis.AnalysisResult.RegionResult;
+import dev.weft.analysis.AnalysisResult.ThreadSeverity;
+import dev.weft.analysis.CallPathTree;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.PropertyRegistry;
+import dev.weft.analysis.Results;
+import dev.weft.analysis.TimeText;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The terminal report: the property tree with inclusive percentages of total CPU allocation time
+ * (as CUBE shows collapsed nodes), then the worst properties with their call-path tree, thread
+ * distribution, causes and explanation, then the most imbalanced regions, then the notes.
+ */
+public final class TextReport {
+  private static final int WIDTH = 100;
+  private static final int WORST = 3;
+  private static final int MAX_THREADS = 8;
+  private static final int MAX_CHILDREN = 6;
+  private static final int MAX_REGIONS = 5;
+
+  private TextReport() {}
+
+  /** The report for {@code r}. */
+  public static String render(AnalysisResult r) {
+    StringBuilder b = new StringBuilder();
+    header(b, r);
+    tree(b, r);
+    worst(b, r);
+    regions(b, r);
+    notes(b, r);
+    return b.toString();
+  }
+
+  private static void header(StringBuilder b, AnalysisResult r) {
+    AnalysisResult.TraceInfo t = r.trace();
+    b.append("Weft wait-state analysis of ").append(t.path()).append('\n');
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  window %s, %d threads, %,d events%s, %s%n",
+            duration(t.durationNs()),
+            t.threads(),
+            t.events(),
+            t.dropped() > 0 ? String.format(Locale.ROOT, " (%,d dropped)", t.dropped()) : "",
+            r.status() == AnalysisResult.Status.COMPLETE
+                ? "complete"
+                : r.status().id().toUpperCase(Locale.ROOT) + " (see below and the notes)"));
+    if (r.status() != AnalysisResult.Status.COMPLETE) {
+      wrap(
+          b,
+          "  " + r.status().id().toUpperCase(Locale.ROOT) + ": ",
+          r.statusDetail() != null ? r.statusDetail() : "(no detail given)");
+    }
+    if (t.notSeenWhenAttached() != null) {
+      wrap(
+          b,
+          "  ATTACHED: ",
+          "the agent was loaded into the running program; this recording could not see: "
+              + String.join("; ", t.notSeenWhenAttached()));
+    }
+    b.append("  total CPU allocation time ")
+        .append(duration(r.timeNs()))
+        .append(" (the sum of the threads' lifetimes; percentages below are of it)\n\n");
+  }
+
+  private static void tree(StringBuilder b, AnalysisResult r) {
+    b.append("Properties (inclusive)\n");
+    for (PropertyResult p : r.properties()) {
+      int depth = depth(r, p);
+      String label = "  ".repeat(depth + 1) + p.id();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%-42s %12s %8.2f%%  %s%n",
+              label,
+              duration(p.severityNs()),
+              p.percent(),
+              p.name()));
+    }
+    b.append('\n');
+  }
+
+  private static int depth(AnalysisResult r, PropertyResult p) {
+    int d = 0;
+    // Bounded: a document read back from a file may have a cycle of parents.
+    for (String parent = p.parent(); parent != null && d < r.properties().size(); d++) {
+      PropertyResult q = r.property(parent);
+      parent = q == null ? null : q.parent();
+    }
+    return d;
+  }
+
+  private static void worst(StringBuilder b, AnalysisResult r) {
+    List<PropertyResult> candidates = new ArrayList<>();
+    for (PropertyResult p : r.properties()) {
+      if (!p.id().equals("time") && !p.id().equals("execution") && p.exclusiveNs() > 0) {
+        candidates.add(p);
+      }
+    }
+    candidates.sort(Comparator.comparingLong(PropertyResult::exclusiveNs).reversed());
+    if (candidates.isEmpty()) {
+      b.append("No wait states found.\n\n");
+      return;
+    }
+    b.append("Worst properties\n");
+    for (PropertyResult p : candidates.subList(0, Math.min(WORST, candidates.size()))) {
+      PropertyInfo info = PropertyRegistry.info(p.id());
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "== %s  %s (%s of time)%n",
+              p.id(),
+              duration(p.exclusiveNs()),
+              pct(p.exclusiveNs(), r.timeNs())));
+      if (info != null) {
+        wrap(b, "   ", plain(info.info()));
+      }
+      if (p.causes() != null && !p.causes().isEmpty()) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, Long> e : p.causes().entrySet()) {
+          parts.add(e.getKey().replaceAll("_ns$", "") + " " + duration(e.getValue()));
+        }
+        wrap(b, "   ", "causes: " + String.join(", ", parts));
+      }
+      b.append("   call paths (exclusive, inclusive along the call tree):\n");
+      callTree(b, p, r.timeNs());
+      b.append("   threads:\n");
+      int shown = 0;
+      for (ThreadSeverity t : p.byThread()) {
+        if (shown++ == MAX_THREADS) {
+          b.append(
+              String.format(Locale.ROOT, "     ... %d more%n", p.byThread().size() - MAX_THREADS));
+          break;
+        }
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     %-30s %12s %8s%n",
+                t.thread(),
+                duration(t.severityNs()),
+                pct(t.severityNs(), r.timeNs())));
+      }
+      if (info != null) {
+        wrap(b, "   ", "what to do: " + plain(info.diagnosis()));
+      }
+      b.append('\n');
+    }
+  }
+
+  /** A call-path trie built from the property's exclusive values per path. */
+  private static final class Node {
+    final String label;
+    final Map<String, Node> children = new LinkedHashMap<>();
+    long inclusive;
+
+    Node(String label) {
+      this.label = label;
+    }
+  }
+
+  private static void callTree(StringBuilder b, PropertyResult p, long time) {
+    Node root = new Node("(outside traced regions)");
+    for (CallPathSeverity c : p.byCallpath()) {
+      Node n = root;
+      n.inclusive += c.severityNs();
+      for (String label : c.path()) {
+        n = n.children.computeIfAbsent(label, Node::new);
+        n.inclusive += c.severityNs();
+      }
+    }
+    long total = root.inclusive;
+    if (root.children.size() == 1 && sumChildren(root) == total) {
+      for (Node child : root.children.values()) {
+        printNode(b, child, 0, total, time);
+      }
+    } else {
+      printNode(b, root, 0, total, time);
+    }
+  }
+
+  private static long sumChildren(Node n) {
+    long s = 0;
+    for (Node c : n.children.values()) {
+      s += c.inclusive;
+    }
+    return s;
+  }
+
+  /**
+   * Prints {@code n} and its larger descendants, depth first. Iterative: a call path read back from
+   * a JSON file may be arbitrarily deep.
+   */
+  private static void printNode(StringBuilder b, Node n, int depth, long total, long time) {
+    Deque<Object[]> stack = new ArrayDeque<>();
+    stack.push(new Object[] {n, depth});
+    while (!stack.isEmpty()) {
+      Object[] item = stack.pop();
+      int d = (Integer) item[1];
+      if (item[0] instanceof String more) {
+        b.append(String.format(Locale.ROOT, "     %8s %s%s%n", "", "  ".repeat(d), more));
+        continue;
+      }
+      Node node = (Node) item[0];
+      if (d > CallPathTree.MAX_DEPTH) {
+        b.append(String.format(Locale.ROOT, "     %8s %s%n", "", "... deeper levels not shown"));
+        continue;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %8s %s%s%n",
+              pct(node.inclusive, time),
+              "  ".repeat(d),
+              node.label));
+      List<Node> kids = new ArrayList<>(node.children.values());
+      kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
+      List<Object[]> next = new ArrayList<>();
+      int shown = 0;
+      for (Node k : kids) {
+        if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
+          next.add(new Object[] {"... " + (kids.size() - shown) + " smaller", d + 1});
+          break;
+        }
+        shown++;
+        next.add(new Object[] {k, d + 1});
+      }
+      for (int i = next.size() - 1; i >= 0; i--) {
+        stack.push(next.get(i));
+      }
+    }
+  }
+
+  private static void regions(StringBuilder b, AnalysisResult r) {
+    if (r.regions().isEmpty()) {
+      return;
+    }
+    b.append("Most imbalanced regions (time lost = sum over the team of max busy - own busy)\n");
+    int shown = 0;
+    for (RegionResult g : r.regions()) {
+      if (shown++ == MAX_REGIONS) {
+        break;
+      }
+      wrap(
+          b,
+          "  ",
+          String.format(
+              Locale.ROOT,
+              "%s @ %s: instances %,d, imbalance (max-mean)/mean %.3f, lost %s (%s of time)",
+              g.name(),
+              g.location(),
+              g.instances(),
+              g.imbalance(),
+              duration(g.lostNs()),
+              pct(g.lostNs(), r.timeNs())));
+      List<String> busy = new ArrayList<>();
+      g.busyNsByThread().forEach((t, ns) -> busy.add(t + " " + duration(ns)));
+      wrap(b, "     ", "busy: " + String.join(", ", busy));
+    }
+    b.append('\n');
+  }
+
+  private static void notes(StringBuilder b, AnalysisResult r) {
+    if (r.notes().isEmpty()) {
+      return;
+    }
+    b.append("Notes\n");
+    for (String n : r.notes()) {
+      wrap(b, "  - ", n);
+    }
+  }
+
+  /** Property text without {@code [[id]]} link markers. */
+  static String plain(String text) {
+    return text.replaceAll("\\[\\[([a-z_]+)]]", "$1");
+  }
+
+  private static void wrap(StringBuilder b, String indent, String text) {
+    String cont = " ".repeat(indent.length());
+    StringBuilder line = new StringBuilder(indent);
+    boolean empty = true;
+    for (String word : text.trim().split("\\s+")) {
+      if (!empty && line.length() + 1 + word.length() > WIDTH) {
+        b.append(line).append('\n');
+        line = new StringBuilder(cont);
+        empty = true;
+      }
+      if (!empty) {
+        line.append(' ');
+      }
+      line.append(word);
+      empty = false;
+    }
+    b.append(line).append('\n');
+  }
+
+  static String pct(long ns, long total) {
+    return String.format(Locale.ROOT, "%.2f%%", Results.percent(ns, total));
+  }
+
+  /** A duration for humans: ns, us, ms or s. */
+  public static String duration(long ns) {
+    return TimeText.duration(ns);
+  }
+}

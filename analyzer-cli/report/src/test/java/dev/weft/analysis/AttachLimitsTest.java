@@ -1,0 +1,73 @@
+package dev.weft.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.report.TextReport;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.StreamWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What an attached recording could not see: in the header of the text report and in JSON. */
+class AttachLimitsTest {
+  @TempDir Path tmp;
+
+  private Path trace(String name, String... attributes) throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve(name));
+    int work = f.region("work", ConstructKind.USER_REGION, 10);
+    StreamWriter w = f.thread("main", 0);
+    w.enter(10, work);
+    w.exit(1_000_000, work);
+    for (int i = 0; i < attributes.length; i += 2) {
+      f.writer.defineAttribute(attributes[i], attributes[i + 1]);
+    }
+    return f.close(2_000_000);
+  }
+
+  @Test
+  void aRecordingStartedWithTheJvmSaysNothing() throws IOException {
+    AnalysisResult r = Analyzer.analyze(trace("premain"));
+    assertNull(r.trace().notSeenWhenAttached());
+    assertFalse(TextReport.render(r).contains("ATTACHED"));
+    assertFalse(AnalysisJson.toJson(r).contains("not_seen_when_attached"));
+  }
+
+  @Test
+  void anAttachedRecordingSaysWhatItCouldNotSee() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "attached",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks,barriers,waits"));
+    List<String> unseen = r.trace().notSeenWhenAttached();
+    assertEquals(3, unseen.size(), unseen.toString());
+    assertTrue(unseen.get(0).startsWith("waits, regions and tasks already in progress"));
+    assertTrue(unseen.get(1).contains("synchronized contention"), unseen.get(1));
+    assertTrue(
+        unseen
+            .get(1)
+            .contains(
+                "(seen there: ReentrantLock acquisitions, CyclicBarrier waits, Condition waits)"),
+        unseen.get(1));
+    String text = TextReport.render(r);
+    assertTrue(text.contains("  ATTACHED: the agent was loaded into the running program"), text);
+    assertTrue(AnalysisJson.toJson(r).contains("\"not_seen_when_attached\""));
+  }
+
+  @Test
+  void withoutHooksForRunningFramesEveryKindOfWaitThereIsUnseen() throws IOException {
+    AnalysisResult r = Analyzer.analyze(trace("old", "agent.attached", "true"));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(running.contains("ReentrantLock acquisitions; CyclicBarrier waits"), running);
+    assertFalse(running.contains("seen there"), running);
+  }
+}
