@@ -1,7 +1,9 @@
 package dev.weft.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import dev.weft.export.ChromeFilter;
+import dev.weft.export.ChromeFilter.Kind;
+import dev.weft.export.ChromeJson;
+import dev.weft.export.TaskNames;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
@@ -9,113 +11,107 @@ import dev.weft.trace.Field;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.ProcessDef;
+import dev.weft.trace.RegionDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import dev.weft.trace.WaitKind;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Writes a trace as Chrome Trace Event JSON (the format Perfetto UI and chrome://tracing open), in
  * one streaming pass: memory holds the open slices of each thread, the tasks created but not yet
- * begun and the last release of each lock, never the events.
+ * begun and the last release of each lock, never the events; each JSON event is written as soon as
+ * it is known.
  *
- * <p>Each thread is a track ({@code tid} = stream id). Pool workers are grouped into one process
- * per pool ({@code pid} = 1 + pool id); threads outside pools share process 1. Slices are B/E pairs
- * for user regions, parallel regions (fork..join), tasks, lock waits (request..acquired), lock
- * holds (acquired..released, optional), barrier waits, join waits, waits, spins and FJP helping.
+ * <p>The JVM is one process ({@code pid} = its process id); each thread is a track ({@code tid} =
+ * stream id), pool workers sorted together and after the threads outside pools. Slices are complete
+ * events ({@code "X"}, written when they end) for user regions, parallel regions (fork..join),
+ * tasks, lock waits (request..acquired), lock holds (acquired..released), barrier waits, join
+ * waits, waits, spins and helping; other events are instants. No pretty-printing, no category, and
+ * arguments only where they say something the name does not.
  *
  * <p><b>Nesting.</b> Slices on a track always nest: when a slice ends while slices opened after it
  * are still open (hand-over-hand locking), those are ended too and re-opened right after with
- * {@code "continued": true}; an end without its begin (a trace that starts late) is ignored; slices
+ * {@code "continued":1}; an end without its begin (a trace that starts late) is ignored; slices
  * still open when a thread's events end are closed at its last event.
  *
  * <p><b>Flows.</b> Arrows ({@code "s"}/{@code "f"}, same id) go from a task's creation to its
  * begin, and from a lock's release to its next acquisition by another thread. A flow is written
- * once both ends are known, so every start has its finish; its start is bound to a zero-length
- * marker slice on the source thread, which viewers place by its timestamp.
+ * once both ends are known, so every start has its finish and the start's time is never after the
+ * finish's. The start binds to the slice open on the source thread at that time (a zero-length
+ * marker slice when there is none), the finish to the slice it points into.
+ *
+ * <p><b>Filters</b> ({@link ChromeFilter}): a time window (slices are clipped to it), threads, and
+ * the kinds of slices written; everything is still read, so that task names and flows stay right.
  */
 final class ChromeTraceExporter {
-  private static final String CAT = "weft";
-
-  /** Matches any key in {@link #find}. */
-  private static final long ANY_KEY = Long.MIN_VALUE;
-
-  /**
-   * Waits whose exit ends the innermost open wait of the same kind even when the exit names another
-   * call site than the entry (the exact match is preferred).
-   */
-  private static final Set<SliceType> BY_TYPE_ALONE =
-      EnumSet.of(SliceType.JOIN_WAIT, SliceType.WAIT, SliceType.SPIN, SliceType.HELP);
-
-  /** What kind of slice is open, i.e. which event closes it. */
-  private enum SliceType {
-    REGION,
-    PARALLEL,
-    TASK,
-    LOCK_WAIT,
-    LOCK_HOLD,
-    BARRIER_WAIT,
-    JOIN_WAIT,
-    WAIT,
-    SPIN,
-    HELP
-  }
-
   /** An open slice. */
   private static final class Slice {
-    final SliceType type;
+    final Kind kind;
     final long key;
     final String name;
-    final Map<String, Object> args;
+    final String args; // JSON members without braces, or ""
+    RegionDef site; // user code for naming tasks created inside, or null
+    long start;
+    boolean continued;
+    boolean unfinished;
 
-    Slice(SliceType type, long key, String name, Map<String, Object> args) {
-      this.type = type;
+    Slice(Kind kind, long key, String name, String args, RegionDef site, long start) {
+      this.kind = kind;
       this.key = key;
       this.name = name;
       this.args = args;
+      this.site = site;
+      this.start = start;
     }
   }
 
   /** One thread's track. */
   private static final class Track {
-    final int pid;
     final int tid;
+    final boolean shown;
     final List<Slice> stack = new ArrayList<>();
     long lastTime = Long.MIN_VALUE;
+    boolean ended; // its last event so far is a thread_end
+    boolean mounted; // a virtual thread is mounted on this carrier
 
-    Track(int pid, int tid) {
-      this.pid = pid;
+    Track(int tid, boolean shown) {
       this.tid = tid;
+      this.shown = shown;
     }
   }
 
-  /** Where something happened: a thread and a time. */
-  private record Site(int stream, long time, int region) {}
+  /** Where a flow starts: thread, time, and whether a slice was open there then. */
+  private record Site(int stream, long time, boolean inSlice, RegionDef userSite) {}
 
   private final Trace trace;
-  private final boolean lockHolds;
+  private final ChromeFilter filter;
   private final Definitions defs;
   private final EventText text;
   private final Map<Integer, Track> tracks = new HashMap<>();
   private final Map<Long, Site> createdTasks = new HashMap<>();
   private final Map<Long, Site> lastRelease = new HashMap<>();
-  private JsonGenerator g;
+  private final StringBuilder b = new StringBuilder(256);
+  private Writer out;
+  private long pid;
   private long start;
+  private long from;
+  private long to;
   private long nextFlow = 1;
   private long slices;
   private long flows;
+  private long events;
+  private long bytes;
+  private boolean firstEvent = true;
 
-  ChromeTraceExporter(Trace trace, boolean lockHolds) {
+  ChromeTraceExporter(Trace trace, ChromeFilter filter) {
     this.trace = trace;
-    this.lockHolds = lockHolds;
+    this.filter = filter;
     this.defs = trace.definitions();
     this.text = new EventText(defs);
   }
@@ -130,190 +126,182 @@ final class ChromeTraceExporter {
     return flows;
   }
 
-  /** Writes the whole trace to {@code out} (not closed). */
+  /** Weft events read by the last {@link #write}. */
+  long events() {
+    return events;
+  }
+
+  /** Characters written by the last {@link #write} (bytes, but for non-ASCII names). */
+  long chars() {
+    return bytes;
+  }
+
+  /** Writes the trace to {@code out} (not closed). */
   void write(Writer out) throws IOException {
-    g = new JsonFactory().createGenerator(out);
-    g.writeStartObject();
-    g.writeStringField("displayTimeUnit", "ns");
-    writeOtherData();
-    g.writeArrayFieldStart("traceEvents");
-    writeMetadata();
+    this.out = out;
+    ProcessDef p = defs.process();
+    pid = p == null || p.pid() <= 0 ? 1 : p.pid();
+    raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":");
+    b.setLength(0);
+    ChromeJson.string(b, "weft " + WeftVersion.version());
+    if (p != null) {
+      b.append(",\"jdk\":");
+      ChromeJson.string(b, p.jdkVersion());
+      b.append(",\"command_line\":");
+      ChromeJson.string(b, p.commandLine());
+    }
+    raw(b);
+    raw("},\"traceEvents\":[\n");
+    writeMetadata(p);
     EventCursor c = trace.events();
     boolean first = true;
+    boolean cut = false;
     while (c.next()) {
       if (first) {
         start = c.time();
+        from = start + filter.fromNanos();
+        to = filter.toNanos() == Long.MAX_VALUE ? Long.MAX_VALUE : start + filter.toNanos();
         first = false;
       }
+      if (c.time() > to) {
+        cut = true; // the window ends: what is open goes on past it
+        break;
+      }
+      events++;
       event(c);
     }
     for (Track t : tracks.values()) {
-      closeAll(t, t.lastTime);
+      closeAll(t, cut && !t.ended ? to : t.lastTime);
     }
-    g.writeEndArray();
-    g.writeEndObject();
-    g.writeRaw('\n');
-    g.flush();
+    raw("\n]}\n");
+    out.flush();
   }
 
-  private void writeOtherData() throws IOException {
-    g.writeObjectFieldStart("otherData");
-    g.writeStringField("generator", "weft " + WeftVersion.version());
-    g.writeStringField("trace", trace.directory().toString());
-    ProcessDef p = defs.process();
-    if (p != null) {
-      g.writeStringField("jdk", p.jdkVersion());
-      g.writeStringField("command_line", p.commandLine());
-    }
-    g.writeEndObject();
-  }
-
-  private void writeMetadata() throws IOException {
-    ProcessDef p = defs.process();
+  private void writeMetadata(ProcessDef p) throws IOException {
     String app = p == null || p.mainClass().isEmpty() ? "JVM" : p.mainClass();
-    metadata("process_name", 1, 0, "name", p == null ? app : app + " (pid " + p.pid() + ")");
-    metadata("process_sort_index", 1, 0, "sort_index", 0);
-    for (PoolDef pool : defs.pools()) {
-      metadata("process_name", pid(pool.id()), 0, "name", pool.name());
-      metadata("process_sort_index", pid(pool.id()), 0, "sort_index", pool.id());
-    }
+    metadata("process_name", 0, "name", p == null ? app : app + " (pid " + p.pid() + ")");
     for (ThreadDef t : defs.threads()) {
-      Track track = new Track(pid(t.pool()), t.stream());
-      tracks.put(t.stream(), track);
-      metadata("thread_name", track.pid, track.tid, "name", t.name());
-      metadata("thread_sort_index", track.pid, track.tid, "sort_index", t.stream());
+      Track track = track(t.stream());
+      if (!track.shown) {
+        continue;
+      }
+      String name = t.name();
+      PoolDef pool = t.pool() == 0 ? null : defs.pool(t.pool());
+      if (pool != null && !name.startsWith(pool.name())) {
+        name = pool.name() + ": " + name; // the pool, where the thread's name does not say it
+      }
+      metadata("thread_name", t.stream(), "name", name);
+      // Pools as groups of adjacent tracks: threads outside pools first, then each pool's workers.
+      metadata("thread_sort_index", t.stream(), "sort_index", (long) t.pool() << 20 | t.stream());
     }
   }
 
-  private static int pid(int pool) {
-    return 1 + pool;
+  private Track track(int stream) {
+    return tracks.computeIfAbsent(
+        stream,
+        s -> {
+          ThreadDef d = defs.thread(s);
+          return new Track(s, filter.showsThread(s, d == null ? "" : d.name()));
+        });
   }
 
-  private void metadata(String name, int pid, int tid, String key, Object value)
-      throws IOException {
-    g.writeStartObject();
-    g.writeStringField("name", name);
-    g.writeStringField("ph", "M");
-    g.writeNumberField("ts", 0);
-    g.writeNumberField("pid", pid);
-    g.writeNumberField("tid", tid);
-    g.writeObjectFieldStart("args");
-    g.writeObjectField(key, value);
-    g.writeEndObject();
-    g.writeEndObject();
+  private void metadata(String name, int tid, String key, Object value) throws IOException {
+    b.setLength(0);
+    b.append("{\"ph\":\"M\",\"name\":\"").append(name).append("\",\"pid\":").append(pid);
+    b.append(",\"tid\":").append(tid).append(",\"args\":{\"").append(key).append("\":");
+    if (value instanceof String s) {
+      ChromeJson.string(b, s);
+    } else {
+      b.append(value);
+    }
+    b.append("}}");
+    emit(b);
   }
 
   // ---- events
   // -------------------------------------------------------------------------------------
 
   private void event(EventCursor c) throws IOException {
-    Track t = tracks.computeIfAbsent(c.stream(), s -> new Track(pid(0), s));
+    Track t = track(c.stream());
     long time = c.time();
     t.lastTime = time;
-    EventKind kind = c.kind();
-    switch (kind) {
+    if (c.kind() == EventKind.VTHREAD_MOUNT || c.kind() == EventKind.VTHREAD_UNMOUNT) {
+      t.mounted = c.kind() == EventKind.VTHREAD_MOUNT;
+    }
+    // A virtual thread's end on its carrier does not end the carrier.
+    t.ended = c.kind() == EventKind.THREAD_END && !t.mounted;
+    switch (c.kind()) {
       case ENTER:
-        open(t, time, SliceType.REGION, c.region(), text.regionName(c.region()), at(c.region()));
+        open(t, time, Kind.REGION, c.region(), text.regionName(c.region()), "");
         break;
       case EXIT:
-        close(t, time, SliceType.REGION, c.region(), null);
+        close(t, time, Kind.REGION, c.region());
         break;
       case FORK:
-        {
-          Map<String, Object> args = at(c.region());
-          args.put("pool", text.pool((int) c.get(Field.POOL)));
-          args.put("parallelism", c.get(Field.PARALLELISM));
-          open(
-              t,
-              time,
-              SliceType.PARALLEL,
-              c.region(),
-              "parallel " + text.regionName(c.region()),
-              args);
-          break;
-        }
+        open(t, time, Kind.PARALLEL, c.region(), named("parallel", c.region()), "");
+        break;
       case JOIN:
-        close(t, time, SliceType.PARALLEL, c.region(), null);
+        close(t, time, Kind.PARALLEL, c.region());
         break;
       case TASK_CREATE:
-        createdTasks.put(c.get(Field.TASK), new Site(c.stream(), time, c.region()));
+        createdTasks.put(
+            c.get(Field.TASK),
+            new Site(c.stream(), time, inShownSlice(t), userSite(t, c.region())));
         break;
       case TASK_BEGIN:
         taskBegin(t, time, c.get(Field.TASK));
         break;
       case TASK_END:
-        close(t, time, SliceType.TASK, c.get(Field.TASK), null);
+        close(t, time, Kind.TASK, c.get(Field.TASK));
         break;
       case JOIN_WAIT_ENTER:
-        {
-          Map<String, Object> args = at(c.region());
-          long target = c.get(Field.TARGET);
-          if (target != 0) {
-            args.put("target", EventText.hex(target));
-          }
-          open(t, time, SliceType.JOIN_WAIT, c.region(), "join wait", args);
-          break;
-        }
+        open(t, time, Kind.JOIN, c.region(), named("join wait", c.region()), "");
+        break;
       case JOIN_WAIT_EXIT:
-        close(t, time, SliceType.JOIN_WAIT, c.region(), null);
+        close(t, time, Kind.JOIN, c.region());
         break;
       case BARRIER_ENTER:
-        {
-          long barrier = c.get(Field.OBJECT);
-          Map<String, Object> args = at(c.region());
-          args.put("barrier", text.object(barrier));
-          args.put("generation", c.get(Field.GENERATION));
-          open(t, time, SliceType.BARRIER_WAIT, barrier, "barrier wait", args);
-          break;
-        }
+        open(t, time, Kind.BARRIER, c.get(Field.OBJECT), named("barrier", c.region()), "");
+        break;
       case BARRIER_EXIT:
-        close(
-            t,
-            time,
-            SliceType.BARRIER_WAIT,
-            c.get(Field.OBJECT),
-            Map.of("outcome", EventText.barrierOutcome(c.get(Field.OUTCOME))));
+        close(t, time, Kind.BARRIER, c.get(Field.OBJECT));
         break;
       case LOCK_REQUEST:
-        {
-          long lock = c.get(Field.OBJECT);
-          Map<String, Object> args = at(c.region());
-          args.put("lock", text.object(lock));
-          open(t, time, SliceType.LOCK_WAIT, lock, "lock wait", args);
-          break;
-        }
+        open(t, time, Kind.LOCK, c.get(Field.OBJECT), named("lock wait", c.region()), "");
+        break;
       case LOCK_ACQUIRED:
         lockAcquired(t, time, c.get(Field.OBJECT), c.get(Field.FLAGS));
         break;
       case LOCK_RELEASED:
         {
           long lock = c.get(Field.OBJECT);
-          lastRelease.put(lock, new Site(c.stream(), time, 0));
-          if (lockHolds) {
-            close(t, time, SliceType.LOCK_HOLD, lock, null);
-          }
+          lastRelease.put(lock, new Site(c.stream(), time, inShownSlice(t), null));
+          close(t, time, Kind.HOLD, lock);
           break;
         }
       case WAIT_ENTER:
-        {
-          String kindName = WaitKind.name(c.get(Field.WAIT_KIND));
-          open(t, time, SliceType.WAIT, c.region(), "wait " + kindName, at(c.region()));
-          break;
-        }
+        open(
+            t,
+            time,
+            Kind.WAIT,
+            c.region(),
+            named(WaitKind.name(c.get(Field.WAIT_KIND)), c.region()),
+            "");
+        break;
       case WAIT_EXIT:
-        close(t, time, SliceType.WAIT, c.region(), null);
+        close(t, time, Kind.WAIT, c.region());
         break;
       case SPIN_ENTER:
-        open(t, time, SliceType.SPIN, c.region(), "spin", at(c.region()));
+        open(t, time, Kind.SPIN, c.region(), named("spin", c.region()), "");
         break;
       case SPIN_EXIT:
-        close(t, time, SliceType.SPIN, c.region(), null);
+        close(t, time, Kind.SPIN, c.region());
         break;
       case HELP_ENTER:
-        open(t, time, SliceType.HELP, c.region(), "help", at(c.region()));
+        open(t, time, Kind.HELP, c.region(), named("help", c.region()), "");
         break;
       case HELP_EXIT:
-        close(t, time, SliceType.HELP, c.region(), null);
+        close(t, time, Kind.HELP, c.region());
         break;
       case THREAD_BEGIN:
       case THREAD_END:
@@ -323,22 +311,41 @@ final class ChromeTraceExporter {
     }
   }
 
+  /** True when a slice the filter writes is open on the thread: a flow starting now binds to it. */
+  private boolean inShownSlice(Track t) {
+    for (Slice s : t.stack) {
+      if (filter.shows(s.kind)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The creation site if it is user code, else the innermost user code open on the thread. */
+  private RegionDef userSite(Track t, int region) {
+    RegionDef r = defs.region(region);
+    if (TaskNames.isUserCode(r)) {
+      return r;
+    }
+    for (int i = t.stack.size() - 1; i >= 0; i--) {
+      if (t.stack.get(i).site != null) {
+        return t.stack.get(i).site;
+      }
+    }
+    return r;
+  }
+
   private void taskBegin(Track t, long time, long task) throws IOException {
     Site created = createdTasks.remove(task);
-    Map<String, Object> args = new LinkedHashMap<>();
-    args.put("task", EventText.hex(task));
-    String name = "task";
-    if (created != null) {
-      String where = text.regionLocation(created.region());
-      if (!where.isEmpty()) {
-        args.put("created_at", where);
-        name = "task " + where;
-      }
-      args.put("queued_ns", time - created.time());
+    if (created == null) {
+      open(t, time, Kind.TASK, task, "task", "");
+      return;
     }
-    open(t, time, SliceType.TASK, task, name, args);
-    if (created != null && tracks.containsKey(created.stream())) {
-      flow(tracks.get(created.stream()), created.time(), t, time, "task", "task_create");
+    RegionDef site = created.userSite();
+    Slice s = open(t, time, Kind.TASK, task, TaskNames.taskName(site), "");
+    s.site = TaskNames.isUserCode(site) ? site : null;
+    if (created.stream() != t.tid) { // on the same thread, the nesting shows where it came from
+      flow(created, t, time, Kind.FLOW, "task");
     }
   }
 
@@ -347,209 +354,211 @@ final class ChromeTraceExporter {
     Site released = acquired ? lastRelease.get(lock) : null;
     if (released != null && (flags & LockFlags.REENTRANT) == 0) {
       lastRelease.remove(lock);
-      if (released.stream() != t.tid && tracks.containsKey(released.stream())) {
-        // Bound to the lock wait, which is still open and ends now.
-        flow(
-            tracks.get(released.stream()),
-            released.time(),
-            t,
-            time,
-            "lock handoff",
-            "lock_released");
+      int waitAt = find(t, Kind.LOCK, lock);
+      if (released.stream() != t.tid && waitAt >= 0) {
+        flow(released, t, time, Kind.HANDOFF, "lock"); // into the lock hold, which begins now
       }
     }
-    Map<String, Object> end = new LinkedHashMap<>();
-    end.put("flags", EventText.lockFlags(flags));
-    close(t, time, SliceType.LOCK_WAIT, lock, end);
-    if (acquired && lockHolds) {
-      Map<String, Object> args = new LinkedHashMap<>();
-      args.put("lock", text.object(lock));
-      if (flags != 0) {
-        args.put("flags", EventText.lockFlags(flags));
-      }
-      open(t, time, SliceType.LOCK_HOLD, lock, "lock held", args);
+    close(t, time, Kind.LOCK, lock);
+    if (acquired) {
+      String args = flags == 0 ? "" : "\"flags\":\"" + EventText.lockFlags(flags) + "\"";
+      open(t, time, Kind.HOLD, lock, "lock held", args);
     }
   }
 
-  private Map<String, Object> at(int region) {
-    Map<String, Object> args = new LinkedHashMap<>();
+  /** {@code what File.java:12}: a slice named by what it is and where (one name, no arguments). */
+  private String named(String what, int region) {
     String where = text.regionLocation(region);
-    if (!where.isEmpty()) {
-      args.put("at", where);
-    }
-    args.put("region", text.regionName(region));
-    return args;
+    return where.isEmpty() ? what : what + " " + where;
   }
 
   // ---- slices
   // -------------------------------------------------------------------------------------
 
-  private void open(
-      Track t, long time, SliceType type, long key, String name, Map<String, Object> args)
-      throws IOException {
-    Slice s = new Slice(type, key, name, args);
+  private Slice open(Track t, long time, Kind kind, long key, String name, String args) {
+    RegionDef site = null;
+    if (kind == Kind.REGION || kind == Kind.PARALLEL) {
+      RegionDef r = defs.region((int) key);
+      site = TaskNames.isUserCode(r) ? r : null;
+    }
+    Slice s = new Slice(kind, key, name, args, site, time);
     t.stack.add(s);
-    begin(t, time, s, false);
-    slices++;
+    return s;
   }
 
   /**
-   * Ends the innermost open slice of this type and key (ignored when there is none). Slices opened
-   * after it are ended with it and re-opened, so slices keep nesting.
+   * Ends the innermost open slice of this kind and key (ignored when there is none). Slices opened
+   * after it are ended with it and re-opened, so slices keep nesting. Waits end at their exit even
+   * when it names another call site than the entry.
    */
-  private void close(Track t, long time, SliceType type, long key, Map<String, Object> endArgs)
-      throws IOException {
-    int i = find(t, type, key);
-    if (i < 0 && BY_TYPE_ALONE.contains(type)) {
-      i = find(t, type, ANY_KEY); // a wait's exit names a different call site: still its end
+  private void close(Track t, long time, Kind kind, long key) throws IOException {
+    int i = find(t, kind, key);
+    if (i < 0
+        && (kind == Kind.JOIN || kind == Kind.WAIT || kind == Kind.SPIN || kind == Kind.HELP)) {
+      i = findKind(t, kind);
     }
     if (i < 0) {
       return;
     }
-    List<Slice> above = new ArrayList<>(t.stack.subList(i + 1, t.stack.size()));
     for (int j = t.stack.size() - 1; j > i; j--) {
-      end(t, time, t.stack.get(j), null);
+      end(t, time, t.stack.get(j));
     }
-    end(t, time, t.stack.get(i), endArgs);
-    t.stack.subList(i, t.stack.size()).clear();
-    for (Slice s : above) {
-      t.stack.add(s);
-      begin(t, time, s, true);
-      slices++;
+    end(t, time, t.stack.remove(i));
+    for (int j = i; j < t.stack.size(); j++) {
+      Slice s = t.stack.get(j);
+      s.start = time;
+      s.continued = true;
     }
   }
 
-  private static int find(Track t, SliceType type, long key) {
+  private static int find(Track t, Kind kind, long key) {
     for (int i = t.stack.size() - 1; i >= 0; i--) {
       Slice s = t.stack.get(i);
-      if (s.type == type && (key == ANY_KEY || s.key == key)) {
+      if (s.kind == kind && s.key == key) {
         return i;
       }
     }
     return -1;
   }
 
+  private static int findKind(Track t, Kind kind) {
+    for (int i = t.stack.size() - 1; i >= 0; i--) {
+      if (t.stack.get(i).kind == kind) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Ends what is still open when a thread's events (or the time window) end. */
   private void closeAll(Track t, long time) throws IOException {
     for (int j = t.stack.size() - 1; j >= 0; j--) {
-      end(t, time, t.stack.get(j), Map.of("unfinished", true));
+      Slice s = t.stack.get(j);
+      s.unfinished = true;
+      end(t, time, s);
     }
     t.stack.clear();
   }
 
-  private void begin(Track t, long time, Slice s, boolean continued) throws IOException {
-    head(s.name, "B", time, t);
-    g.writeObjectFieldStart("args");
-    for (Map.Entry<String, Object> a : s.args.entrySet()) {
-      g.writeObjectField(a.getKey(), a.getValue());
+  /** Writes a slice that ends at {@code time}, clipped to the time window. */
+  private void end(Track t, long time, Slice s) throws IOException {
+    long begin = Math.max(s.start, from);
+    long finish = Math.min(time, to);
+    if (!t.shown || !filter.shows(s.kind) || finish < begin) {
+      return;
     }
-    if (continued) {
-      g.writeBooleanField("continued", true);
-    }
-    g.writeEndObject();
-    g.writeEndObject();
-  }
-
-  private void end(Track t, long time, Slice s, Map<String, Object> args) throws IOException {
-    head(s.name, "E", time, t);
-    if (args != null && !args.isEmpty()) {
-      g.writeObjectFieldStart("args");
-      for (Map.Entry<String, Object> a : args.entrySet()) {
-        g.writeObjectField(a.getKey(), a.getValue());
+    b.setLength(0);
+    b.append("{\"ph\":\"X\",\"name\":");
+    ChromeJson.string(b, s.name);
+    b.append(",\"ts\":");
+    ChromeJson.micros(b, begin - start);
+    b.append(",\"dur\":");
+    ChromeJson.micros(b, finish - begin);
+    b.append(",\"pid\":").append(pid).append(",\"tid\":").append(t.tid);
+    if (!s.args.isEmpty() || s.continued || s.unfinished) {
+      b.append(",\"args\":{").append(s.args);
+      String sep = s.args.isEmpty() ? "" : ",";
+      if (s.continued) {
+        b.append(sep).append("\"continued\":1");
+        sep = ",";
       }
-      g.writeEndObject();
+      if (s.unfinished) {
+        b.append(sep).append("\"unfinished\":1");
+      }
+      b.append('}');
     }
-    g.writeEndObject();
+    b.append('}');
+    emit(b);
+    slices++;
   }
 
-  /** An arrow from {@code from} at {@code fromTime} to the innermost open slice of {@code to}. */
-  private void flow(Track from, long fromTime, Track to, long toTime, String name, String marker)
+  /** An arrow from {@code from} to the innermost open slice of {@code to}, which begins now. */
+  private void flow(Site source, Track target, long time, Kind kind, String name)
       throws IOException {
+    Track src = tracks.get(source.stream());
+    if (src == null
+        || !src.shown
+        || !target.shown
+        || !filter.shows(kind)
+        || source.time() < from
+        || time > to) {
+      return;
+    }
     long id = nextFlow++;
-    // Source: a zero-length marker slice that encloses the flow start.
-    head(marker, "B", fromTime, from);
-    g.writeEndObject();
-    head(name, "s", fromTime, from);
-    g.writeNumberField("id", id);
-    g.writeEndObject();
-    head(marker, "E", fromTime, from);
-    g.writeEndObject();
-    // Target: the enclosing slice (open on this track now), or a marker when nothing is open.
-    boolean bare = to.stack.isEmpty();
-    if (bare) {
-      head(name, "B", toTime, to);
-      g.writeEndObject();
+    if (!source.inSlice()) { // something for the start to bind to
+      b.setLength(0);
+      b.append("{\"ph\":\"X\",\"name\":\"").append(name).append(" source\",\"ts\":");
+      ChromeJson.micros(b, source.time() - start);
+      b.append(",\"dur\":0,\"pid\":").append(pid).append(",\"tid\":").append(src.tid);
+      b.append('}');
+      emit(b);
+      slices++;
     }
-    head(name, "f", toTime, to);
-    g.writeNumberField("id", id);
-    g.writeStringField("bp", "e");
-    g.writeEndObject();
-    if (bare) {
-      head(name, "E", toTime, to);
-      g.writeEndObject();
-    }
+    flowEnd(name, "s", id, source.time(), src.tid);
+    flowEnd(name, "f", id, time, target.tid);
     flows++;
   }
 
+  private void flowEnd(String name, String ph, long id, long time, int tid) throws IOException {
+    b.setLength(0);
+    b.append("{\"ph\":\"").append(ph).append("\",\"name\":\"").append(name).append('"');
+    b.append(",\"id\":").append(id).append(",\"ts\":");
+    ChromeJson.micros(b, time - start);
+    b.append(",\"pid\":").append(pid).append(",\"tid\":").append(tid).append('}');
+    emit(b);
+  }
+
   private void instant(Track t, long time, EventCursor c) throws IOException {
+    if (!t.shown || !filter.shows(Kind.INSTANT) || time < from) {
+      return;
+    }
     EventKind kind = c.kind();
-    head(kind.id(), "i", time, t);
-    g.writeStringField("s", "t");
-    g.writeObjectFieldStart("args");
+    b.setLength(0);
+    b.append("{\"ph\":\"i\",\"s\":\"t\",\"name\":\"").append(kind.id()).append("\",\"ts\":");
+    ChromeJson.micros(b, time - start);
+    b.append(",\"pid\":").append(pid).append(",\"tid\":").append(t.tid).append(",\"args\":{");
     for (int i = 0; i < kind.fieldCount(); i++) {
       Field f = kind.field(i);
-      String name = EventText.fieldName(kind, f);
       long v = c.field(i);
+      if (i > 0) {
+        b.append(',');
+      }
+      b.append('"').append(EventText.fieldName(kind, f)).append("\":");
       switch (f) {
         case REGION:
-          g.writeStringField(name, text.region((int) v));
+          ChromeJson.string(b, text.region((int) v));
           break;
         case POOL:
-          g.writeStringField(name, text.pool((int) v));
+          ChromeJson.string(b, text.pool((int) v));
           break;
         case OBJECT:
-          g.writeStringField(name, text.object(v));
+          ChromeJson.string(b, text.object(v));
           break;
         case THREAD:
-          g.writeStringField(name, text.thread(v));
+          ChromeJson.string(b, text.thread(v));
           break;
         case WAIT_KIND:
-          g.writeStringField(name, WaitKind.name(v));
+          ChromeJson.string(b, WaitKind.name(v));
           break;
         default:
-          g.writeNumberField(name, v);
+          b.append(v);
       }
     }
-    g.writeEndObject();
-    g.writeEndObject();
+    b.append("}}");
+    emit(b);
   }
 
-  /** Starts an event object with its common fields; the caller adds more and ends it. */
-  private void head(String name, String ph, long time, Track t) throws IOException {
-    g.writeStartObject();
-    g.writeStringField("name", name);
-    g.writeStringField("cat", CAT);
-    g.writeStringField("ph", ph);
-    g.writeFieldName("ts");
-    g.writeNumber(micros(time - start));
-    g.writeNumberField("pid", t.pid);
-    g.writeNumberField("tid", t.tid);
+  /** Writes one event object, one per line. */
+  private void emit(CharSequence event) throws IOException {
+    if (!firstEvent) {
+      raw(",\n");
+    }
+    firstEvent = false;
+    raw(event);
   }
 
-  /** Nanoseconds as microseconds with three exact decimals: {@code 1234.567}. */
-  static String micros(long nanos) {
-    long abs = Math.abs(nanos);
-    StringBuilder b = new StringBuilder(16);
-    if (nanos < 0) {
-      b.append('-');
-    }
-    b.append(abs / 1000).append('.');
-    long frac = abs % 1000;
-    if (frac < 100) {
-      b.append('0');
-    }
-    if (frac < 10) {
-      b.append('0');
-    }
-    return b.append(frac).toString();
+  private void raw(CharSequence s) throws IOException {
+    out.append(s);
+    bytes += s.length();
   }
 }

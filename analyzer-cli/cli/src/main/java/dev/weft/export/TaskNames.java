@@ -1,0 +1,50 @@
+package dev.weft.export;
+
+import dev.weft.trace.RegionDef;
+
+/**
+ * Names tasks by the user code that created them. A task's creation call site is often inside the
+ * JDK (a pool's work queue re-submitting it, a {@code CompletableFuture} stage); such a site says
+ * nothing to the user, so exporters name the task by the nearest user code open on the creating
+ * thread instead: the enclosing task or region.
+ */
+public final class TaskNames {
+  private static final String[] LIBRARY_PREFIXES = {
+    "java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.weft.agent."
+  };
+
+  private TaskNames() {}
+
+  /** True when the region is a call site in the application's own code. */
+  public static boolean isUserCode(RegionDef r) {
+    if (r == null || r.declaringClass().isEmpty()) {
+      return false;
+    }
+    for (String p : LIBRARY_PREFIXES) {
+      if (r.declaringClass().startsWith(p)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code task Class.method:line}, {@code task Class:line} or {@code task Class} from a user code
+   * region; plain {@code task} for null.
+   */
+  public static String taskName(RegionDef site) {
+    if (site == null) {
+      return "task";
+    }
+    String cls = site.declaringClass();
+    String simple = cls.substring(cls.lastIndexOf('.') + 1);
+    StringBuilder b = new StringBuilder("task ").append(simple.isEmpty() ? site.name() : simple);
+    if (!site.method().isEmpty()) {
+      b.append('.').append(site.method());
+    }
+    if (site.firstLine() > 0) {
+      b.append(':').append(site.firstLine());
+    }
+    return b.toString();
+  }
+}
