@@ -185,6 +185,9 @@ public record AnalysisResult(
    * @param byThread exclusive severity per thread (descending, zeros left out)
    * @param byCallpath exclusive severity per call path (descending, zeros left out)
    * @param causes breakdown into causes (inclusive like severityNs), or null
+   * @param unit {@code task_ns} for a property in task time (summed over tasks, not a share of CPU
+   *     allocation time: its {@code percent} is 0), null for thread time
+   * @param latency per-task latency figures of a task-time property, or null
    */
   public record PropertyResult(
       String id,
@@ -194,7 +197,27 @@ public record AnalysisResult(
       double percent,
       List<ThreadSeverity> byThread,
       List<CallPathSeverity> byCallpath,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> causes) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> causes,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String unit,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Latency latency) {
+
+    /** A property in thread time. */
+    public PropertyResult(
+        String id,
+        String parent,
+        String name,
+        long severityNs,
+        double percent,
+        List<ThreadSeverity> byThread,
+        List<CallPathSeverity> byCallpath,
+        Map<String, Long> causes) {
+      this(id, parent, name, severityNs, percent, byThread, byCallpath, causes, null, null);
+    }
+
+    /** Whether the severity is thread time (a share of CPU allocation time). */
+    public boolean threadTime() {
+      return unit == null || unit.equals("ns");
+    }
 
     public PropertyResult {
       byThread = List.copyOf(byThread);
@@ -222,6 +245,49 @@ public record AnalysisResult(
         n += t.severityNs();
       }
       return n;
+    }
+  }
+
+  /**
+   * Latency figures of a group of tasks.
+   *
+   * @param tasks how many tasks
+   * @param meanNs mean latency
+   * @param p95Ns 95th percentile (within 6.25 %, at most the maximum)
+   * @param maxNs largest latency
+   */
+  public record LatencyFigures(long tasks, long meanNs, long p95Ns, long maxNs) {}
+
+  /**
+   * Per-task latencies of a task-time property.
+   *
+   * @param all every task
+   * @param byPool per pool name, most total latency first
+   * @param byCallpath per pool and creation call path, most total latency first
+   */
+  public record Latency(
+      LatencyFigures all, List<PoolLatency> byPool, List<PathLatency> byCallpath) {
+    public Latency {
+      byPool = byPool == null ? List.of() : List.copyOf(byPool);
+      byCallpath = byCallpath == null ? List.of() : List.copyOf(byCallpath);
+    }
+  }
+
+  /** Latency of one pool's tasks. */
+  public record PoolLatency(
+      String pool, long tasks, long meanNs, long p95Ns, long maxNs, long totalNs) {}
+
+  /** Latency of tasks created at one call path for one pool. */
+  public record PathLatency(
+      List<String> path,
+      String pool,
+      long tasks,
+      long meanNs,
+      long p95Ns,
+      long maxNs,
+      long totalNs) {
+    public PathLatency {
+      path = path == null ? List.of() : List.copyOf(path);
     }
   }
 

@@ -95,16 +95,19 @@ final class Results {
           Comparator.comparingLong(CallPathSeverity::severityNs)
               .reversed()
               .thenComparing(c -> String.join("/", c.path())));
+      boolean threadTime = prop.threadTime();
       results.add(
           new PropertyResult(
               prop.id(),
               prop.parent() == null ? null : prop.parent().id(),
               prop.info().name(),
               inclusive[p],
-              percent(inclusive[p], timeNs),
+              threadTime ? percent(inclusive[p], timeNs) : 0,
               ts,
               cs,
-              prop.causes()));
+              prop.causes(),
+              threadTime ? null : prop.info().unit(),
+              latency(prop.latency(), replay.tree, defs)));
     }
 
     List<RegionResult> regions = new ArrayList<>();
@@ -144,6 +147,42 @@ final class Results {
             AttachLimits.of(defs));
     return new AnalysisResult(
         AnalysisResult.FORMAT, status, statusDetail, info, timeNs, results, regions, notes);
+  }
+
+  private static AnalysisResult.Latency latency(
+      LatencyTable table, CallPathTree tree, Definitions defs) {
+    if (table == null) {
+      return null;
+    }
+    LatencyHistogram a = table.all();
+    List<AnalysisResult.PoolLatency> pools = new ArrayList<>();
+    table
+        .byPool()
+        .forEach(
+            (pool, h) ->
+                pools.add(
+                    new AnalysisResult.PoolLatency(
+                        pool, h.count(), h.mean(), h.quantile(0.95), h.max(), h.sum())));
+    pools.sort(Comparator.comparingLong(AnalysisResult.PoolLatency::totalNs).reversed());
+    List<AnalysisResult.PathLatency> paths = new ArrayList<>();
+    table
+        .byCallpath()
+        .forEach(
+            (k, h) ->
+                paths.add(
+                    new AnalysisResult.PathLatency(
+                        tree.path(defs, k.node()),
+                        k.pool(),
+                        h.count(),
+                        h.mean(),
+                        h.quantile(0.95),
+                        h.max(),
+                        h.sum())));
+    paths.sort(Comparator.comparingLong(AnalysisResult.PathLatency::totalNs).reversed());
+    return new AnalysisResult.Latency(
+        new AnalysisResult.LatencyFigures(a.count(), a.mean(), a.quantile(0.95), a.max()),
+        pools,
+        paths);
   }
 
   static double percent(long ns, long total) {

@@ -33,6 +33,7 @@ public final class TextReport {
     header(b, r);
     tree(b, r);
     worst(b, r);
+    latencies(b, r);
     regions(b, r);
     notes(b, r);
     return b.toString();
@@ -75,6 +76,17 @@ public final class TextReport {
     for (PropertyResult p : r.properties()) {
       int depth = depth(r, p);
       String label = "  ".repeat(depth + 1) + p.id();
+      if (!p.threadTime()) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "%-42s %12s %9s  %s (task time, not a share of CPU time; see below)%n",
+                label,
+                duration(p.severityNs()),
+                "",
+                p.name()));
+        continue;
+      }
       b.append(
           String.format(
               Locale.ROOT,
@@ -100,7 +112,10 @@ public final class TextReport {
   private static void worst(StringBuilder b, AnalysisResult r) {
     List<PropertyResult> candidates = new ArrayList<>();
     for (PropertyResult p : r.properties()) {
-      if (!p.id().equals("time") && !p.id().equals("execution") && p.exclusiveNs() > 0) {
+      if (!p.id().equals("time")
+          && !p.id().equals("execution")
+          && p.threadTime()
+          && p.exclusiveNs() > 0) {
         candidates.add(p);
       }
     }
@@ -147,11 +162,89 @@ public final class TextReport {
                 duration(t.severityNs()),
                 pct(t.severityNs(), r.timeNs())));
       }
-      if (info != null) {
-        wrap(b, "   ", "what to do: " + plain(info.diagnosis()));
+      wrap(b, "   ", "what to do: " + Advice.of(p, r));
+      b.append('\n');
+    }
+  }
+
+  /** Task-time properties: per-task latency per pool and per creation call path. */
+  private static void latencies(StringBuilder b, AnalysisResult r) {
+    for (PropertyResult p : r.properties()) {
+      AnalysisResult.Latency l = p.latency();
+      if (p.threadTime() || l == null || l.all().tasks() == 0) {
+        continue;
+      }
+      b.append(p.name()).append(" (task latency, submission to start; not thread time)\n");
+      b.append(String.format(Locale.ROOT, "     %-52s %s%n", "", LATENCY_HEADER));
+      b.append(
+          String.format(
+              Locale.ROOT, "     %-52s %s%n", "all tasks", latencyRow(l.all().tasks(), l.all())));
+      for (AnalysisResult.PoolLatency pl : l.byPool()) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     %-52s %s%n",
+                "pool " + pl.pool(),
+                latencyRow(
+                    pl.tasks(),
+                    new AnalysisResult.LatencyFigures(
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+      }
+      long total = Math.max(1, p.severityNs());
+      int shown = 0;
+      int hidden = 0;
+      for (AnalysisResult.PathLatency pl : l.byCallpath()) {
+        if (shown >= MAX_CHILDREN && pl.totalNs() * 100 <= total) {
+          hidden++;
+          continue;
+        }
+        shown++;
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     %-52s %s%n",
+                "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")",
+                latencyRow(
+                    pl.tasks(),
+                    new AnalysisResult.LatencyFigures(
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+      }
+      if (hidden > 0) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     ... %d smaller call paths (each ≤ 1 %% of the total)%n",
+                hidden));
       }
       b.append('\n');
     }
+  }
+
+  private static final String LATENCY_HEADER =
+      String.format(Locale.ROOT, "%9s %10s %10s %10s", "tasks", "mean", "p95", "max");
+
+  private static String latencyRow(long tasks, AnalysisResult.LatencyFigures f) {
+    return String.format(
+        Locale.ROOT,
+        "%,9d %10s %10s %10s",
+        tasks,
+        duration(f.meanNs()),
+        duration(f.p95Ns()),
+        duration(f.maxNs()));
+  }
+
+  /** The innermost frames of a call path, recursion folded, for one line. */
+  static String foldedLabel(List<String> path) {
+    if (path.isEmpty()) {
+      return "(outside traced regions)";
+    }
+    List<CallPathFolding.Frame> frames = CallPathFolding.fold(path);
+    int from = Math.max(0, frames.size() - 2);
+    List<String> labels = new ArrayList<>();
+    for (CallPathFolding.Frame f : frames.subList(from, frames.size())) {
+      labels.add(f.label());
+    }
+    return (from > 0 ? "… › " : "") + String.join(" › ", labels);
   }
 
   /** A call-path trie built from the property's exclusive values per path. */
@@ -159,9 +252,21 @@ public final class TextReport {
     final String label;
     final Map<String, Node> children = new LinkedHashMap<>();
     long inclusive;
+    int minLevels = Integer.MAX_VALUE;
+    int maxLevels;
 
     Node(String label) {
       this.label = label;
+    }
+
+    String shown() {
+      if (maxLevels <= 1) {
+        return label;
+      }
+      return label
+          + (minLevels == maxLevels
+              ? " ×" + maxLevels + " levels"
+              : " ×" + minLevels + "–" + maxLevels + " levels");
     }
   }
 
@@ -170,9 +275,11 @@ public final class TextReport {
     for (CallPathSeverity c : p.byCallpath()) {
       Node n = root;
       n.inclusive += c.severityNs();
-      for (String label : c.path()) {
-        n = n.children.computeIfAbsent(label, Node::new);
+      for (CallPathFolding.Frame f : CallPathFolding.fold(c.path())) {
+        n = n.children.computeIfAbsent(f.key(), k -> new Node(f.block()));
         n.inclusive += c.severityNs();
+        n.minLevels = Math.min(n.minLevels, f.levels());
+        n.maxLevels = Math.max(n.maxLevels, f.levels());
       }
     }
     long total = root.inclusive;
@@ -218,14 +325,19 @@ public final class TextReport {
               "     %8s %s%s%n",
               pct(node.inclusive, time),
               "  ".repeat(d),
-              node.label));
+              node.shown()));
       List<Node> kids = new ArrayList<>(node.children.values());
       kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
       List<Object[]> next = new ArrayList<>();
       int shown = 0;
+      // Never hides a path holding more than 1 % of the property; beyond the first few, smaller
+      // ones are summarised.
       for (Node k : kids) {
-        if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
-          next.add(new Object[] {"... " + (kids.size() - shown) + " smaller", d + 1});
+        if (k.inclusive * 100 <= total && (shown == MAX_CHILDREN || k.inclusive * 1000 < total)) {
+          next.add(
+              new Object[] {
+                "... " + (kids.size() - shown) + " smaller (each ≤ 1 % of the property)", d + 1
+              });
           break;
         }
         shown++;

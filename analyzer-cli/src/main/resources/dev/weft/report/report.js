@@ -274,6 +274,11 @@
     return { roots: roots, byId: byId };
   }
 
+  /** A property in task time (summed over tasks): never a share of CPU allocation time. */
+  function isTaskTime(n) {
+    return !!(n && n.p && n.p.unit && n.p.unit !== 'ns');
+  }
+
   /** The property and, when it is collapsed (shown inclusive), all properties below it. */
   function propertySet(n) {
     const out = [n];
@@ -380,6 +385,21 @@
       label: 'Properties',
       renderRow: (n, row) => {
         const shown = n.children.length && n.expanded ? n.excl : n.incl;
+        if (isTaskTime(n)) {
+          // Task latency summed over tasks: not a share of CPU allocation time.
+          const l = n.p.latency && n.p.latency.all ? n.p.latency.all : null;
+          row.title = (n.p.name || n.key) + ' (' + n.key + ')\ntask time, not thread time: ' + fmtNs(n.incl) + ' over ' +
+            (l ? fmtCount(l.tasks) + ' tasks; per task mean ' + fmtNs(l.mean_ns) + ', p95 ' + fmtNs(l.p95_ns) + ', max ' + fmtNs(l.max_ns) : 'its tasks') +
+            (n.p.description ? '\n' + n.p.description : '');
+          row.append(
+            el('span', { class: 'swatch' }),
+            el('span', { class: 'val', text: 'task' }),
+            el('span', { class: 'name', text: n.p.name || n.key }),
+            el('span', { class: 'sub', text: l ? 'mean ' + fmtNs(l.mean_ns) + ' / task' : fmtNs(shown) }));
+          row.dataset.id = n.key;
+          row.dataset.value = String(shown);
+          return;
+        }
         const p = pct(shown);
         const li = row;
         li.title = (n.p.name || n.key) + ' (' + n.key + ')\ninclusive ' + fmtNs(n.incl) + ' (' + fmtPct(pct(n.incl)) + ')' +
@@ -408,7 +428,7 @@
         row.title = n.frame + '\ninclusive ' + fmtNs(n.incl) + ', exclusive ' + fmtNs(n.excl);
         row.append(
           el('span', { class: 'swatch', style: 'background:' + severityColor(pct(v)) }),
-          el('span', { class: 'val', text: fmtPct(pct(v)) }),
+          el('span', { class: 'val', text: isTaskTime(state.prop) ? 'task' : fmtPct(pct(v)) }),
           el('span', { class: 'name mono', text: n.frame }),
           el('span', { class: 'sub', text: fmtNs(v) }));
         row.dataset.value = String(v);
@@ -569,7 +589,7 @@
     // Start on the most severe wait state (what EXPERT would report first), else on the root.
     let first = null;
     for (const n of forest.byId.values()) {
-      if (n.key === 'time' || n.key === 'execution' || !(n.incl > 0)) continue;
+      if (n.key === 'time' || n.key === 'execution' || isTaskTime(n) || !(n.incl > 0)) continue;
       if (!first || n.incl > first.incl) first = n;
     }
     first = first || forest.byId.get('time') || forest.roots[0];
