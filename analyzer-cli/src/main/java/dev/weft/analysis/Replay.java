@@ -85,6 +85,7 @@ final class Replay {
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
   private final LongIntMap objectKinds = new LongIntMap(64);
+  private final LongIntMap internalRegions = new LongIntMap(64);
 
   // What the replay saw, for the trace facts and the notes.
   long eventsRead;
@@ -332,7 +333,7 @@ final class Replay {
       case JOIN_WAIT_ENTER:
         {
           int r = (int) c.field(0);
-          push(th, F_JOIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          push(th, F_JOIN, childOrSame(th.currentNode(), r), r, t, r, -1);
           break;
         }
       case JOIN_WAIT_EXIT:
@@ -865,9 +866,41 @@ final class Replay {
     return s;
   }
 
+  /**
+   * The node of a call made at region {@code r} under {@code parent}: the parent itself when it is
+   * the same call site (ForkJoinPool.invoke records a FORK, then its JOIN_WAIT and TASK_CREATE at
+   * one call site: one frame, not three).
+   */
+  private int childOrSame(int parent, int r) {
+    return parent != ROOT && tree.realRegion(parent) == r ? parent : tree.child(parent, r);
+  }
+
+  /**
+   * The call path of a task created at region {@code r}: under the creator's path, with the
+   * creation's own frame only when it names user code. A fork recorded inside the JDK ({@code
+   * ForkJoinTask.fork @ java.util.concurrent.ForkJoinPool$WorkQueue}) adds no frame where the
+   * creator has a user frame: the task's work is the user's call path that forked it.
+   */
+  private int taskNode(int parent, int r) {
+    if (parent == ROOT) {
+      return tree.child(parent, r);
+    }
+    int internal = internalRegions.get(r);
+    if (internal < 0) {
+      RegionDef def = defs.region(r);
+      internal = def != null && def.file().isEmpty() && isJdkClass(def.declaringClass()) ? 1 : 0;
+      internalRegions.put(r, internal);
+    }
+    return internal == 1 ? parent : childOrSame(parent, r);
+  }
+
+  private static boolean isJdkClass(String name) {
+    return name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.");
+  }
+
   private void taskCreate(ThreadState th, long t, int r, long task, int poolId) {
     int poolSlot = pools.slot(poolId);
-    int node = tree.child(th.currentNode(), r);
+    int node = taskNode(th.currentNode(), r);
     int inst = th.currentInstance();
     int old = tasks.get(task);
     if (old >= 0) {

@@ -199,11 +199,16 @@ public final class TextReport {
           continue;
         }
         shown++;
+        String label = "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")";
+        if (label.length() > 52) {
+          b.append("     ").append(label).append('\n');
+          label = "";
+        }
         b.append(
             String.format(
                 Locale.ROOT,
                 "     %-52s %s%n",
-                "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")",
+                label,
                 latencyRow(
                     pl.tasks(),
                     new AnalysisResult.LatencyFigures(

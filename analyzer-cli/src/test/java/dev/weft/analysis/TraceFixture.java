@@ -46,6 +46,17 @@ final class TraceFixture {
     return id;
   }
 
+  /** Defines a call site inside a JDK class (no source file, as the agent records it). */
+  int jdkRegion(String name, ConstructKind kind, String className) {
+    int id = nextRegion++;
+    try {
+      writer.defineRegion(new RegionDef(id, kind, name, className, "push", "", 0, 0));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return id;
+  }
+
   static String label(String name, int line) {
     return name + " @ Main.java:" + line;
   }
