@@ -162,8 +162,9 @@ class ForkJoinTest {
     m.join(610, invoke, POOL);
     AnalysisResult r = Analyzer.analyze(f.close(1000));
     String site = label("ForkJoinPool.invoke", 63);
-    // main's fork (100..110), the worker's task 1 (200..300, 410..500) and task 2 (310..400)
-    assertEquals(10 + 280, atPath(r, "execution", site));
+    // main in its fork frame (100..110, 600..610), the worker's task 1 (200..300, 410..500) and
+    // task 2 (310..400)
+    assertEquals(20 + 280, atPath(r, "execution", site));
     assertEquals(10 + 10, atPath(r, "join_wait", site, label("ForkJoinTask.join", 127)));
     for (AnalysisResult.PropertyResult p : r.properties()) {
       for (AnalysisResult.CallPathSeverity c : p.byCallpath()) {
