@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param properties every registered property, in tree order, zero when absent
  * @param regions parallel regions and barriers, most time lost first
  * @param notes warnings and what could not be attributed, one line each
+ * @param criticalPath the longest chain of execution through the run, or null (a document written
+ *     before it existed)
  */
 public record AnalysisResult(
     String format,
@@ -32,7 +34,21 @@ public record AnalysisResult(
     long timeNs,
     List<PropertyResult> properties,
     List<RegionResult> regions,
-    List<String> notes) {
+    List<String> notes,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CriticalPath criticalPath) {
+
+  /** A result without a critical path. */
+  public AnalysisResult(
+      String format,
+      Status status,
+      String statusDetail,
+      TraceInfo trace,
+      long timeNs,
+      List<PropertyResult> properties,
+      List<RegionResult> regions,
+      List<String> notes) {
+    this(format, status, statusDetail, trace, timeNs, properties, regions, notes, null);
+  }
 
   /** The format id of this version of the JSON contract. */
   public static final String FORMAT = "weft-analysis/1";
@@ -121,7 +137,8 @@ public record AnalysisResult(
         timeNs,
         properties,
         regions,
-        notes);
+        notes,
+        criticalPath);
   }
 
   /** The property with this id, or null. */
@@ -287,6 +304,48 @@ public record AnalysisResult(
       long maxNs,
       long totalNs) {
     public PathLatency {
+      path = path == null ? List.of() : List.copyOf(path);
+    }
+  }
+
+  /**
+   * The critical path: the longest chain of execution through the run's happens-before edges.
+   *
+   * @param lengthNs its length: the on-path time of all its segments (at most the run's length)
+   * @param byThread on-path ns per thread, largest first
+   * @param byCallpath on-path ns per call path, largest first, each with its what-if figure
+   */
+  public record CriticalPath(
+      long lengthNs, List<CriticalThread> byThread, List<CriticalCallPath> byCallpath) {
+    public CriticalPath {
+      byThread = byThread == null ? List.of() : List.copyOf(byThread);
+      byCallpath = byCallpath == null ? List.of() : List.copyOf(byCallpath);
+    }
+
+    /** The on-path ns of a thread (by name), 0 when absent. */
+    public long thread(String name) {
+      for (CriticalThread t : byThread) {
+        if (t.thread().equals(name)) {
+          return t.ns();
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** A thread's time on the critical path. */
+  public record CriticalThread(String thread, long ns) {}
+
+  /**
+   * A call path's time on the critical path.
+   *
+   * @param path region labels from the outermost
+   * @param ns on-path ns at this call path (exclusive)
+   * @param whatIfNs how much shorter the path would be had this call path's work been balanced over
+   *     the threads that ran it: on-path ns minus their mean execution time there, at least 0
+   */
+  public record CriticalCallPath(List<String> path, long ns, long whatIfNs) {
+    public CriticalCallPath {
       path = path == null ? List.of() : List.copyOf(path);
     }
   }

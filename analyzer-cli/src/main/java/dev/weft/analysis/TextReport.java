@@ -33,6 +33,7 @@ public final class TextReport {
     header(b, r);
     tree(b, r);
     worst(b, r);
+    criticalPath(b, r);
     latencies(b, r);
     regions(b, r);
     notes(b, r);
@@ -165,6 +166,62 @@ public final class TextReport {
       wrap(b, "   ", "what to do: " + Advice.of(p, r));
       b.append('\n');
     }
+  }
+
+  /** The critical path: its length, threads and call paths, with what balancing each would save. */
+  private static void criticalPath(StringBuilder b, AnalysisResult r) {
+    AnalysisResult.CriticalPath cp = r.criticalPath();
+    if (cp == null || cp.lengthNs() <= 0) {
+      return;
+    }
+    long run = r.trace().durationNs();
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "Critical path  %s (%s of the run's %s): the longest chain of work through the"
+                + " hand-overs between threads%n",
+            duration(cp.lengthNs()),
+            pct(cp.lengthNs(), run),
+            duration(run)));
+    b.append("   threads (time on the path):\n");
+    int shown = 0;
+    for (AnalysisResult.CriticalThread t : cp.byThread()) {
+      if (shown++ == MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
+        break;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %-30s %12s %8s%n",
+              t.thread(),
+              duration(t.ns()),
+              pct(t.ns(), cp.lengthNs())));
+    }
+    b.append(
+        "   call paths (time on the path; what if balanced: how much shorter the path gets)\n");
+    shown = 0;
+    int hidden = 0;
+    for (AnalysisResult.CriticalCallPath c : cp.byCallpath()) {
+      if (shown >= MAX_CHILDREN && c.ns() * 100 <= cp.lengthNs()) {
+        hidden++;
+        continue;
+      }
+      shown++;
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %12s %8s  what if balanced %10s  %s%n",
+              duration(c.ns()),
+              pct(c.ns(), cp.lengthNs()),
+              "-" + duration(c.whatIfNs()),
+              foldedLabel(c.path())));
+    }
+    if (hidden > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT, "     ... %d smaller call paths (each ≤ 1 %% of the path)%n", hidden));
+    }
+    b.append('\n');
   }
 
   /** Task-time properties: per-task latency per pool and per creation call path. */

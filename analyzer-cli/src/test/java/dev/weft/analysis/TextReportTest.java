@@ -3,7 +3,6 @@ package dev.weft.analysis;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
 import java.nio.file.Path;
@@ -19,20 +18,8 @@ class TextReportTest {
    */
   @Test
   void adviceFollowsTheFindingForARotatingStraggler() {
-    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int await = f.region("CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, 40);
-    f.object(100, ConstructKind.CYCLIC_BARRIER, 3);
-    StreamWriter[] s = {f.thread("a", 0), f.thread("b", 0), f.thread("c", 0)};
-    for (int round = 0; round < 3; round++) {
-      long start = round * 1000L;
-      for (int i = 0; i < 3; i++) {
-        s[i].barrierEnter(start + (i == round ? 900 : 100), await, 100, round);
-      }
-      for (int i = 0; i < 3; i++) {
-        s[i].barrierExit(start + 1000, await, 100, round, i == round ? BarrierOutcome.LAST : 0);
-      }
-    }
-    String text = TextReport.render(Analyzer.analyze(f.close(3000)));
+    String text =
+        TextReport.render(Analyzer.analyze(TraceFixture.rotatingStraggler(tmp.resolve("t"))));
     assertTrue(text.contains("changes from round to round"), text);
     assertFalse(text.contains("nonzeros"), text);
   }
