@@ -134,6 +134,7 @@ final class Replay {
     boolean[] released = new boolean[2];
     CriticalPath.Segment[] lastChain = new CriticalPath.Segment[2];
     int[] lastThread = new int[2];
+    int[] lastNode = new int[2];
 
     BarrierObject(int stat, int parties) {
       this.stat = stat;
@@ -160,6 +161,7 @@ final class Replay {
         released = Arrays.copyOf(released, cap);
         lastChain = Arrays.copyOf(lastChain, cap);
         lastThread = Arrays.copyOf(lastThread, cap);
+        lastNode = Arrays.copyOf(lastNode, cap);
       }
       int i = count++;
       generation[i] = gen;
@@ -183,6 +185,7 @@ final class Replay {
       released[i] = released[last];
       lastChain[i] = lastChain[last];
       lastThread[i] = lastThread[last];
+      lastNode[i] = lastNode[last];
       lastChain[last] = null;
     }
   }
@@ -1098,6 +1101,7 @@ final class Replay {
       bo.latest[g] = t;
       bo.lastChain[g] = critical.snapshot(th.index);
       bo.lastThread[g] = th.index;
+      bo.lastNode[g] = th.currentNode();
     }
     // Busy time since the previous departure (or thread start): execution in between.
     stat.busy[th.index] += th.execTotal - stat.snapshot[th.index];
@@ -1133,6 +1137,7 @@ final class Replay {
             bo.latest[g] = t;
             bo.lastChain[g] = critical.snapshot(th.index);
             bo.lastThread[g] = th.index;
+            bo.lastNode[g] = th.currentNode();
           }
           bo.released[g] = true;
         }
@@ -1166,6 +1171,8 @@ final class Replay {
     }
     a.outcome = outcome;
     a.departed = departed;
+    a.lastArriver = g >= 0 ? bo.lastThread[g] : -1;
+    a.lastArriverNode = g >= 0 ? bo.lastNode[g] : ROOT;
     for (Property p : barrierHandlers) {
       p.onBarrierWait(a);
     }
@@ -1232,6 +1239,7 @@ final class Replay {
     if (l >= 0) {
       a.lastRelease = locks.lastRelease[l];
       a.lastReleaser = locks.lastReleaser[l];
+      a.releaserNode = locks.releaseNode[l];
       a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
       a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
     } else {
@@ -1405,6 +1413,9 @@ final class Replay {
 
   /** Keeps the releaser's chain for a thread waiting for lock slot {@code l}. */
   private void noteRelease(int l, ThreadState th, long t) {
+    if (locks.lastRelease[l] == t && locks.lastReleaser[l] == th.index) {
+      locks.releaseNode[l] = th.currentNode();
+    }
     if (locks.waiters[l] > 0 && locks.lastRelease[l] == t && locks.lastReleaser[l] == th.index) {
       critical.lockReleased(l, th.index, t);
     }

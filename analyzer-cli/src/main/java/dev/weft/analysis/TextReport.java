@@ -33,6 +33,7 @@ public final class TextReport {
     header(b, r);
     tree(b, r);
     worst(b, r);
+    delayCosts(b, r);
     criticalPath(b, r);
     latencies(b, r);
     regions(b, r);
@@ -116,6 +117,7 @@ public final class TextReport {
       if (!p.id().equals("time")
           && !p.id().equals("execution")
           && p.threadTime()
+          && !isDelayCost(r, p)
           && p.exclusiveNs() > 0) {
         candidates.add(p);
       }
@@ -164,6 +166,61 @@ public final class TextReport {
                 pct(t.severityNs(), r.timeNs())));
       }
       wrap(b, "   ", "what to do: " + Advice.of(p, r));
+      b.append('\n');
+    }
+  }
+
+  /** Delay costs are the causes of waits already ranked above: reported apart, not ranked. */
+  private static boolean isDelayCost(AnalysisResult r, PropertyResult p) {
+    for (PropertyResult q = p; q != null; q = q.parent() == null ? null : r.property(q.parent())) {
+      if (q.id().equals("delay_cost")) {
+        return true;
+      }
+      if (q.parent() != null && q.parent().equals(q.id())) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** Who caused the waits: each delay-cost property's threads and call paths. */
+  private static void delayCosts(StringBuilder b, AnalysisResult r) {
+    boolean header = false;
+    for (PropertyResult p : r.properties()) {
+      if (p.id().equals("delay_cost") || !isDelayCost(r, p) || p.exclusiveNs() <= 0) {
+        continue;
+      }
+      if (!header) {
+        b.append(
+            "Delay costs (waits charged to the thread and call path whose work caused them)\n");
+        header = true;
+      }
+      List<String> threads = new ArrayList<>();
+      for (ThreadSeverity t : p.byThread()) {
+        if (threads.size() == MAX_THREADS && t.severityNs() * 100 <= p.exclusiveNs()) {
+          break;
+        }
+        threads.add(t.thread() + " " + duration(t.severityNs()));
+      }
+      wrap(
+          b,
+          "   ",
+          p.name()
+              + " "
+              + duration(p.exclusiveNs())
+              + ", caused by: "
+              + String.join(", ", threads));
+      int shown = 0;
+      for (CallPathSeverity c : p.byCallpath()) {
+        if (shown++ == MAX_CHILDREN && c.severityNs() * 100 <= p.exclusiveNs()) {
+          break;
+        }
+        b.append(
+            String.format(
+                Locale.ROOT, "     %12s  %s%n", duration(c.severityNs()), foldedLabel(c.path())));
+      }
+    }
+    if (header) {
       b.append('\n');
     }
   }
