@@ -41,14 +41,15 @@ public final class BarrierLog {
    */
   public void report(Truth truth, String waitKind, String forLastKind, String releaseKind) {
     reportWaits(truth, waitKind, forLastKind, releaseKind);
-    reportDelayCosts(truth, TruthKinds.DELAY_COST_BARRIER_NS);
   }
 
   /**
-   * Adds, per thread, the waiting for the last arrival it caused: in every generation, the others'
-   * wait for the latest arrival is charged to the thread that arrived latest.
+   * Adds, per thread, the waiting for the last arrival it caused ({@link
+   * TruthKinds#DELAY_COST_BARRIER_NS}): in every generation, the others' wait for the latest
+   * arrival is charged to the thread that arrived latest. Only for barriers the recorder sees.
    */
-  private void reportDelayCosts(Truth truth, String kind) {
+  public void reportDelayCosts(Truth truth) {
+    String kind = TruthKinds.DELAY_COST_BARRIER_NS;
     long[] cost = new long[threads.size()];
     for (int g = 0; g < arrivals.length; g++) {
       int last = 0;

@@ -114,6 +114,7 @@ public final class BarrierImbalance implements Scenario {
         TruthKinds.BARRIER_WAIT_NS,
         TruthKinds.BARRIER_WAIT_FOR_LAST_NS,
         TruthKinds.BARRIER_RELEASE_LATENCY_NS);
+    log.reportDelayCosts(truth);
     long checksum = 0;
     for (long c : checksums) {
       checksum += c;
