@@ -40,6 +40,37 @@ public final class BarrierLog {
    * @param releaseKind departure − latest arrival, or null not to report it
    */
   public void report(Truth truth, String waitKind, String forLastKind, String releaseKind) {
+    reportWaits(truth, waitKind, forLastKind, releaseKind);
+  }
+
+  /**
+   * Adds, per thread, the waiting for the last arrival it caused ({@link
+   * TruthKinds#DELAY_COST_BARRIER_NS}): in every generation, the others' wait for the latest
+   * arrival is charged to the thread that arrived latest. Only for barriers the recorder sees.
+   */
+  public void reportDelayCosts(Truth truth) {
+    String kind = TruthKinds.DELAY_COST_BARRIER_NS;
+    long[] cost = new long[threads.size()];
+    for (int g = 0; g < arrivals.length; g++) {
+      int last = 0;
+      for (int t = 1; t < threads.size(); t++) {
+        if (arrivals[g][t] > arrivals[g][last]) {
+          last = t;
+        }
+      }
+      for (int t = 0; t < threads.size(); t++) {
+        if (t != last) {
+          long w = departures[g][t] - arrivals[g][t];
+          cost[last] += Math.max(0, Math.min(w, arrivals[g][last] - arrivals[g][t]));
+        }
+      }
+    }
+    for (int t = 0; t < threads.size(); t++) {
+      truth.add(kind, threads.get(t), cost[t]);
+    }
+  }
+
+  private void reportWaits(Truth truth, String waitKind, String forLastKind, String releaseKind) {
     long[] wait = new long[threads.size()];
     long[] forLast = new long[threads.size()];
     for (int g = 0; g < arrivals.length; g++) {

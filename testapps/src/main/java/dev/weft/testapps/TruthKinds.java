@@ -28,6 +28,12 @@ public final class TruthKinds {
   /** Part of the barrier wait: departure minus the latest arrival (release latency). */
   public static final String BARRIER_RELEASE_LATENCY_NS = "barrier_release_latency_ns";
 
+  /**
+   * Per thread: the waiting for the last arrival that the thread caused by arriving last (the sum
+   * over generations it arrived last in of every other thread's wait for it).
+   */
+  public static final String DELAY_COST_BARRIER_NS = "delay_cost_barrier_ns";
+
   /** Own request to own acquisition of a lock that was held (property {@code lock_contention}). */
   public static final String LOCK_CONTENTION_NS = "lock_contention_ns";
 

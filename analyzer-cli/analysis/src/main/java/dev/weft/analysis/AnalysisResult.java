@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param properties every registered property, in tree order, zero when absent
  * @param regions parallel regions and barriers, most time lost first
  * @param notes warnings and what could not be attributed, one line each
+ * @param criticalPath the longest chain of execution through the run, or null (a document written
+ *     before it existed)
  */
 public record AnalysisResult(
     String format,
@@ -32,7 +34,21 @@ public record AnalysisResult(
     long timeNs,
     List<PropertyResult> properties,
     List<RegionResult> regions,
-    List<String> notes) {
+    List<String> notes,
+    @JsonInclude(JsonInclude.Include.NON_NULL) CriticalPath criticalPath) {
+
+  /** A result without a critical path. */
+  public AnalysisResult(
+      String format,
+      Status status,
+      String statusDetail,
+      TraceInfo trace,
+      long timeNs,
+      List<PropertyResult> properties,
+      List<RegionResult> regions,
+      List<String> notes) {
+    this(format, status, statusDetail, trace, timeNs, properties, regions, notes, null);
+  }
 
   /** The format id of this version of the JSON contract. */
   public static final String FORMAT = "weft-analysis/1";
@@ -121,7 +137,8 @@ public record AnalysisResult(
         timeNs,
         properties,
         regions,
-        notes);
+        notes,
+        criticalPath);
   }
 
   /** The property with this id, or null. */
@@ -185,6 +202,9 @@ public record AnalysisResult(
    * @param byThread exclusive severity per thread (descending, zeros left out)
    * @param byCallpath exclusive severity per call path (descending, zeros left out)
    * @param causes breakdown into causes (inclusive like severityNs), or null
+   * @param unit {@code task_ns} for a property in task time (summed over tasks, not a share of CPU
+   *     allocation time: its {@code percent} is 0), null for thread time
+   * @param latency per-task latency figures of a task-time property, or null
    */
   public record PropertyResult(
       String id,
@@ -194,7 +214,27 @@ public record AnalysisResult(
       double percent,
       List<ThreadSeverity> byThread,
       List<CallPathSeverity> byCallpath,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> causes) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> causes,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String unit,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Latency latency) {
+
+    /** A property in thread time. */
+    public PropertyResult(
+        String id,
+        String parent,
+        String name,
+        long severityNs,
+        double percent,
+        List<ThreadSeverity> byThread,
+        List<CallPathSeverity> byCallpath,
+        Map<String, Long> causes) {
+      this(id, parent, name, severityNs, percent, byThread, byCallpath, causes, null, null);
+    }
+
+    /** Whether the severity is thread time (a share of CPU allocation time). */
+    public boolean threadTime() {
+      return unit == null || unit.equals("ns");
+    }
 
     public PropertyResult {
       byThread = List.copyOf(byThread);
@@ -222,6 +262,91 @@ public record AnalysisResult(
         n += t.severityNs();
       }
       return n;
+    }
+  }
+
+  /**
+   * Latency figures of a group of tasks.
+   *
+   * @param tasks how many tasks
+   * @param meanNs mean latency
+   * @param p95Ns 95th percentile (within 6.25 %, at most the maximum)
+   * @param maxNs largest latency
+   */
+  public record LatencyFigures(long tasks, long meanNs, long p95Ns, long maxNs) {}
+
+  /**
+   * Per-task latencies of a task-time property.
+   *
+   * @param all every task
+   * @param byPool per pool name, most total latency first
+   * @param byCallpath per pool and creation call path, most total latency first
+   */
+  public record Latency(
+      LatencyFigures all, List<PoolLatency> byPool, List<PathLatency> byCallpath) {
+    public Latency {
+      byPool = byPool == null ? List.of() : List.copyOf(byPool);
+      byCallpath = byCallpath == null ? List.of() : List.copyOf(byCallpath);
+    }
+  }
+
+  /** Latency of one pool's tasks. */
+  public record PoolLatency(
+      String pool, long tasks, long meanNs, long p95Ns, long maxNs, long totalNs) {}
+
+  /** Latency of tasks created at one call path for one pool. */
+  public record PathLatency(
+      List<String> path,
+      String pool,
+      long tasks,
+      long meanNs,
+      long p95Ns,
+      long maxNs,
+      long totalNs) {
+    public PathLatency {
+      path = path == null ? List.of() : List.copyOf(path);
+    }
+  }
+
+  /**
+   * The critical path: the longest chain of execution through the run's happens-before edges.
+   *
+   * @param lengthNs its length: the on-path time of all its segments (at most the run's length)
+   * @param byThread on-path ns per thread, largest first
+   * @param byCallpath on-path ns per call path, largest first, each with its what-if figure
+   */
+  public record CriticalPath(
+      long lengthNs, List<CriticalThread> byThread, List<CriticalCallPath> byCallpath) {
+    public CriticalPath {
+      byThread = byThread == null ? List.of() : List.copyOf(byThread);
+      byCallpath = byCallpath == null ? List.of() : List.copyOf(byCallpath);
+    }
+
+    /** The on-path ns of a thread (by name), 0 when absent. */
+    public long thread(String name) {
+      for (CriticalThread t : byThread) {
+        if (t.thread().equals(name)) {
+          return t.ns();
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** A thread's time on the critical path. */
+  public record CriticalThread(String thread, long ns) {}
+
+  /**
+   * A call path's time on the critical path.
+   *
+   * @param path region labels from the outermost
+   * @param ns on-path ns at this call path (exclusive)
+   * @param whatIfNs how much shorter the path would be had this call path's work been balanced over
+   *     the threads that ran it: on-path ns minus their mean execution time there, at least 0
+   */
+  public record CriticalCallPath(List<String> path, long ns, long whatIfNs) {
+    public CriticalCallPath {
+      path = path == null ? List.of() : List.copyOf(path);
     }
   }
 

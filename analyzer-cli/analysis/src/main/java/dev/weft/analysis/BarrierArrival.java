@@ -7,6 +7,8 @@ public final class BarrierArrival extends ThreadTime {
   long latestArrival;
   int outcome;
   boolean departed;
+  int lastArriver = -1;
+  int lastArriverNode;
 
   BarrierArrival() {}
 
@@ -29,6 +31,16 @@ public final class BarrierArrival extends ThreadTime {
   }
 
   /** False when the thread was still waiting when its stream or the analysis window ended. */
+  /** The thread whose arrival was the generation's latest, or -1 when unknown. */
+  public int lastArriver() {
+    return lastArriver;
+  }
+
+  /** The call path the last arrival came from: where its excess work ran. */
+  public int lastArriverNode() {
+    return lastArriverNode;
+  }
+
   public boolean departed() {
     return departed;
   }

@@ -124,6 +124,14 @@ public final class CallPathTree {
     return depth[node];
   }
 
+  /**
+   * The region of a node made by {@link #child}, or Integer.MIN_VALUE for the root and pseudo
+   * nodes.
+   */
+  int realRegion(int node) {
+    return pseudo[node] == REAL ? region[node] : Integer.MIN_VALUE;
+  }
+
   /** How many call paths were folded at {@link #MAX_DEPTH}. */
   int folded() {
     return folded;

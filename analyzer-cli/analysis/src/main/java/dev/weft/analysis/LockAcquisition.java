@@ -14,6 +14,7 @@ public final class LockAcquisition extends ThreadTime {
   boolean heldByOther;
   long lastRelease;
   int lastReleaser;
+  int releaserNode;
   long lastExclusiveRelease;
   int lastExclusiveReleaser;
   boolean monitor;
@@ -53,6 +54,11 @@ public final class LockAcquisition extends ThreadTime {
   }
 
   /** Thread of {@link #lastRelease()}, or -1. */
+  /** The call path the last releaser was in when it released (inside its critical section). */
+  public int releaserNode() {
+    return releaserNode;
+  }
+
   public int lastReleaser() {
     return lastReleaser;
   }

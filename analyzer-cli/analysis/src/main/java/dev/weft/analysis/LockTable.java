@@ -21,6 +21,7 @@ final class LockTable {
   int[] waiters = new int[16];
   long[] lastRelease = new long[16];
   int[] lastReleaser = new int[16];
+  int[] releaseNode = new int[16];
   long[] lastExclusiveRelease = new long[16];
   int[] lastExclusiveReleaser = new int[16];
 
@@ -47,6 +48,7 @@ final class LockTable {
         waiters = Arrays.copyOf(waiters, cap);
         lastRelease = Arrays.copyOf(lastRelease, cap);
         lastReleaser = Arrays.copyOf(lastReleaser, cap);
+        releaseNode = Arrays.copyOf(releaseNode, cap);
         lastExclusiveRelease = Arrays.copyOf(lastExclusiveRelease, cap);
         lastExclusiveReleaser = Arrays.copyOf(lastExclusiveReleaser, cap);
       }
@@ -59,6 +61,7 @@ final class LockTable {
     waiters[i] = 0;
     lastRelease[i] = NEVER;
     lastReleaser[i] = -1;
+    releaseNode[i] = 0;
     lastExclusiveRelease[i] = NEVER;
     lastExclusiveReleaser[i] = -1;
     slots.put(lock, i);

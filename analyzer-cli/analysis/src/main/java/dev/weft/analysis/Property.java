@@ -85,6 +85,19 @@ public abstract class Property {
     return null;
   }
 
+  /**
+   * Per-task latencies of a property in task time (not thread time), for the JSON {@code latency}
+   * object and the report; null for properties in thread time.
+   */
+  public LatencyTable latency() {
+    return null;
+  }
+
+  /** Whether the severity is thread time (a share of CPU allocation time) rather than task time. */
+  public final boolean threadTime() {
+    return info.unit().equals("ns");
+  }
+
   // ---- callbacks (default: not interested) ---------------------------------------------------
 
   /** A pool worker's idle time (no task, no activity of its own). */

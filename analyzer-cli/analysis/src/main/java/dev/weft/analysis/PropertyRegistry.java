@@ -2,6 +2,9 @@ package dev.weft.analysis;
 
 import dev.weft.analysis.properties.BarrierWait;
 import dev.weft.analysis.properties.ConditionWait;
+import dev.weft.analysis.properties.DelayCost;
+import dev.weft.analysis.properties.DelayCostBarrier;
+import dev.weft.analysis.properties.DelayCostLock;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
 import dev.weft.analysis.properties.JoinWait;
@@ -40,7 +43,10 @@ public final class PropertyRegistry {
           SpinWait::new,
           ConditionWait::new,
           PoolQueueWait::new,
-          WorkImbalance::new);
+          WorkImbalance::new,
+          DelayCost::new,
+          DelayCostBarrier::new,
+          DelayCostLock::new);
 
   private PropertyRegistry() {}
 

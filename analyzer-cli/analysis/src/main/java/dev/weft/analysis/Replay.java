@@ -19,6 +19,7 @@ import dev.weft.trace.EventKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.WaitKind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,6 +76,8 @@ final class Replay {
   private long nextBegin;
 
   final PoolTable pools;
+  final CriticalPath critical;
+  private final long[] javaIds;
   private final InstanceTable instances;
   private final TaskTable tasks = new TaskTable();
   private final LockTable locks = new LockTable();
@@ -85,6 +88,7 @@ final class Replay {
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
   private final LongIntMap objectKinds = new LongIntMap(64);
+  private final LongIntMap internalRegions = new LongIntMap(64);
 
   // What the replay saw, for the trace facts and the notes.
   long eventsRead;
@@ -128,6 +132,9 @@ final class Replay {
     long[] latest = new long[2];
     boolean[] noted = new boolean[2];
     boolean[] released = new boolean[2];
+    CriticalPath.Segment[] lastChain = new CriticalPath.Segment[2];
+    int[] lastThread = new int[2];
+    int[] lastNode = new int[2];
 
     BarrierObject(int stat, int parties) {
       this.stat = stat;
@@ -152,6 +159,9 @@ final class Replay {
         latest = Arrays.copyOf(latest, cap);
         noted = Arrays.copyOf(noted, cap);
         released = Arrays.copyOf(released, cap);
+        lastChain = Arrays.copyOf(lastChain, cap);
+        lastThread = Arrays.copyOf(lastThread, cap);
+        lastNode = Arrays.copyOf(lastNode, cap);
       }
       int i = count++;
       generation[i] = gen;
@@ -160,6 +170,8 @@ final class Replay {
       latest[i] = Long.MIN_VALUE;
       noted[i] = false;
       released[i] = false;
+      lastChain[i] = null;
+      lastThread[i] = -1;
       return i;
     }
 
@@ -171,6 +183,10 @@ final class Replay {
       latest[i] = latest[last];
       noted[i] = noted[last];
       released[i] = released[last];
+      lastChain[i] = lastChain[last];
+      lastThread[i] = lastThread[last];
+      lastNode[i] = lastNode[last];
+      lastChain[last] = null;
     }
   }
 
@@ -206,6 +222,7 @@ final class Replay {
 
     this.threads = threadStates;
     this.pools = pools;
+    this.critical = new CriticalPath(threads.length);
     this.instances = new InstanceTable(threads.length);
     int dense = 0;
     for (ThreadState t : threads) {
@@ -226,6 +243,14 @@ final class Replay {
     this.nextBegin = beginOrder.length > 0 ? beginOrder[0].begin : Long.MAX_VALUE;
     for (RegionDef r : defs.regions()) {
       regionKinds.put(r.id(), r.kind().code());
+    }
+    this.javaIds = new long[threads.length];
+    Arrays.fill(javaIds, Long.MIN_VALUE);
+    for (ThreadDef d : defs.threads()) {
+      ThreadState th = thread(d.stream());
+      if (th != null) {
+        javaIds[th.index] = d.javaId();
+      }
     }
   }
 
@@ -332,7 +357,8 @@ final class Replay {
       case JOIN_WAIT_ENTER:
         {
           int r = (int) c.field(0);
-          push(th, F_JOIN, tree.child(th.currentNode(), r), r, t, r, -1);
+          int i = push(th, F_JOIN, childOrSame(th.currentNode(), r), r, t, r, -1);
+          critical.joinEntered(th.index, i, c.field(1));
           break;
         }
       case JOIN_WAIT_EXIT:
@@ -383,6 +409,9 @@ final class Replay {
       case THREAD_END:
         endThread(th, t);
         break;
+      case THREAD_CREATE:
+        critical.threadCreated(th.index, c.field(1), t);
+        break;
       case DROPPED:
         th.droppedEvents = saturatedAdd(th.droppedEvents, c.field(0));
         break;
@@ -394,7 +423,7 @@ final class Replay {
         counters.virtualThreadRecords++;
         break;
       default:
-        // THREAD_BEGIN, THREAD_CREATE, MEASUREMENT_ON, NOTIFY: nothing to replay.
+        // THREAD_BEGIN, MEASUREMENT_ON, NOTIFY: nothing to replay.
         break;
     }
   }
@@ -538,11 +567,13 @@ final class Replay {
     if (th.worker()) {
       startIdle(th, t);
     }
+    critical.threadBegan(th.index, javaIds[th.index], ROOT, t);
   }
 
   private void endThread(ThreadState th, long t) {
     closeAll(th, t);
     th.ended = true;
+    critical.completed(th.index, t, javaIds[th.index], true);
   }
 
   // ---- time accounting --------------------------------------------------------------------------
@@ -605,6 +636,7 @@ final class Replay {
     }
     th.execAmount[s] += d;
     th.execTotal += d;
+    critical.own(th.index, node, d);
   }
 
   /** Hands all gathered execution time of a thread to the properties. */
@@ -865,16 +897,49 @@ final class Replay {
     return s;
   }
 
+  /**
+   * The node of a call made at region {@code r} under {@code parent}: the parent itself when it is
+   * the same call site (ForkJoinPool.invoke records a FORK, then its JOIN_WAIT and TASK_CREATE at
+   * one call site: one frame, not three).
+   */
+  private int childOrSame(int parent, int r) {
+    return parent != ROOT && tree.realRegion(parent) == r ? parent : tree.child(parent, r);
+  }
+
+  /**
+   * The call path of a task created at region {@code r}: under the creator's path, with the
+   * creation's own frame only when it names user code. A fork recorded inside the JDK ({@code
+   * ForkJoinTask.fork @ java.util.concurrent.ForkJoinPool$WorkQueue}) adds no frame where the
+   * creator has a user frame: the task's work is the user's call path that forked it.
+   */
+  private int taskNode(int parent, int r) {
+    if (parent == ROOT) {
+      return tree.child(parent, r);
+    }
+    int internal = internalRegions.get(r);
+    if (internal < 0) {
+      RegionDef def = defs.region(r);
+      internal = def != null && def.file().isEmpty() && isJdkClass(def.declaringClass()) ? 1 : 0;
+      internalRegions.put(r, internal);
+    }
+    return internal == 1 ? parent : childOrSame(parent, r);
+  }
+
+  private static boolean isJdkClass(String name) {
+    return name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.");
+  }
+
   private void taskCreate(ThreadState th, long t, int r, long task, int poolId) {
     int poolSlot = pools.slot(poolId);
-    int node = tree.child(th.currentNode(), r);
+    int node = taskNode(th.currentNode(), r);
     int inst = th.currentInstance();
     int old = tasks.get(task);
     if (old >= 0) {
       counters.taskIdReused++;
       endTaskRecord(old, t);
     }
-    tasks.add(task, node, poolSlot, th.index, inst, t);
+    int slot = tasks.add(task, node, poolSlot, th.index, inst, t);
+    critical.taskCreated(slot, th.index);
     if (inst >= 0) {
       instances.liveTasks[inst]++;
       instances.retain(inst);
@@ -900,6 +965,11 @@ final class Replay {
       if (!tasks.begun[s]) {
         tasks.begun[s] = true;
         startTask(s, t, false);
+        CriticalPath.Segment created = critical.taskCreation(s);
+        if (th.depth == 0 && th.worker()) {
+          // An idle worker waited for this submission.
+          critical.handOver(th.index, node, created, tasks.created[s], t, 0);
+        }
       }
     }
     int stat = inst >= 0 ? instances.stat[inst] : -1;
@@ -943,6 +1013,7 @@ final class Replay {
   }
 
   private void finishTask(ThreadState th, int i, long t) {
+    critical.completed(th.index, t, th.obj[i], false);
     int s = (int) th.aux[i];
     if (tasks.live(s, th.obj[i])) {
       endTaskRecord(s, t);
@@ -999,6 +1070,7 @@ final class Replay {
     for (Property p : joinHandlers) {
       p.onJoinWait(j);
     }
+    critical.joinEnded(th.index, i, th.node[i], th.start[i], t, th.accum[i] - j.unclaimed());
     rest(th, j, th.stat[i]);
   }
 
@@ -1025,8 +1097,11 @@ final class Replay {
       stat.instances++;
     }
     bo.arrivals[g]++;
-    if (t > bo.latest[g]) {
+    if (t >= bo.latest[g]) {
       bo.latest[g] = t;
+      bo.lastChain[g] = critical.snapshot(th.index);
+      bo.lastThread[g] = th.index;
+      bo.lastNode[g] = th.currentNode();
     }
     // Busy time since the previous departure (or thread start): execution in between.
     stat.busy[th.index] += th.execTotal - stat.snapshot[th.index];
@@ -1057,10 +1132,14 @@ final class Replay {
         // A releasing arrival recorded as a departure only (e.g. the count-down that opens a
         // latch).
         if (g >= 0) {
-          if (t > barriers.get(b).latest[g]) {
-            barriers.get(b).latest[g] = t;
+          BarrierObject bo = barriers.get(b);
+          if (t >= bo.latest[g]) {
+            bo.latest[g] = t;
+            bo.lastChain[g] = critical.snapshot(th.index);
+            bo.lastThread[g] = th.index;
+            bo.lastNode[g] = th.currentNode();
           }
-          barriers.get(b).released[g] = true;
+          bo.released[g] = true;
         }
       } else {
         counters.barrierExitWithoutArrival++;
@@ -1092,8 +1171,16 @@ final class Replay {
     }
     a.outcome = outcome;
     a.departed = departed;
+    a.lastArriver = g >= 0 ? bo.lastThread[g] : -1;
+    a.lastArriverNode = g >= 0 ? bo.lastNode[g] : ROOT;
     for (Property p : barrierHandlers) {
       p.onBarrierWait(a);
+    }
+    long waited = th.accum[i] - a.unclaimed();
+    if (departed && g >= 0 && bo.lastThread[g] >= 0 && bo.lastThread[g] != th.index) {
+      critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t, waited);
+    } else {
+      critical.own(th.index, th.node[i], waited);
     }
     rest(th, a, th.stat[i]);
     if (g >= 0) {
@@ -1152,6 +1239,7 @@ final class Replay {
     if (l >= 0) {
       a.lastRelease = locks.lastRelease[l];
       a.lastReleaser = locks.lastReleaser[l];
+      a.releaserNode = locks.releaseNode[l];
       a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
       a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
     } else {
@@ -1184,6 +1272,13 @@ final class Replay {
     a.handoff = 0;
     for (Property p : lockHandlers) {
       p.onLockAcquisition(a);
+    }
+    long waited = th.accum[i] - a.unclaimed();
+    if (acquired && waited > 0 && l >= 0) {
+      CriticalPath.Segment src = critical.lockRelease(l, a.lastReleaser, a.lastRelease);
+      critical.handOver(th.index, th.node[i], src, a.lastRelease, t, waited);
+    } else {
+      critical.own(th.index, th.node[i], waited);
     }
     rest(th, a, th.stat[i]);
     if (l >= 0) {
@@ -1312,7 +1407,18 @@ final class Replay {
       locks.lastRelease[l] = t;
       locks.lastReleaser[l] = th.index;
     }
+    noteRelease(l, th, t);
     locks.releaseIfIdle(l);
+  }
+
+  /** Keeps the releaser's chain for a thread waiting for lock slot {@code l}. */
+  private void noteRelease(int l, ThreadState th, long t) {
+    if (locks.lastRelease[l] == t && locks.lastReleaser[l] == th.index) {
+      locks.releaseNode[l] = th.currentNode();
+    }
+    if (locks.waiters[l] > 0 && locks.lastRelease[l] == t && locks.lastReleaser[l] == th.index) {
+      critical.lockReleased(l, th.index, t);
+    }
   }
 
   private boolean isSemaphore(long obj) {
@@ -1344,6 +1450,7 @@ final class Replay {
         locks.lastExclusiveRelease[l] = t;
         locks.lastExclusiveReleaser[l] = th.index;
         th.unhold(lock, false);
+        noteRelease(l, th, t);
         locks.releaseIfIdle(l);
       }
     } else if (kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT) {
@@ -1366,6 +1473,7 @@ final class Replay {
           locks.lastExclusiveRelease[l] = t;
           locks.lastExclusiveReleaser[l] = th.index;
           th.unhold(lock, false);
+          noteRelease(l, th, t);
           locks.releaseIfIdle(l);
         }
       }
@@ -1393,6 +1501,7 @@ final class Replay {
     for (Property p : waitHandlers) {
       p.onWait(w);
     }
+    critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
     rest(th, w, th.stat[i]);
     if (th.waitReleasePending && !th.waitReleaseRecorded) {
       // Object.wait returns holding the monitor again (a recorded release is re-taken by the
@@ -1422,6 +1531,7 @@ final class Replay {
     for (Property p : spinHandlers) {
       p.onSpin(w);
     }
+    critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
     rest(th, w, th.stat[i]);
   }
 }

@@ -95,16 +95,19 @@ public final class Results {
           Comparator.comparingLong(CallPathSeverity::severityNs)
               .reversed()
               .thenComparing(c -> String.join("/", c.path())));
+      boolean threadTime = prop.threadTime();
       results.add(
           new PropertyResult(
               prop.id(),
               prop.parent() == null ? null : prop.parent().id(),
               prop.info().name(),
               inclusive[p],
-              percent(inclusive[p], timeNs),
+              threadTime ? percent(inclusive[p], timeNs) : 0,
               ts,
               cs,
-              prop.causes()));
+              prop.causes(),
+              threadTime ? null : prop.info().unit(),
+              latency(prop.latency(), replay.tree, defs)));
     }
 
     List<RegionResult> regions = new ArrayList<>();
@@ -143,7 +146,108 @@ public final class Results {
             cut,
             AttachLimits.of(defs));
     return new AnalysisResult(
-        AnalysisResult.FORMAT, status, statusDetail, info, timeNs, results, regions, notes);
+        AnalysisResult.FORMAT,
+        status,
+        statusDetail,
+        info,
+        timeNs,
+        results,
+        regions,
+        notes,
+        criticalPath(replay, defs));
+  }
+
+  /** The critical path: the chain of the thread whose chain is longest at the end of the run. */
+  private static AnalysisResult.CriticalPath criticalPath(Replay replay, Definitions defs) {
+    int end = replay.critical.longest();
+    if (end < 0) {
+      return null;
+    }
+    Map<Long, Long> onPath = replay.critical.breakdown(end);
+    ThreadState[] threads = replay.threads;
+    long[] byThread = new long[threads.length];
+    Map<Integer, Long> byNode = new HashMap<>();
+    long length = 0;
+    for (Map.Entry<Long, Long> e : onPath.entrySet()) {
+      byThread[CriticalPath.thread(e.getKey())] += e.getValue();
+      byNode.merge(CriticalPath.node(e.getKey()), e.getValue(), Long::sum);
+      length += e.getValue();
+    }
+    // Mean execution per thread at each call path, over the threads that executed there.
+    int execution = -1;
+    for (Property p : replay.properties) {
+      if (p.id().equals("execution")) {
+        execution = p.index();
+      }
+    }
+    Map<Integer, long[]> exec = new HashMap<>(); // node -> {sum, threads}
+    int executionIndex = execution;
+    replay.cube.forEach(
+        (p, node, thread, ns) -> {
+          if (p == executionIndex && byNode.containsKey(node) && ns > 0) {
+            long[] a = exec.computeIfAbsent(node, k -> new long[2]);
+            a[0] += ns;
+            a[1]++;
+          }
+        });
+    List<AnalysisResult.CriticalThread> ts = new ArrayList<>();
+    for (int t = 0; t < threads.length; t++) {
+      if (byThread[t] > 0) {
+        ts.add(new AnalysisResult.CriticalThread(threads[t].name, byThread[t]));
+      }
+    }
+    ts.sort(Comparator.comparingLong(AnalysisResult.CriticalThread::ns).reversed());
+    List<AnalysisResult.CriticalCallPath> cs = new ArrayList<>();
+    for (Map.Entry<Integer, Long> e : byNode.entrySet()) {
+      long[] a = exec.get(e.getKey());
+      // Time outside any recorded region is no shared work: balancing it means nothing.
+      long mean =
+          a == null || a[1] == 0 || e.getKey() == CallPathTree.ROOT ? e.getValue() : a[0] / a[1];
+      cs.add(
+          new AnalysisResult.CriticalCallPath(
+              replay.tree.path(defs, e.getKey()), e.getValue(), Math.max(0, e.getValue() - mean)));
+    }
+    cs.sort(
+        Comparator.comparingLong(AnalysisResult.CriticalCallPath::ns)
+            .reversed()
+            .thenComparing(c -> String.join("/", c.path())));
+    return new AnalysisResult.CriticalPath(length, ts, cs);
+  }
+
+  private static AnalysisResult.Latency latency(
+      LatencyTable table, CallPathTree tree, Definitions defs) {
+    if (table == null) {
+      return null;
+    }
+    LatencyHistogram a = table.all();
+    List<AnalysisResult.PoolLatency> pools = new ArrayList<>();
+    table
+        .byPool()
+        .forEach(
+            (pool, h) ->
+                pools.add(
+                    new AnalysisResult.PoolLatency(
+                        pool, h.count(), h.mean(), h.quantile(0.95), h.max(), h.sum())));
+    pools.sort(Comparator.comparingLong(AnalysisResult.PoolLatency::totalNs).reversed());
+    List<AnalysisResult.PathLatency> paths = new ArrayList<>();
+    table
+        .byCallpath()
+        .forEach(
+            (k, h) ->
+                paths.add(
+                    new AnalysisResult.PathLatency(
+                        tree.path(defs, k.node()),
+                        k.pool(),
+                        h.count(),
+                        h.mean(),
+                        h.quantile(0.95),
+                        h.max(),
+                        h.sum())));
+    paths.sort(Comparator.comparingLong(AnalysisResult.PathLatency::totalNs).reversed());
+    return new AnalysisResult.Latency(
+        new AnalysisResult.LatencyFigures(a.count(), a.mean(), a.quantile(0.95), a.max()),
+        pools,
+        paths);
   }
 
   public static double percent(long ns, long total) {

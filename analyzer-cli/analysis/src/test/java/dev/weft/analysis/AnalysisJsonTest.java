@@ -31,8 +31,18 @@ class AnalysisJsonTest {
     AnalysisJson.write(r, out);
     JsonNode root = new ObjectMapper().readTree(out.toByteArray());
     assertEquals(
-        List.of("format", "status", "trace", "time_ns", "properties", "regions", "notes"),
+        List.of(
+            "format",
+            "status",
+            "trace",
+            "time_ns",
+            "properties",
+            "regions",
+            "notes",
+            "critical_path"),
         names(root));
+    assertEquals(
+        List.of("length_ns", "by_thread", "by_callpath"), names(root.get("critical_path")));
     assertEquals("weft-analysis/1", root.get("format").asText());
     assertEquals("complete", root.get("status").asText());
     assertEquals(

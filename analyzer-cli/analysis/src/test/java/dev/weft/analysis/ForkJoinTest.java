@@ -6,6 +6,7 @@ import static dev.weft.analysis.Check.onThread;
 import static dev.weft.analysis.Check.severity;
 import static dev.weft.analysis.TraceFixture.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
@@ -127,5 +128,49 @@ class ForkJoinTest {
             label("IntStream.forEach", 50),
             label("ForkJoinTask.fork", 51)));
     assertEquals(Map.of("fj-pool", 60L), Check.property(r, "pool_queue_wait").causes());
+  }
+
+  /**
+   * ForkJoinPool.invoke records FORK, JOIN_WAIT and TASK_CREATE at one call site; forks inside the
+   * tasks are recorded inside the JDK. The call paths name the user's call site once and no JDK
+   * frame: the root task and its subtasks run at {@code invoke @ Main.java:63}.
+   */
+  @Test
+  void taskCallPathsNameUserCodeOnce() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int invoke = f.region("ForkJoinPool.invoke", ConstructKind.FORK_JOIN_POOL, 63);
+    int fork =
+        f.jdkRegion(
+            "ForkJoinTask.fork",
+            ConstructKind.FORK_JOIN_TASK,
+            "java.util.concurrent.ForkJoinPool$WorkQueue");
+    int joinSite = f.region("ForkJoinTask.join", ConstructKind.FORK_JOIN_TASK, 127);
+    f.pool(POOL, "fj-pool", 1);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w = f.worker("fj-1", POOL, 0);
+    m.fork(100, invoke, POOL, 1);
+    m.joinWaitEnter(110, invoke, 1);
+    m.taskCreate(120, invoke, 1, POOL);
+    w.taskBegin(200, 1);
+    w.taskCreate(210, fork, 2, POOL);
+    w.joinWaitEnter(300, joinSite, 2);
+    w.taskBegin(310, 2);
+    w.taskEnd(400, 2);
+    w.joinWaitExit(410, joinSite);
+    w.taskEnd(500, 1);
+    m.joinWaitExit(600, invoke);
+    m.join(610, invoke, POOL);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    String site = label("ForkJoinPool.invoke", 63);
+    // main in its fork frame (100..110, 600..610), the worker's task 1 (200..300, 410..500) and
+    // task 2 (310..400)
+    assertEquals(20 + 280, atPath(r, "execution", site));
+    assertEquals(10 + 10, atPath(r, "join_wait", site, label("ForkJoinTask.join", 127)));
+    for (AnalysisResult.PropertyResult p : r.properties()) {
+      for (AnalysisResult.CallPathSeverity c : p.byCallpath()) {
+        assertEquals(c.path().stream().distinct().count(), c.path().size(), c.path().toString());
+        assertTrue(c.path().stream().noneMatch(l -> l.contains("java.util")), c.path().toString());
+      }
+    }
   }
 }

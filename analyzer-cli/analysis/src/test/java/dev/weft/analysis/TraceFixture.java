@@ -1,5 +1,6 @@
 package dev.weft.analysis;
 
+import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.ObjectDef;
@@ -40,6 +41,17 @@ final class TraceFixture {
     int id = nextRegion++;
     try {
       writer.defineRegion(new RegionDef(id, kind, name, "app.Main", "run", "Main.java", line, 0));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return id;
+  }
+
+  /** Defines a call site inside a JDK class (no source file, as the agent records it). */
+  int jdkRegion(String name, ConstructKind kind, String className) {
+    int id = nextRegion++;
+    try {
+      writer.defineRegion(new RegionDef(id, kind, name, className, "push", "", 0, 0));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -93,5 +105,30 @@ final class TraceFixture {
   /** Leaves the trace as a killed process would: no END record. */
   Path abandon() {
     return dir;
+  }
+
+  /**
+   * Threads a, b and c meet at a CyclicBarrier (call site line 40) in three rounds of 1000; thread
+   * i works 900 in round i and 100 in the others, so the last arrival rotates and every thread
+   * waits 800 + 800 + 0 for it, plus 100 of release latency each round.
+   */
+  static Path rotatingStraggler(Path dir) {
+    TraceFixture f = create(dir);
+    int await = f.region("CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, 40);
+    f.object(100, ConstructKind.CYCLIC_BARRIER, 3);
+    StreamWriter[] s = {f.thread("a", 0), f.thread("b", 0), f.thread("c", 0)};
+    for (int round = 0; round < 3; round++) {
+      long start = round * 1000L;
+      for (int i = 0; i < 3; i++) {
+        s[i].barrierEnter(start + (i == round ? 900 : 100), await, 100, round);
+      }
+      for (int i = 0; i < 3; i++) {
+        s[i].barrierExit(start + 1000, await, 100, round, i == round ? BarrierOutcome.LAST : 0);
+      }
+    }
+    for (StreamWriter w : s) {
+      w.threadEnd(3000);
+    }
+    return f.close(3000);
   }
 }

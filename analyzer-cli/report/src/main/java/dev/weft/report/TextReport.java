@@ -39,6 +39,9 @@ public final class TextReport {
     header(b, r);
     tree(b, r);
     worst(b, r);
+    delayCosts(b, r);
+    criticalPath(b, r);
+    latencies(b, r);
     regions(b, r);
     notes(b, r);
     return b.toString();
@@ -81,6 +84,17 @@ public final class TextReport {
     for (PropertyResult p : r.properties()) {
       int depth = depth(r, p);
       String label = "  ".repeat(depth + 1) + p.id();
+      if (!p.threadTime()) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "%-42s %12s %9s  %s (task time, not a share of CPU time; see below)%n",
+                label,
+                duration(p.severityNs()),
+                "",
+                p.name()));
+        continue;
+      }
       b.append(
           String.format(
               Locale.ROOT,
@@ -106,7 +120,11 @@ public final class TextReport {
   private static void worst(StringBuilder b, AnalysisResult r) {
     List<PropertyResult> candidates = new ArrayList<>();
     for (PropertyResult p : r.properties()) {
-      if (!p.id().equals("time") && !p.id().equals("execution") && p.exclusiveNs() > 0) {
+      if (!p.id().equals("time")
+          && !p.id().equals("execution")
+          && p.threadTime()
+          && !isDelayCost(r, p)
+          && p.exclusiveNs() > 0) {
         candidates.add(p);
       }
     }
@@ -153,11 +171,205 @@ public final class TextReport {
                 duration(t.severityNs()),
                 pct(t.severityNs(), r.timeNs())));
       }
-      if (info != null) {
-        wrap(b, "   ", "what to do: " + plain(info.diagnosis()));
+      wrap(b, "   ", "what to do: " + Advice.of(p, r));
+      b.append('\n');
+    }
+  }
+
+  /** Delay costs are the causes of waits already ranked above: reported apart, not ranked. */
+  private static boolean isDelayCost(AnalysisResult r, PropertyResult p) {
+    for (PropertyResult q = p; q != null; q = q.parent() == null ? null : r.property(q.parent())) {
+      if (q.id().equals("delay_cost")) {
+        return true;
+      }
+      if (q.parent() != null && q.parent().equals(q.id())) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** Who caused the waits: each delay-cost property's threads and call paths. */
+  private static void delayCosts(StringBuilder b, AnalysisResult r) {
+    boolean header = false;
+    for (PropertyResult p : r.properties()) {
+      if (p.id().equals("delay_cost") || !isDelayCost(r, p) || p.exclusiveNs() <= 0) {
+        continue;
+      }
+      if (!header) {
+        b.append(
+            "Delay costs (waits charged to the thread and call path whose work caused them)\n");
+        header = true;
+      }
+      List<String> threads = new ArrayList<>();
+      for (ThreadSeverity t : p.byThread()) {
+        if (threads.size() == MAX_THREADS && t.severityNs() * 100 <= p.exclusiveNs()) {
+          break;
+        }
+        threads.add(t.thread() + " " + duration(t.severityNs()));
+      }
+      wrap(
+          b,
+          "   ",
+          p.name()
+              + " "
+              + duration(p.exclusiveNs())
+              + ", caused by: "
+              + String.join(", ", threads));
+      int shown = 0;
+      for (CallPathSeverity c : p.byCallpath()) {
+        if (shown++ == MAX_CHILDREN && c.severityNs() * 100 <= p.exclusiveNs()) {
+          break;
+        }
+        b.append(
+            String.format(
+                Locale.ROOT, "     %12s  %s%n", duration(c.severityNs()), foldedLabel(c.path())));
+      }
+    }
+    if (header) {
+      b.append('\n');
+    }
+  }
+
+  /** The critical path: its length, threads and call paths, with what balancing each would save. */
+  private static void criticalPath(StringBuilder b, AnalysisResult r) {
+    AnalysisResult.CriticalPath cp = r.criticalPath();
+    if (cp == null || cp.lengthNs() <= 0) {
+      return;
+    }
+    long run = r.trace().durationNs();
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "Critical path  %s (%s of the run's %s): the longest chain of work through the"
+                + " hand-overs between threads%n",
+            duration(cp.lengthNs()),
+            pct(cp.lengthNs(), run),
+            duration(run)));
+    b.append("   threads (time on the path):\n");
+    int shown = 0;
+    for (AnalysisResult.CriticalThread t : cp.byThread()) {
+      if (shown++ == MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
+        break;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %-30s %12s %8s%n",
+              t.thread(),
+              duration(t.ns()),
+              pct(t.ns(), cp.lengthNs())));
+    }
+    b.append(
+        "   call paths (time on the path; what if balanced: how much shorter the path gets)\n");
+    shown = 0;
+    int hidden = 0;
+    for (AnalysisResult.CriticalCallPath c : cp.byCallpath()) {
+      if (shown >= MAX_CHILDREN && c.ns() * 100 <= cp.lengthNs()) {
+        hidden++;
+        continue;
+      }
+      shown++;
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "     %12s %8s  what if balanced %10s  %s%n",
+              duration(c.ns()),
+              pct(c.ns(), cp.lengthNs()),
+              "-" + duration(c.whatIfNs()),
+              foldedLabel(c.path())));
+    }
+    if (hidden > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT, "     ... %d smaller call paths (each ≤ 1 %% of the path)%n", hidden));
+    }
+    b.append('\n');
+  }
+
+  /** Task-time properties: per-task latency per pool and per creation call path. */
+  private static void latencies(StringBuilder b, AnalysisResult r) {
+    for (PropertyResult p : r.properties()) {
+      AnalysisResult.Latency l = p.latency();
+      if (p.threadTime() || l == null || l.all().tasks() == 0) {
+        continue;
+      }
+      b.append(p.name()).append(" (task latency, submission to start; not thread time)\n");
+      b.append(String.format(Locale.ROOT, "     %-52s %s%n", "", LATENCY_HEADER));
+      b.append(
+          String.format(
+              Locale.ROOT, "     %-52s %s%n", "all tasks", latencyRow(l.all().tasks(), l.all())));
+      for (AnalysisResult.PoolLatency pl : l.byPool()) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     %-52s %s%n",
+                "pool " + pl.pool(),
+                latencyRow(
+                    pl.tasks(),
+                    new AnalysisResult.LatencyFigures(
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+      }
+      long total = Math.max(1, p.severityNs());
+      int shown = 0;
+      int hidden = 0;
+      for (AnalysisResult.PathLatency pl : l.byCallpath()) {
+        if (shown >= MAX_CHILDREN && pl.totalNs() * 100 <= total) {
+          hidden++;
+          continue;
+        }
+        shown++;
+        String label = "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")";
+        if (label.length() > 52) {
+          b.append("     ").append(label).append('\n');
+          label = "";
+        }
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     %-52s %s%n",
+                label,
+                latencyRow(
+                    pl.tasks(),
+                    new AnalysisResult.LatencyFigures(
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+      }
+      if (hidden > 0) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "     ... %d smaller call paths (each ≤ 1 %% of the total)%n",
+                hidden));
       }
       b.append('\n');
     }
+  }
+
+  private static final String LATENCY_HEADER =
+      String.format(Locale.ROOT, "%9s %10s %10s %10s", "tasks", "mean", "p95", "max");
+
+  private static String latencyRow(long tasks, AnalysisResult.LatencyFigures f) {
+    return String.format(
+        Locale.ROOT,
+        "%,9d %10s %10s %10s",
+        tasks,
+        duration(f.meanNs()),
+        duration(f.p95Ns()),
+        duration(f.maxNs()));
+  }
+
+  /** The innermost frames of a call path, recursion folded, for one line. */
+  static String foldedLabel(List<String> path) {
+    if (path.isEmpty()) {
+      return "(outside traced regions)";
+    }
+    List<CallPathFolding.Frame> frames = CallPathFolding.fold(path);
+    int from = Math.max(0, frames.size() - 2);
+    List<String> labels = new ArrayList<>();
+    for (CallPathFolding.Frame f : frames.subList(from, frames.size())) {
+      labels.add(f.label());
+    }
+    return (from > 0 ? "… › " : "") + String.join(" › ", labels);
   }
 
   /** A call-path trie built from the property's exclusive values per path. */
@@ -165,9 +377,21 @@ public final class TextReport {
     final String label;
     final Map<String, Node> children = new LinkedHashMap<>();
     long inclusive;
+    int minLevels = Integer.MAX_VALUE;
+    int maxLevels;
 
     Node(String label) {
       this.label = label;
+    }
+
+    String shown() {
+      if (maxLevels <= 1) {
+        return label;
+      }
+      return label
+          + (minLevels == maxLevels
+              ? " ×" + maxLevels + " levels"
+              : " ×" + minLevels + "–" + maxLevels + " levels");
     }
   }
 
@@ -176,9 +400,11 @@ public final class TextReport {
     for (CallPathSeverity c : p.byCallpath()) {
       Node n = root;
       n.inclusive += c.severityNs();
-      for (String label : c.path()) {
-        n = n.children.computeIfAbsent(label, Node::new);
+      for (CallPathFolding.Frame f : CallPathFolding.fold(c.path())) {
+        n = n.children.computeIfAbsent(f.key(), k -> new Node(f.block()));
         n.inclusive += c.severityNs();
+        n.minLevels = Math.min(n.minLevels, f.levels());
+        n.maxLevels = Math.max(n.maxLevels, f.levels());
       }
     }
     long total = root.inclusive;
@@ -224,14 +450,19 @@ public final class TextReport {
               "     %8s %s%s%n",
               pct(node.inclusive, time),
               "  ".repeat(d),
-              node.label));
+              node.shown()));
       List<Node> kids = new ArrayList<>(node.children.values());
       kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
       List<Object[]> next = new ArrayList<>();
       int shown = 0;
+      // Never hides a path holding more than 1 % of the property; beyond the first few, smaller
+      // ones are summarised.
       for (Node k : kids) {
-        if (shown == MAX_CHILDREN || k.inclusive * 100 < total) {
-          next.add(new Object[] {"... " + (kids.size() - shown) + " smaller", d + 1});
+        if (k.inclusive * 100 <= total && (shown == MAX_CHILDREN || k.inclusive * 1000 < total)) {
+          next.add(
+              new Object[] {
+                "... " + (kids.size() - shown) + " smaller (each ≤ 1 % of the property)", d + 1
+              });
           break;
         }
         shown++;

@@ -274,6 +274,11 @@
     return { roots: roots, byId: byId };
   }
 
+  /** A property in task time (summed over tasks): never a share of CPU allocation time. */
+  function isTaskTime(n) {
+    return !!(n && n.p && n.p.unit && n.p.unit !== 'ns');
+  }
+
   /** The property and, when it is collapsed (shown inclusive), all properties below it. */
   function propertySet(n) {
     const out = [n];
@@ -380,6 +385,21 @@
       label: 'Properties',
       renderRow: (n, row) => {
         const shown = n.children.length && n.expanded ? n.excl : n.incl;
+        if (isTaskTime(n)) {
+          // Task latency summed over tasks: not a share of CPU allocation time.
+          const l = n.p.latency && n.p.latency.all ? n.p.latency.all : null;
+          row.title = (n.p.name || n.key) + ' (' + n.key + ')\ntask time, not thread time: ' + fmtNs(n.incl) + ' over ' +
+            (l ? fmtCount(l.tasks) + ' tasks; per task mean ' + fmtNs(l.mean_ns) + ', p95 ' + fmtNs(l.p95_ns) + ', max ' + fmtNs(l.max_ns) : 'its tasks') +
+            (n.p.description ? '\n' + n.p.description : '');
+          row.append(
+            el('span', { class: 'swatch' }),
+            el('span', { class: 'val', text: 'task' }),
+            el('span', { class: 'name', text: n.p.name || n.key }),
+            el('span', { class: 'sub', text: l ? 'mean ' + fmtNs(l.mean_ns) + ' / task' : fmtNs(shown) }));
+          row.dataset.id = n.key;
+          row.dataset.value = String(shown);
+          return;
+        }
         const p = pct(shown);
         const li = row;
         li.title = (n.p.name || n.key) + ' (' + n.key + ')\ninclusive ' + fmtNs(n.incl) + ' (' + fmtPct(pct(n.incl)) + ')' +
@@ -408,7 +428,7 @@
         row.title = n.frame + '\ninclusive ' + fmtNs(n.incl) + ', exclusive ' + fmtNs(n.excl);
         row.append(
           el('span', { class: 'swatch', style: 'background:' + severityColor(pct(v)) }),
-          el('span', { class: 'val', text: fmtPct(pct(v)) }),
+          el('span', { class: 'val', text: isTaskTime(state.prop) ? 'task' : fmtPct(pct(v)) }),
           el('span', { class: 'name mono', text: n.frame }),
           el('span', { class: 'sub', text: fmtNs(v) }));
         row.dataset.value = String(v);
@@ -558,6 +578,7 @@
     }
 
     renderRegions(app, a, selectLocation);
+    renderCriticalPath(app, a);
     renderNotes(app, [a]);
     app.append(el('p', { class: 'keys' },
       'Keys: ', el('kbd', { text: 'Tab' }), ' moves between panes; in a tree ', el('kbd', { text: '↑' }), el('kbd', { text: '↓' }),
@@ -569,7 +590,8 @@
     // Start on the most severe wait state (what EXPERT would report first), else on the root.
     let first = null;
     for (const n of forest.byId.values()) {
-      if (n.key === 'time' || n.key === 'execution' || !(n.incl > 0)) continue;
+      // Delay costs explain waits (they are charged to the causing threads): not a wait to start on.
+      if (n.key === 'time' || n.key === 'execution' || isTaskTime(n) || n.key.startsWith('delay_cost') || !(n.incl > 0)) continue;
       if (!first || n.incl > first.incl) first = n;
     }
     first = first || forest.byId.get('time') || forest.roots[0];
@@ -631,6 +653,42 @@
     }
     table.append(body);
     sec.append(el('div', { class: 'scroll' }, table), status);
+  }
+
+  /** The critical path: length against the run, threads on it, call paths with what-if figures. */
+  function renderCriticalPath(app, a) {
+    const cp = a.critical_path;
+    if (!cp || !(num(cp.length_ns) > 0)) return;
+    const run = num((a.trace || {}).duration_ns);
+    const len = num(cp.length_ns);
+    const share = (ns) => (len > 0 ? fmtPct((100 * ns) / len) : '');
+    const sec = el('section', { id: 'critical-path', 'aria-label': 'Critical path' },
+      el('h2', { text: 'Critical path' }),
+      el('p', { class: 'caption muted', text: 'The longest chain of work through the hand-overs between threads: ' +
+        fmtNs(len) + (run > 0 ? ' of the run\'s ' + fmtNs(run) : '') +
+        '. What if balanced: how much shorter the path gets if that call path\'s work were spread evenly over the threads that ran it.' }));
+    const threads = el('table', { id: 'critical-threads' });
+    threads.append(el('thead', null, el('tr', null, el('th', { text: 'Thread' }), el('th', { class: 'num', text: 'On the path' }),
+      el('th', { class: 'num', text: 'Share' }))));
+    const tb = el('tbody');
+    for (const t of (Array.isArray(cp.by_thread) ? cp.by_thread : [])) {
+      tb.append(el('tr', null, el('td', { text: String(t.thread) }), el('td', { class: 'num', text: fmtNs(num(t.ns)) }),
+        el('td', { class: 'num', text: share(num(t.ns)) })));
+    }
+    threads.append(tb);
+    const paths = el('table', { id: 'critical-callpaths' });
+    paths.append(el('thead', null, el('tr', null, el('th', { text: 'Call path' }), el('th', { class: 'num', text: 'On the path' }),
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'What if balanced' }))));
+    const pb = el('tbody');
+    for (const c of (Array.isArray(cp.by_callpath) ? cp.by_callpath : []).slice(0, 50)) {
+      const path = Array.isArray(c.path) && c.path.length ? c.path.map(String) : ['(outside traced regions)'];
+      pb.append(el('tr', null, el('td', { class: 'mono', text: path.slice(-2).join(' › '), title: path.join(' › ') }),
+        el('td', { class: 'num', text: fmtNs(num(c.ns)) }), el('td', { class: 'num', text: share(num(c.ns)) }),
+        el('td', { class: 'num', text: num(c.what_if_ns) > 0 ? '−' + fmtNs(num(c.what_if_ns)) : '—' })));
+    }
+    paths.append(pb);
+    sec.append(threads, paths);
+    app.append(sec);
   }
 
   function renderNotes(app, analyses) {

@@ -185,7 +185,27 @@ class HostileInputTest {
     f.region("a", ConstructKind.USER_REGION, 10);
     f.thread("a", 0).enter(5, 1);
     AnalysisResult r = Analyzer.analyze(f.close(10));
-    List<String> path = new ArrayList<>(Collections.nCopies(200_000, "f @ F.java:1"));
+    List<String> path = new ArrayList<>();
+    for (int i = 0; i < 200_000; i++) {
+      path.add("f" + i + " @ F.java:1");
+    }
+    AnalysisResult deep = withBarrierPath(r, path);
+    Path file = tmp.resolve("deep.json");
+    Files.writeString(file, AnalysisJson.toJson(deep));
+    String text = TextReport.render(AnalysisJson.read(file));
+    assertTrue(text.contains("deeper levels not shown"), text);
+    assertTrue(text.length() < 200_000, "output stays small: " + text.length());
+
+    // The same depth of one recursive frame is one line.
+    Collections.fill(path, "f @ F.java:1");
+    Files.writeString(file, AnalysisJson.toJson(withBarrierPath(r, path)));
+    String folded = TextReport.render(AnalysisJson.read(file));
+    assertTrue(folded.contains("f @ F.java:1 ×200000 levels"), folded);
+    assertTrue(folded.length() < 20_000, "output stays small: " + folded.length());
+  }
+
+  /** {@code r} with barrier_wait's only call path replaced by {@code path}. */
+  private static AnalysisResult withBarrierPath(AnalysisResult r, List<String> path) {
     List<PropertyResult> props = new ArrayList<>();
     for (PropertyResult p : r.properties()) {
       if (p.id().equals("barrier_wait")) {
@@ -202,21 +222,15 @@ class HostileInputTest {
       }
       props.add(p);
     }
-    AnalysisResult deep =
-        new AnalysisResult(
-            r.format(),
-            r.status(),
-            r.statusDetail(),
-            r.trace(),
-            r.timeNs(),
-            props,
-            r.regions(),
-            r.notes());
-    Path file = tmp.resolve("deep.json");
-    Files.writeString(file, AnalysisJson.toJson(deep));
-    String text = TextReport.render(AnalysisJson.read(file));
-    assertTrue(text.contains("deeper levels not shown"), text);
-    assertTrue(text.length() < 200_000, "output stays small: " + text.length());
+    return new AnalysisResult(
+        r.format(),
+        r.status(),
+        r.statusDetail(),
+        r.trace(),
+        r.timeNs(),
+        props,
+        r.regions(),
+        r.notes());
   }
 
   // ---- the replay itself, below the reader --------------------------------------------------

@@ -16,7 +16,9 @@ import java.util.concurrent.Phaser;
 /**
  * {@code --threads} threads meet at a barrier {@code --iterations} times; before each meeting
  * thread {@code i} works {@code (i+1)·--work-ms}, so thread {@code i} waits about {@code (T−1−i)·d}
- * per iteration for the last one.
+ * per iteration for the last one. With {@code --straggler rotating}, thread {@code r mod T} works
+ * {@code T·d} in iteration {@code r} and the others {@code d}: over the whole run every thread
+ * works and waits the same, but in each round one thread delays all others (the delay-cost truth).
  *
  * <p>{@code --barrier cyclic} uses one {@link CyclicBarrier}, {@code phaser} one {@link Phaser}
  * ({@code arriveAndAwaitAdvance}); {@code latch} uses the count-down-then-await pattern: a {@link
@@ -44,7 +46,13 @@ public final class BarrierImbalance implements Scenario {
         OptionSpec.integer("work-ms", 5, 0, 60_000, "d: thread i works (i+1)*d per iteration"),
         OptionSpec.integer("iterations", 5, 1, 100_000, "barrier generations"),
         OptionSpec.choice(
-            "barrier", "cyclic", List.of("cyclic", "phaser", "latch"), "barrier construct"));
+            "barrier", "cyclic", List.of("cyclic", "phaser", "latch"), "barrier construct"),
+        OptionSpec.choice(
+            "straggler",
+            "fixed",
+            List.of("fixed", "rotating"),
+            "fixed: thread i works (i+1)*d every round; rotating: thread (round mod threads) works"
+                + " threads*d, the others d"));
   }
 
   @Override
@@ -53,6 +61,7 @@ public final class BarrierImbalance implements Scenario {
     long workMs = context.options().longValue("work-ms");
     int iterations = context.options().intValue("iterations");
     String kind = context.options().choice("barrier");
+    boolean rotating = context.options().choice("straggler").equals("rotating");
     Truth truth = context.truth();
     Work work = context.work();
 
@@ -74,7 +83,8 @@ public final class BarrierImbalance implements Scenario {
           long busySince = System.nanoTime();
           for (int r = 0; r < iterations; r++) {
             long t0 = System.nanoTime();
-            checksums[i] += work.run((i + 1) * workMs, (long) r * threads + i);
+            long ms = rotating ? (r % threads == i ? threads * workMs : workMs) : (i + 1) * workMs;
+            checksums[i] += work.run(ms, (long) r * threads + i);
             long arrival = System.nanoTime();
             // Nothing between the arrival and the wait: bookkeeping here would be counted as
             // waiting by the truth and as work by the trace.
@@ -104,6 +114,7 @@ public final class BarrierImbalance implements Scenario {
         TruthKinds.BARRIER_WAIT_NS,
         TruthKinds.BARRIER_WAIT_FOR_LAST_NS,
         TruthKinds.BARRIER_RELEASE_LATENCY_NS);
+    log.reportDelayCosts(truth);
     long checksum = 0;
     for (long c : checksums) {
       checksum += c;

@@ -167,6 +167,7 @@ public final class SparseCg implements Scenario {
         TruthKinds.BARRIER_WAIT_NS,
         TruthKinds.BARRIER_WAIT_FOR_LAST_NS,
         TruthKinds.BARRIER_RELEASE_LATENCY_NS);
+    log.reportDelayCosts(truth);
     for (double rr : finalRr) {
       if (Double.doubleToLongBits(rr) != Double.doubleToLongBits(finalRr[0])) {
         throw new IllegalStateException("threads disagree on the residual");

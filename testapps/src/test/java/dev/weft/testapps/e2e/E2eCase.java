@@ -97,10 +97,25 @@ record E2eCase(
           of(
               "barrier-imbalance",
               List.of("--barrier", barrier),
-              Set.of("barrier_wait_ns", "join_wait_ns"),
+              Set.of("barrier_wait_ns", "join_wait_ns", "delay_cost_barrier_ns"),
               Map.of("iteration", "BarrierImbalance.java"),
               Map.of()));
     }
+    cases.add(
+        of(
+            "barrier-imbalance",
+            List.of(
+                "--straggler",
+                "rotating",
+                "--threads",
+                "3",
+                "--iterations",
+                "6",
+                "--work-ms",
+                "20"),
+            Set.of("barrier_wait_ns", "join_wait_ns", "delay_cost_barrier_ns"),
+            Map.of("iteration", "BarrierImbalance.java"),
+            Map.of()));
     for (String lock : List.of("reentrant", "fair", "synchronized", "rwlock")) {
       cases.add(
           of(

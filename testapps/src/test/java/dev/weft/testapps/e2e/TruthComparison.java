@@ -185,6 +185,8 @@ final class TruthComparison {
         case "idle_threads_ns" -> perThread(kind, truth.get(kind), this::idleSteps, "idle_threads");
         case "limited_parallelism_ns" -> limitedParallelism(truth.get(kind));
         case "pool_queue_wait_ns" -> poolQueueWait(truth.get(kind));
+        case "delay_cost_barrier_ns" ->
+            perThread(kind, truth.get(kind), this::delaySteps, "delay_cost_barrier");
         case "barrier_wait_for_last_ns" ->
             causeTotal(kind, truth.get(kind), "barrier_wait", "waiting_for_last_ns");
         case "barrier_release_latency_ns" ->
@@ -196,6 +198,32 @@ final class TruthComparison {
         default -> uncompared.add(kind + ": no counterpart in the analysis");
       }
     }
+    criticalPathLength();
+  }
+
+  /** A thread's delay cost depends on its own arrivals and, in the same rounds, the waiters'. */
+  private int delaySteps(String thread) {
+    return 2 * barrierSteps(thread);
+  }
+
+  /**
+   * The critical path is a chain through the whole run: its length is the run's, within 5 % (time
+   * no thread ran on it, such as a recorder opening a stream, is off it) and never more.
+   */
+  private void criticalPathLength() {
+    AnalysisResult.CriticalPath cp = analysis.criticalPath();
+    long run = analysis.trace().durationNs();
+    if (cp == null || run <= 0) {
+      problems.add("no critical path in the analysis");
+      return;
+    }
+    ratios.add(
+        new RatioCheck(
+            "critical_path.length_ns / trace.duration_ns",
+            1.0,
+            (double) cp.lengthNs() / run,
+            0.95,
+            1.0));
   }
 
   private interface Steps {

@@ -29,8 +29,9 @@ import java.util.Map;
     diagnosis =
         """
         Mostly waiting_for_last: the threads do unequal work between barriers; see \
-        [[work_imbalance]] for the region and rebalance the distribution (e.g. by nonzeros rather \
-        than rows). Mostly release_latency: too many threads for the cores, or threads \
+        [[work_imbalance]] for the region and split the work by its cost rather than its size. \
+        When every thread waits about as much, the last arrival changes from round to round: \
+        even out each round's work. Mostly release_latency: too many threads for the cores, or threads \
         descheduled; use fewer threads or fewer barriers.\
         """)
 public final class BarrierWait extends Property {

@@ -29,9 +29,8 @@ import dev.weft.analysis.RegionBusy;
         """,
     diagnosis =
         """
-        Threads of a team get unequal work. For data-parallel loops, distribute by cost (e.g. \
-        nonzeros of a sparse matrix rather than rows), use smaller chunks, or let idle threads \
-        steal. The regions table lists the most imbalanced regions with every thread's busy time.\
+        Threads of a team get unequal work. For data-parallel loops, distribute by cost rather \
+        than by count of items, use smaller chunks, or let idle threads steal. The regions table lists the most imbalanced regions with every thread's busy time.\
         """)
 public final class WorkImbalance extends Property {
 

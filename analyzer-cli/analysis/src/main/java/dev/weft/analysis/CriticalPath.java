@@ -1,0 +1,335 @@
+package dev.weft.analysis;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The critical path, computed forwards in the replay: every thread carries the longest chain of
+ * execution that ends where it is now (Lamport-style), as a list of immutable segments shared
+ * between threads. A thread's own execution extends its chain. When a wait ends because of another
+ * thread (the lock's releaser, the barrier's last arrival, the completion a join waited for, the
+ * submission a worker idled for, the thread that started it), the thread takes the releaser's chain
+ * as it was at the release, plus the hand-over time, if that is longer than its own; otherwise its
+ * own chain goes on and the wait is on no chain. A wait whose releaser is not recorded (a condition
+ * wait, a spin) extends the waiting thread's own chain. The chain of the thread that ends the run
+ * longest is the critical path; by construction it never exceeds the run's length.
+ *
+ * <p>Memory: one segment per snapshot someone takes over (a contended release, a barrier's last
+ * arrival, a submission, a completion that a join waits for), shared by the chains that contain it;
+ * a chain longer than {@link #FOLD_DEPTH} segments is folded into one.
+ */
+final class CriticalPath {
+  /** Chains longer than this many segments are folded into one segment. */
+  static final int FOLD_DEPTH = 256;
+
+  /**
+   * An immutable piece of a chain: on-path ns per (thread, call-path node) key, after {@code prev}.
+   */
+  static final class Segment {
+    final Segment prev;
+    final long[] keys;
+    final long[] ns;
+    final long length;
+    final int depth;
+
+    Segment(Segment prev, long[] keys, long[] ns, long own) {
+      this.prev = prev;
+      this.keys = keys;
+      this.ns = ns;
+      this.length = (prev == null ? 0 : prev.length) + own;
+      this.depth = prev == null ? 1 : prev.depth + 1;
+    }
+  }
+
+  /** On-path time of one thread since its chain's last segment: a small map key → ns. */
+  private static final class Pending {
+    long[] keys = new long[8];
+    long[] ns = new long[8];
+    int size;
+    long total;
+    int last = -1;
+
+    void add(long key, long d) {
+      int i = last >= 0 && keys[last] == key ? last : find(key);
+      if (i < 0) {
+        if (size == keys.length) {
+          keys = Arrays.copyOf(keys, size * 2);
+          ns = Arrays.copyOf(ns, size * 2);
+        }
+        i = size++;
+        keys[i] = key;
+        ns[i] = 0;
+      }
+      ns[i] += d;
+      total += d;
+      last = i;
+    }
+
+    private int find(long key) {
+      for (int i = size - 1; i >= 0; i--) {
+        if (keys[i] == key) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    void clear() {
+      size = 0;
+      total = 0;
+      last = -1;
+    }
+  }
+
+  private final Segment[] chain;
+  private final Pending[] pending;
+
+  // Snapshots waiting to be taken over.
+  private Segment[] lockSnap = new Segment[16];
+  private long[] lockSnapTime = new long[16];
+  private int[] lockSnapThread = new int[16];
+  private Segment[] taskSnap = new Segment[16];
+  private final Map<Long, Segment> endedTasks = new HashMap<>();
+  private final Map<Long, Long> endedTaskTimes = new HashMap<>();
+  private final Map<Long, Segment> threadStarts = new HashMap<>();
+  private final Map<Long, Long> threadStartTimes = new HashMap<>();
+  private Segment lastCompletion;
+  private long lastCompletionTime = Long.MIN_VALUE;
+  private int lastCompletionThread = -1;
+  int openJoins;
+
+  CriticalPath(int threads) {
+    chain = new Segment[threads];
+    pending = new Pending[threads];
+    for (int i = 0; i < threads; i++) {
+      pending[i] = new Pending();
+    }
+  }
+
+  static long key(int thread, int node) {
+    return ((long) thread << 32) | (node & 0xFFFFFFFFL);
+  }
+
+  static int thread(long key) {
+    return (int) (key >>> 32);
+  }
+
+  static int node(long key) {
+    return (int) key;
+  }
+
+  /** Thread {@code th} ran (or waited for nothing recorded) {@code d} ns at {@code node}. */
+  void own(int th, int node, long d) {
+    if (d > 0) {
+      pending[th].add(key(th, node), d);
+    }
+  }
+
+  /** The length of thread {@code th}'s chain now. */
+  long length(int th) {
+    return (chain[th] == null ? 0 : chain[th].length) + pending[th].total;
+  }
+
+  /** Thread {@code th}'s chain now, as a segment others can take over. */
+  Segment snapshot(int th) {
+    Pending p = pending[th];
+    if (p.size == 0) {
+      return chain[th];
+    }
+    // Freezing the pending part keeps later snapshots of the same thread from copying it again.
+    Segment s =
+        new Segment(chain[th], Arrays.copyOf(p.keys, p.size), Arrays.copyOf(p.ns, p.size), p.total);
+    chain[th] = s.depth > FOLD_DEPTH ? fold(s) : s;
+    p.clear();
+    return chain[th];
+  }
+
+  /**
+   * A wait of thread {@code th} at {@code node} ended at {@code t} because of a release at {@code
+   * releaseTime} whose chain is {@code source}; {@code waited} is the wait's time, which goes on
+   * the thread's own chain when the release is unknown.
+   */
+  void handOver(int th, int node, Segment source, long releaseTime, long t, long waited) {
+    if (source == null || releaseTime == Long.MIN_VALUE || releaseTime > t) {
+      own(th, node, waited);
+      return;
+    }
+    long latency = t - releaseTime;
+    if (source.length + latency >= length(th)) {
+      chain[th] = source;
+      pending[th].clear();
+      own(th, node, latency);
+    }
+  }
+
+  // ---- locks
+
+  void lockReleased(int slot, int th, long t) {
+    if (slot >= lockSnap.length) {
+      int cap = Math.max(slot + 1, lockSnap.length * 2);
+      lockSnap = Arrays.copyOf(lockSnap, cap);
+      lockSnapTime = Arrays.copyOf(lockSnapTime, cap);
+      lockSnapThread = Arrays.copyOf(lockSnapThread, cap);
+    }
+    lockSnap[slot] = snapshot(th);
+    lockSnapTime[slot] = t;
+    lockSnapThread[slot] = th;
+  }
+
+  /** The chain at lock slot {@code slot}'s release by {@code releaser} at {@code t}, or null. */
+  Segment lockRelease(int slot, int releaser, long t) {
+    if (slot < 0
+        || slot >= lockSnap.length
+        || lockSnapThread[slot] != releaser
+        || lockSnapTime[slot] != t) {
+      return null;
+    }
+    return lockSnap[slot];
+  }
+
+  // ---- tasks
+
+  void taskCreated(int slot, int th) {
+    if (slot >= taskSnap.length) {
+      taskSnap = Arrays.copyOf(taskSnap, Math.max(slot + 1, taskSnap.length * 2));
+    }
+    taskSnap[slot] = snapshot(th);
+  }
+
+  Segment taskCreation(int slot) {
+    Segment s = slot >= 0 && slot < taskSnap.length ? taskSnap[slot] : null;
+    if (slot >= 0 && slot < taskSnap.length) {
+      taskSnap[slot] = null;
+    }
+    return s;
+  }
+
+  /** A task or thread ended: what a join may have waited for. */
+  void completed(int th, long t, long taskId, boolean thread) {
+    if (openJoins == 0 && !thread) {
+      return;
+    }
+    Segment s = snapshot(th);
+    lastCompletion = s;
+    lastCompletionTime = t;
+    lastCompletionThread = th;
+    if (taskId != Long.MIN_VALUE) {
+      if (endedTasks.size() > 65_536) {
+        endedTasks.clear();
+        endedTaskTimes.clear();
+      }
+      endedTasks.put(taskId, s);
+      endedTaskTimes.put(taskId, t);
+    }
+  }
+
+  private long[][] joinTargets = new long[0][];
+
+  /**
+   * Thread {@code th} began a join wait in frame {@code frame}, for task or thread {@code target}.
+   */
+  void joinEntered(int th, int frame, long target) {
+    openJoins++;
+    if (joinTargets.length <= th) {
+      joinTargets = Arrays.copyOf(joinTargets, Math.max(th + 1, chain.length));
+    }
+    long[] a = joinTargets[th];
+    if (a == null || a.length <= frame) {
+      a = Arrays.copyOf(a == null ? new long[0] : a, Math.max(frame + 1, 16));
+      joinTargets[th] = a;
+    }
+    a[frame] = target;
+  }
+
+  /**
+   * Thread {@code th}'s join wait in frame {@code frame} at {@code node} (from {@code start}) ended
+   * at {@code t}, having waited {@code waited} ns.
+   */
+  void joinEnded(int th, int frame, int node, long start, long t, long waited) {
+    openJoins = Math.max(0, openJoins - 1);
+    long target =
+        th < joinTargets.length && joinTargets[th] != null && frame < joinTargets[th].length
+            ? joinTargets[th][frame]
+            : Long.MIN_VALUE;
+    Segment s = endedTasks.remove(target);
+    Long when = endedTaskTimes.remove(target);
+    if (s == null
+        && lastCompletionTime >= start
+        && lastCompletionThread != th
+        && lastCompletionTime <= t) {
+      s = lastCompletion;
+      when = lastCompletionTime;
+    }
+    handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t, waited);
+  }
+
+  // ---- threads
+
+  void threadCreated(int th, long childJavaId, long t) {
+    threadStarts.put(childJavaId, snapshot(th));
+    threadStartTimes.put(childJavaId, t);
+  }
+
+  /**
+   * Thread {@code th} began at {@code t}. It may begin twice (at its definition, then at its
+   * THREAD_BEGIN when the recorder took time to open its stream): the start edge is kept, so that
+   * the later begin counts the whole hand-over from the parent's {@code Thread.start}.
+   */
+  void threadBegan(int th, long javaId, int rootNode, long t) {
+    Segment s = threadStarts.get(javaId);
+    Long when = threadStartTimes.get(javaId);
+    if (s != null) {
+      handOver(th, rootNode, s, when, t, 0);
+    }
+  }
+
+  // ---- the result
+
+  /** The thread whose chain is longest now (after the replay: at its end). */
+  int longest() {
+    int best = -1;
+    long len = -1;
+    for (int i = 0; i < chain.length; i++) {
+      if (length(i) > len) {
+        len = length(i);
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** On-path ns per (thread, node) key of thread {@code th}'s chain. */
+  Map<Long, Long> breakdown(int th) {
+    Map<Long, Long> m = new HashMap<>();
+    Pending p = pending[th];
+    for (int i = 0; i < p.size; i++) {
+      m.merge(p.keys[i], p.ns[i], Long::sum);
+    }
+    for (Segment s = chain[th]; s != null; s = s.prev) {
+      for (int i = 0; i < s.keys.length; i++) {
+        m.merge(s.keys[i], s.ns[i], Long::sum);
+      }
+    }
+    return m;
+  }
+
+  private static Segment fold(Segment s) {
+    Map<Long, Long> m = new HashMap<>();
+    long total = 0;
+    for (Segment x = s; x != null; x = x.prev) {
+      for (int i = 0; i < x.keys.length; i++) {
+        m.merge(x.keys[i], x.ns[i], Long::sum);
+        total += x.ns[i];
+      }
+    }
+    long[] keys = new long[m.size()];
+    long[] ns = new long[m.size()];
+    int i = 0;
+    for (Map.Entry<Long, Long> e : m.entrySet()) {
+      keys[i] = e.getKey();
+      ns[i++] = e.getValue();
+    }
+    return new Segment(null, keys, ns, total);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.TraceFixture.label;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.analysis.AnalysisResult.CriticalCallPath;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.StreamWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CriticalPathTest {
+  @TempDir Path tmp;
+
+  private static final int POOL = 1;
+
+  /**
+   * main forks three tasks at 100..102 on a pool of three workers and joins at 110; the tasks run
+   * 110..1000 (the long branch, on w1), 111..400 and 112..300; main's join returns at 1010 and main
+   * ends at 1100. The path: main to the first task's creation (100), the hand-over to w1 (10), w1's
+   * task (890), the hand-over back to main (10), main to its end (90).
+   */
+  @Test
+  void forkJoinPathFollowsTheLongBranch() throws Exception {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int par = f.region("ForkJoinPool.invoke", ConstructKind.FORK_JOIN_POOL, 20);
+    int fork = f.region("ForkJoinTask.fork", ConstructKind.FORK_JOIN_TASK, 21);
+    int join = f.region("ForkJoinTask.join", ConstructKind.FORK_JOIN_TASK, 22);
+    f.pool(POOL, "fj", 3);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter[] w = {f.worker("w1", POOL, 0), f.worker("w2", POOL, 0), f.worker("w3", POOL, 0)};
+    m.fork(90, par, POOL, 3);
+    for (int k = 0; k < 3; k++) {
+      m.taskCreate(100 + k, fork, k + 1, POOL);
+    }
+    m.joinWaitEnter(110, join, 1);
+    long[] ends = {1000, 400, 300};
+    for (int k = 0; k < 3; k++) {
+      w[k].taskBegin(110 + k, k + 1);
+      w[k].taskEnd(ends[k], k + 1);
+    }
+    m.joinWaitExit(1010, join);
+    m.join(1020, par, POOL);
+    m.threadEnd(1100);
+    for (StreamWriter s : w) {
+      s.threadEnd(1100);
+    }
+    AnalysisResult r = Analyzer.analyze(f.close(1100));
+    AnalysisResult.CriticalPath cp = r.criticalPath();
+    assertEquals(1100, cp.lengthNs());
+    assertEquals(900, cp.thread("w1")); // hand-over 100..110 and the task 110..1000
+    assertEquals(200, cp.thread("main"));
+    assertEquals(0, cp.thread("w2"));
+    // the task's call path: 900 on the path (hand-over and work); the three tasks ran 890 + 289 +
+    // 188 there: balanced over the three workers, the path would be 900 - 455 shorter
+    CriticalCallPath task =
+        find(cp, label("ForkJoinPool.invoke", 20), label("ForkJoinTask.fork", 21));
+    assertEquals(900, task.ns());
+    assertEquals(900 - (890 + 289 + 188) / 3, task.whatIfNs());
+    AnalysisResult back =
+        AnalysisJson.read(
+            new java.io.ByteArrayInputStream(
+                AnalysisJson.toJson(r).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            "analysis.json");
+    assertEquals(cp, back.criticalPath());
+  }
+
+  /**
+   * Three threads, three rounds at a barrier; thread i works 900 in round i and 100 in the others,
+   * so the path runs through each round's straggler (its 900 of work) and on through the release
+   * (100) to the next round's straggler: 1000 on each thread.
+   */
+  @Test
+  void barrierPathRunsThroughEachRoundsLastArrival() {
+    AnalysisResult r = Analyzer.analyze(TraceFixture.rotatingStraggler(tmp.resolve("t")));
+    AnalysisResult.CriticalPath cp = r.criticalPath();
+    assertEquals(3000, cp.lengthNs());
+    for (String t : List.of("a", "b", "c")) {
+      assertEquals(1000, cp.thread(t), t + " in " + cp);
+    }
+  }
+
+  private static CriticalCallPath find(AnalysisResult.CriticalPath cp, String... path) {
+    for (CriticalCallPath c : cp.byCallpath()) {
+      if (c.path().equals(List.of(path))) {
+        return c;
+      }
+    }
+    throw new AssertionError("no call path " + List.of(path) + " in " + cp);
+  }
+}
