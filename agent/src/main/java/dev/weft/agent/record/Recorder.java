@@ -89,6 +89,32 @@ public final class Recorder extends WeftSink {
     path.jvmCounts.takeBaseline();
   }
 
+  /**
+   * Puts the application's threads that are alive now into the trace, from now (an attach, before
+   * the bridge is installed): JVM and JDK service threads (the root thread group and the JDK's
+   * innocuous threads) and ignored threads are left out. Returns how many were put in.
+   */
+  public int openExistingThreads() {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] all = new Thread[root.activeCount() + 16];
+    int n = root.enumerate(all, true);
+    long now = System.nanoTime();
+    int opened = 0;
+    for (int i = 0; i < n; i++) {
+      Thread t = all[i];
+      ThreadGroup g = t.getThreadGroup();
+      if (g == null || g == root || g.getName().equals("InnocuousThreadGroup") || !t.isAlive()) {
+        continue;
+      }
+      path.openExisting(t, now);
+      opened++;
+    }
+    return opened;
+  }
+
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
   public void ignore(Thread t) {
     path.ignore(t);
@@ -401,6 +427,65 @@ public final class Recorder extends WeftSink {
 
   boolean holdsLockOf(Object o) {
     return locks.holdsLockOf(o);
+  }
+
+  // ---- monitor waits in frames running since before the attach (the JVM's events;
+  // RunningMonitors)
+
+  private final Object monitorsLock = new Object();
+  private RunningMonitors runningMonitors;
+
+  /** A JvmMonitorEvents, typed Object: {@code jdk.jfr} may be missing from the runtime. */
+  private Object jvmMonitorEvents;
+
+  private String monitorEventsProblem;
+
+  /**
+   * Starts reading the JVM's monitor events (an attached agent, on an agent thread: it takes a
+   * second or two). {@code enters}: contended {@code synchronized}; {@code waits}: {@code
+   * Object.wait}.
+   */
+  public void startMonitorEvents(Instrumentation inst, boolean enters, boolean waits) {
+    synchronized (monitorsLock) {
+      if (closed.get() || jvmMonitorEvents != null) {
+        return;
+      }
+      RunningMonitors m = new RunningMonitors(writer, regions, path, inst, enters, waits);
+      try {
+        jvmMonitorEvents = JvmMonitorEvents.start(m, path);
+        runningMonitors = m;
+      } catch (Throwable e) { // LinkageError without jdk.jfr; IllegalStateException from JFR
+        monitorEventsProblem = e.getClass().getSimpleName() + ": " + e.getMessage();
+      }
+    }
+  }
+
+  /**
+   * Stops reading the JVM's monitor events, after those of waits that ended by {@code stopAt}
+   * ({@code System.nanoTime}); puts what was seen into {@code attributes}.
+   */
+  public void stopMonitorEvents(long stopAt, Map<String, String> attributes) {
+    synchronized (monitorsLock) {
+      if (jvmMonitorEvents != null) {
+        JvmMonitorEvents j = (JvmMonitorEvents) jvmMonitorEvents;
+        j.stop(stopAt);
+        RunningMonitors m = runningMonitors;
+        attributes.put("agent.monitor_events_from", Long.toString(j.from));
+        attributes.put(
+            "agent.monitor_events",
+            "recorded "
+                + m.recorded
+                + ", at woven call sites "
+                + m.woven
+                + ", not the application's "
+                + m.notUser
+                + ", outside the recording "
+                + m.outsideWindow);
+        jvmMonitorEvents = null;
+      } else if (monitorEventsProblem != null) {
+        attributes.put("agent.monitor_events", "unavailable (" + monitorEventsProblem + ")");
+      }
+    }
   }
 
   // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
