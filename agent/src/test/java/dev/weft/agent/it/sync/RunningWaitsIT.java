@@ -138,13 +138,19 @@ class RunningWaitsIT {
       }
     }
     String what = worker + " " + site;
-    assertTrue(seen.size() > 20, what + ": contended often: " + seen.size());
     long recordedTotal = total(seen);
     long loggedTotal = total(logged);
     double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
     System.out.printf(
-        "%s: %d waits (%d contended), logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
-        what, logged.size(), seen.size(), loggedTotal / 1e6, recordedTotal / 1e6, error * 100);
+        "%s: window %.0f ms, %d waits (%d recorded), logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
+        what,
+        (truth.detached - truth.attached) / 1e6,
+        logged.size(),
+        seen.size(),
+        loggedTotal / 1e6,
+        recordedTotal / 1e6,
+        error * 100);
+    assertTrue(seen.size() > 20, what + ": contended often: " + seen.size());
     assertTrue(
         Math.abs(error) <= TOLERANCE,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
