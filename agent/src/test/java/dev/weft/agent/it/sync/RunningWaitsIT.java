@@ -259,7 +259,9 @@ class RunningWaitsIT {
       Map<String, List<long[]>> waits = new HashMap<>();
       for (String line : Files.readAllLines(log)) {
         String[] f = line.split(" ");
-        if (f[0].equals("attached")) {
+        if (f[0].equals("attaching")) {
+          continue;
+        } else if (f[0].equals("attached")) {
           attached = Long.parseLong(f[1]);
         } else if (f[0].equals("detached")) {
           detached = Long.parseLong(f[1]);

@@ -162,6 +162,7 @@ public final class RunningWaitsApp {
     Thread.sleep(500); // the loops run, warm
     long attached = 0;
     long detached = 0;
+    long attaching = System.nanoTime();
     if (attach) {
       VirtualMachine vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
       try {
@@ -189,7 +190,7 @@ public final class RunningWaitsApp {
         w.join(20);
       }
     }
-    write(logFile, workers, attached, detached);
+    write(logFile, workers, attaching, attached, detached);
     System.out.println("workers: " + workers.size());
   }
 
@@ -209,9 +210,11 @@ public final class RunningWaitsApp {
     }
   }
 
-  private static void write(Path file, List<Worker> workers, long attached, long detached)
+  private static void write(
+      Path file, List<Worker> workers, long attaching, long attached, long detached)
       throws IOException {
     try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
+      out.println("attaching " + attaching);
       out.println("attached " + attached);
       out.println("detached " + detached);
       for (Worker w : workers) {
