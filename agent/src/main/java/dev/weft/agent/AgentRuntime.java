@@ -280,7 +280,7 @@ final class AgentRuntime {
     int restored = rt.restoreOriginals();
     rt.inst.removeTransformer(rt.transformer);
     Map<String, String> attributes = rt.attributes();
-    rt.stopMonitorEvents(stoppedAt, attributes);
+    rt.stopMonitorEvents(stoppedAt, false, attributes);
     attributes.put("agent.detached", "true");
     attributes.put("agent.restored_classes", Integer.toString(restored));
     rt.recorder.close(attributes);
@@ -292,7 +292,7 @@ final class AgentRuntime {
     long stoppedAt = System.nanoTime();
     transformer.deactivate();
     Map<String, String> attributes = attributes();
-    stopMonitorEvents(stoppedAt, attributes);
+    stopMonitorEvents(stoppedAt, true, attributes);
     recorder.close(attributes);
   }
 
@@ -314,18 +314,13 @@ final class AgentRuntime {
     monitorEvents.start();
   }
 
-  /** Waits for the JVM's monitor events to have started, then stops them (see Recorder). */
-  private void stopMonitorEvents(long stoppedAt, Map<String, String> attributes) {
+  /** Stops the JVM's monitor events, if they started (see Recorder). */
+  private void stopMonitorEvents(long stoppedAt, boolean atExit, Map<String, String> attributes) {
     Thread starting = monitorEvents;
     if (starting == null) {
       return;
     }
-    try {
-      starting.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    recorder.stopMonitorEvents(stoppedAt, attributes);
+    recorder.stopMonitorEvents(stoppedAt, atExit, attributes);
   }
 
   private Map<String, String> attributes() {

@@ -33,7 +33,9 @@ final class JvmMonitorEvents {
   private int flushCount;
   private Thread consumer;
 
-  /** When the stream started delivering ({@code System.nanoTime}). */
+  /**
+   * When the stream was started ({@code System.nanoTime}): its events are of waits from then on.
+   */
   final long from;
 
   private JvmMonitorEvents(RunningMonitors sink, EventPath path) {
@@ -52,8 +54,21 @@ final class JvmMonitorEvents {
         });
     this.stream = s;
     this.offset = wallMinusNano();
-    s.startAsync();
     this.from = System.nanoTime();
+  }
+
+  /**
+   * Reads the events on the calling thread until the stream is closed. Not {@code startAsync}: its
+   * thread is not a daemon, and would keep a program that ends by returning from main alive.
+   */
+  void run() {
+    stream.start();
+  }
+
+  /** Closes a stream that never ran. */
+  void discard() {
+    sink.close();
+    stream.close();
   }
 
   /** Starts reading the JVM's monitor events into {@code sink}; throws when JFR is not there. */
@@ -111,12 +126,38 @@ final class JvmMonitorEvents {
   }
 
   /**
-   * Stops at {@code stopAt} ({@code System.nanoTime}): waits for the events of waits that ended
-   * before it, then closes the stream. On JDK 20+ {@code stop()} flushes them; before, the stream
-   * is flushed about once a second, and two flushes after the stop include them.
+   * Stops at {@code stopAt} ({@code System.nanoTime}): waits, at most {@code waitNanos}, for the
+   * events of waits that ended before it, then closes the stream. On JDK 20+ {@code stop()} flushes
+   * them; before, the stream is flushed about once a second, and two flushes after the stop include
+   * them.
    */
-  void stop(long stopAt) {
+  void stop(long stopAt, long waitNanos) {
     sink.stopAt(stopAt);
+    if (waitNanos <= 0) {
+      sink.close(); // the JVM's exit: JFR shuts itself down, and nothing more is written
+      return;
+    }
+    // On a thread of its own: at the JVM's exit JFR shuts down too, and a stop may never return.
+    Thread last = new Thread(this::deliverLast, "weft-monitor-events-stop");
+    last.setDaemon(true);
+    last.start();
+    try {
+      last.join(Math.max(1, waitNanos / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      stream.close();
+      stream.awaitTermination(Duration.ofSeconds(2));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // Closed as far as it goes.
+    }
+    sink.close();
+  }
+
+  private void deliverLast() {
     boolean stopped = false;
     try {
       Method stop = RecordingStream.class.getMethod("stop");
@@ -139,15 +180,6 @@ final class JvmMonitorEvents {
         }
       }
     }
-    try {
-      stream.close();
-      stream.awaitTermination(Duration.ofSeconds(2));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      // Closed as far as it goes.
-    }
-    sink.close();
   }
 
   /** Wall clock minus {@code System.nanoTime}, from the tightest of 50 paired reads. */

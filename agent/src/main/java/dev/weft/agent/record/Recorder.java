@@ -439,53 +439,70 @@ public final class Recorder extends WeftSink {
   private Object jvmMonitorEvents;
 
   private String monitorEventsProblem;
+  private boolean monitorsStopped;
 
   /**
-   * Starts reading the JVM's monitor events (an attached agent, on an agent thread: it takes a
-   * second or two). {@code enters}: contended {@code synchronized}; {@code waits}: {@code
-   * Object.wait}.
+   * Reads the JVM's monitor events on the calling agent thread until they are stopped (an attached
+   * agent; starting takes seconds). {@code enters}: contended {@code synchronized}; {@code waits}:
+   * {@code Object.wait}.
    */
   public void startMonitorEvents(Instrumentation inst, boolean enters, boolean waits) {
-    synchronized (monitorsLock) {
-      if (closed.get() || jvmMonitorEvents != null) {
-        return;
-      }
-      RunningMonitors m = new RunningMonitors(writer, regions, path, inst, enters, waits);
-      try {
-        jvmMonitorEvents = JvmMonitorEvents.start(m, path);
-        runningMonitors = m;
-      } catch (Throwable e) { // LinkageError without jdk.jfr; IllegalStateException from JFR
+    if (closed.get()) {
+      return;
+    }
+    RunningMonitors m = new RunningMonitors(writer, regions, path, inst, enters, waits);
+    JvmMonitorEvents j;
+    try {
+      j = JvmMonitorEvents.start(m, path); // seconds: not under the lock, which a stop takes
+    } catch (Throwable e) { // LinkageError without jdk.jfr; IllegalStateException from JFR
+      synchronized (monitorsLock) {
         monitorEventsProblem = e.getClass().getSimpleName() + ": " + e.getMessage();
       }
+      return;
     }
+    synchronized (monitorsLock) {
+      if (monitorsStopped) {
+        j.discard(); // the recording stopped meanwhile
+        return;
+      }
+      jvmMonitorEvents = j;
+      runningMonitors = m;
+    }
+    j.run(); // until the stop closes the stream
   }
 
   /**
    * Stops reading the JVM's monitor events, after those of waits that ended by {@code stopAt}
-   * ({@code System.nanoTime}); puts what was seen into {@code attributes}.
+   * ({@code System.nanoTime}), unless {@code atExit}; puts what was seen into {@code attributes}.
    */
-  public void stopMonitorEvents(long stopAt, Map<String, String> attributes) {
+  public void stopMonitorEvents(long stopAt, boolean atExit, Map<String, String> attributes) {
+    JvmMonitorEvents j;
+    RunningMonitors m;
     synchronized (monitorsLock) {
-      if (jvmMonitorEvents != null) {
-        JvmMonitorEvents j = (JvmMonitorEvents) jvmMonitorEvents;
-        j.stop(stopAt);
-        RunningMonitors m = runningMonitors;
-        attributes.put("agent.monitor_events_from", Long.toString(j.from));
-        attributes.put(
-            "agent.monitor_events",
-            "recorded "
-                + m.recorded
-                + ", at woven call sites "
-                + m.woven
-                + ", not the application's "
-                + m.notUser
-                + ", outside the recording "
-                + m.outsideWindow);
-        jvmMonitorEvents = null;
-      } else if (monitorEventsProblem != null) {
-        attributes.put("agent.monitor_events", "unavailable (" + monitorEventsProblem + ")");
+      monitorsStopped = true;
+      j = (JvmMonitorEvents) jvmMonitorEvents;
+      m = runningMonitors;
+      jvmMonitorEvents = null;
+      if (j == null) {
+        if (monitorEventsProblem != null) {
+          attributes.put("agent.monitor_events", "unavailable (" + monitorEventsProblem + ")");
+        }
+        return;
       }
     }
+    // At the JVM's exit JFR shuts down as well: its last events are not waited for.
+    j.stop(stopAt, atExit ? 0 : 5_000_000_000L);
+    attributes.put("agent.monitor_events_from", Long.toString(j.from));
+    attributes.put(
+        "agent.monitor_events",
+        "recorded "
+            + m.recorded
+            + ", at woven call sites "
+            + m.woven
+            + ", not the application's "
+            + m.notUser
+            + ", outside the recording "
+            + m.outsideWindow);
   }
 
   // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
