@@ -2,6 +2,7 @@ package dev.weft.agent;
 
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.config.AgentOptions;
+import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CalleeHooks;
 import dev.weft.agent.record.Messages;
 import dev.weft.agent.record.Recorder;
@@ -43,6 +44,12 @@ final class AgentRuntime {
   private final WeftTransformer transformer;
   private final Path dir;
   private Thread shutdownHook;
+
+  /** Threads put into the trace at the attach (-1: not attached). */
+  private int threadsAtAttach = -1;
+
+  /** Starts the JVM's monitor events (attached agents only), or null. */
+  private Thread monitorEvents;
 
   private AgentRuntime(
       Instrumentation inst, Recorder recorder, WeftTransformer transformer, Path dir) {
@@ -86,6 +93,10 @@ final class AgentRuntime {
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
     try {
+      if (attached) {
+        rt.threadsAtAttach = recorder.openExistingThreads();
+      }
+      rt.startMonitorEvents(attached, options);
       WeftBridge.install(recorder);
       inst.addTransformer(transformer, true);
       if (attached) {
@@ -264,10 +275,12 @@ final class AgentRuntime {
       // The JVM is shutting down; the hook finds current == null and leaves the trace to us.
     }
     rt.recorder.stopEvents();
+    long stoppedAt = System.nanoTime();
     rt.transformer.deactivate();
     int restored = rt.restoreOriginals();
     rt.inst.removeTransformer(rt.transformer);
     Map<String, String> attributes = rt.attributes();
+    rt.stopMonitorEvents(stoppedAt, false, attributes);
     attributes.put("agent.detached", "true");
     attributes.put("agent.restored_classes", Integer.toString(restored));
     rt.recorder.close(attributes);
@@ -276,12 +289,45 @@ final class AgentRuntime {
 
   /** Closes the trace at JVM exit; classes stay as they are. */
   private void stop() {
+    long stoppedAt = System.nanoTime();
     transformer.deactivate();
-    recorder.close(attributes());
+    Map<String, String> attributes = attributes();
+    stopMonitorEvents(stoppedAt, true, attributes);
+    recorder.close(attributes);
+  }
+
+  /**
+   * Monitors in frames running since before the attach: the JVM's monitor events, whose JFR stream
+   * takes seconds to start on a busy host (it starts on an agent thread of its own).
+   */
+  private void startMonitorEvents(boolean attached, AgentOptions options) {
+    if (!attached || !(options.enabled(Family.MONITORS) || options.enabled(Family.WAITS))) {
+      return;
+    }
+    monitorEvents =
+        new AgentThreads("weft-monitor-events")
+            .newThread(
+                () ->
+                    recorder.startMonitorEvents(
+                        inst, options.enabled(Family.MONITORS), options.enabled(Family.WAITS)));
+    recorder.ignore(monitorEvents);
+    monitorEvents.start();
+  }
+
+  /** Stops the JVM's monitor events, if they started (see Recorder). */
+  private void stopMonitorEvents(long stoppedAt, boolean atExit, Map<String, String> attributes) {
+    Thread starting = monitorEvents;
+    if (starting == null) {
+      return;
+    }
+    recorder.stopMonitorEvents(stoppedAt, atExit, attributes);
   }
 
   private Map<String, String> attributes() {
     Map<String, String> attributes = new LinkedHashMap<>();
+    if (threadsAtAttach >= 0) {
+      attributes.put("agent.threads_at_attach", Integer.toString(threadsAtAttach));
+    }
     if (transformer.errors() > 0) {
       attributes.put("agent.weave_errors", Long.toString(transformer.errors()));
       attributes.put("agent.first_weave_error", String.valueOf(transformer.firstError()));

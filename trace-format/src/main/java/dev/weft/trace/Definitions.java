@@ -26,6 +26,8 @@ import java.util.zip.CRC32C;
 public final class Definitions {
   private final Map<Integer, RegionDef> regions = new HashMap<>();
   private final Map<Integer, ThreadDef> threads = new TreeMap<>();
+  private final Map<Integer, ThreadDef> supplements = new TreeMap<>();
+  private final Map<Integer, Integer> owners = new HashMap<>();
   private final Map<Integer, PoolDef> pools = new HashMap<>();
   private final Map<Long, ObjectDef> objects = new HashMap<>();
   private final Map<String, String> attributes = new LinkedHashMap<>();
@@ -290,12 +292,30 @@ public final class Definitions {
   }
 
   private void finishThreads() {
+    Map<Long, Integer> mainByJavaId = new HashMap<>();
     for (Map.Entry<Integer, long[]> e : threadFacts.entrySet()) {
       long[] f = e.getValue();
-      threads.put(
-          e.getKey(),
+      ThreadDef t =
           new ThreadDef(
-              e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]));
+              e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]);
+      if (t.isSupplement()) {
+        supplements.put(t.stream(), t);
+      } else {
+        threads.put(t.stream(), t);
+        if (!t.isVirtual()) {
+          mainByJavaId.putIfAbsent(t.javaId(), t.stream());
+        }
+      }
+    }
+    for (ThreadDef s : List.copyOf(supplements.values())) {
+      Integer owner = mainByJavaId.get(s.javaId());
+      if (owner == null) {
+        // Nothing else recorded of the thread: the supplement is its only stream.
+        supplements.remove(s.stream());
+        threads.put(s.stream(), s);
+      } else {
+        owners.put(s.stream(), owner);
+      }
     }
   }
 
@@ -332,14 +352,39 @@ public final class Definitions {
     return Collections.unmodifiableCollection(regions.values());
   }
 
-  /** The thread of a stream, or null. */
+  /** The thread of a stream (a supplement's own definition for a supplement), or null. */
   public ThreadDef thread(int stream) {
-    return threads.get(stream);
+    ThreadDef t = threads.get(stream);
+    return t != null ? t : supplements.get(stream);
   }
 
-  /** All threads, by stream id. */
+  /**
+   * All threads, by stream id. Supplements ({@link ThreadDef#SUPPLEMENT}) are not threads of their
+   * own and are not listed: their events belong to their {@link #owner}.
+   */
   public Collection<ThreadDef> threads() {
     return Collections.unmodifiableCollection(threads.values());
+  }
+
+  /** Every stream's THREAD definition, supplements included, by stream id. */
+  public Collection<ThreadDef> streamDefinitions() {
+    Map<Integer, ThreadDef> all = new TreeMap<>(threads);
+    all.putAll(supplements);
+    return Collections.unmodifiableCollection(all.values());
+  }
+
+  /** The supplement streams that belong to another stream's thread, by stream id. */
+  public Collection<ThreadDef> supplements() {
+    return Collections.unmodifiableCollection(supplements.values());
+  }
+
+  /**
+   * The stream whose thread the events of {@code stream} belong to: the thread's main stream for a
+   * supplement, else {@code stream} itself.
+   */
+  public int owner(int stream) {
+    Integer o = owners.get(stream);
+    return o != null ? o : stream;
   }
 
   public PoolDef pool(int id) {

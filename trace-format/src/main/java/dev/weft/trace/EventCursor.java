@@ -15,7 +15,10 @@ public interface EventCursor {
   /** The event's time, in the trace's {@code System.nanoTime()} clock. */
   long time();
 
-  /** The stream (thread) the event belongs to. */
+  /**
+   * The stream (thread) the event belongs to: for a merged cursor, a supplement's events belong to
+   * their thread's main stream ({@link Definitions#owner}).
+   */
   int stream();
 
   /** The {@code index}th payload field, in the order {@link EventKind} lists them. */

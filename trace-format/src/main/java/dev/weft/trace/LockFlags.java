@@ -23,5 +23,12 @@ public final class LockFlags {
   /** The attempt ended by interrupt or timeout; like FAILED, no RELEASED follows. */
   public static final int ABORTED = 16;
 
+  /**
+   * Since 1.2: the JVM reported that the thread had to wait because another thread held the lock
+   * (its own monitor events, for frames that were running before an attach). The hold that follows
+   * is not known: its LOCK_RELEASED has the acquisition's time.
+   */
+  public static final int CONTENDED = 32;
+
   private LockFlags() {}
 }

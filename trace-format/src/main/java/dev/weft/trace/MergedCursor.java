@@ -3,6 +3,7 @@ package dev.weft.trace;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * All streams of a trace as one time-ordered sequence: a k-way merge of the per-thread cursors by
@@ -15,10 +16,16 @@ import java.util.List;
  * the cursors for their times. Every event pays this: threads' events interleave closely (in the
  * synthetic benchmark trace a thread has 1.1 events on average before another thread's turn), so
  * shortcuts for one stream running ahead of the others would rarely apply.
+ *
+ * <p>{@link #stream()} is the stream of the thread an event belongs to: a supplement's events
+ * ({@link ThreadDef#SUPPLEMENT}) are its owner's, merged in by time like any other stream's.
  */
 final class MergedCursor implements EventCursor {
   /** The cursors by ascending stream id; a cursor's index is its leaf. */
   private final StreamCursor[] cursors;
+
+  /** By leaf: the stream id {@link #stream()} reports for that cursor's events. */
+  private final int[] owners;
 
   /** Leaves: the number of cursors rounded up to a power of two (unused leaves never win). */
   private final int leaves;
@@ -37,10 +44,20 @@ final class MergedCursor implements EventCursor {
   private int winner = -1;
 
   private StreamCursor current;
+  private int currentOwner;
 
   MergedCursor(List<StreamCursor> streams) {
+    this(streams, IntUnaryOperator.identity());
+  }
+
+  /** {@code owner} maps a stream id to the stream of the thread its events belong to. */
+  MergedCursor(List<StreamCursor> streams, IntUnaryOperator owner) {
     this.cursors = streams.toArray(new StreamCursor[0]);
     Arrays.sort(cursors, Comparator.comparingInt(StreamCursor::stream));
+    this.owners = new int[cursors.length];
+    for (int i = 0; i < cursors.length; i++) {
+      owners[i] = owner.applyAsInt(cursors[i].stream());
+    }
     this.leaves = Integer.highestOneBit(Math.max(1, cursors.length * 2 - 1));
     this.loserTime = new long[leaves];
     this.loserRank = new int[leaves];
@@ -113,6 +130,7 @@ final class MergedCursor implements EventCursor {
       return false;
     }
     current = cursors[rank];
+    currentOwner = owners[rank];
     return true;
   }
 
@@ -128,7 +146,7 @@ final class MergedCursor implements EventCursor {
 
   @Override
   public int stream() {
-    return current.stream();
+    return currentOwner;
   }
 
   @Override

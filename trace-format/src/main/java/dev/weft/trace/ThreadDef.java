@@ -8,12 +8,20 @@ import java.util.List;
  * @param stream the stream id, which names the thread's event file
  * @param javaId {@code Thread.getId()}
  * @param names every name the thread had, in order, the first being its name when it first recorded
- * @param flags {@link #VIRTUAL}, {@link #DAEMON}
+ * @param flags {@link #VIRTUAL}, {@link #DAEMON}, {@link #SUPPLEMENT}
  * @param pool the pool the thread works for (a {@link PoolDef} id), 0 when none
  */
 public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, int pool) {
   public static final int VIRTUAL = 1;
   public static final int DAEMON = 2;
+
+  /**
+   * Since 1.2: the stream is not a thread of its own but more events of the thread with the same
+   * Java id, written by another writer (the agent's reader of the JVM's own monitor events, for
+   * frames that were running before an attach). Readers merge it into that thread ({@link
+   * Definitions#owner}).
+   */
+  public static final int SUPPLEMENT = 4;
 
   /** A name the thread took at a time (trace nanoTime clock). */
   public record Rename(long time, String name) {}
@@ -29,5 +37,10 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
 
   public boolean isVirtual() {
     return (flags & VIRTUAL) != 0;
+  }
+
+  /** See {@link #SUPPLEMENT}. */
+  public boolean isSupplement() {
+    return (flags & SUPPLEMENT) != 0;
   }
 }

@@ -154,7 +154,7 @@ public final class Trace implements Closeable {
     } else if (Files.exists(events)) {
       damage(events + ": not a directory");
     }
-    for (ThreadDef t : definitions.threads()) {
+    for (ThreadDef t : definitions.streamDefinitions()) {
       if (files.containsKey(t.stream()) || definitions.drops().containsKey(t.stream())) {
         continue;
       }
@@ -327,7 +327,7 @@ public final class Trace implements Closeable {
         lastEvent = Math.max(lastEvent, c.time());
       }
     }
-    for (ThreadDef t : definitions.threads()) {
+    for (ThreadDef t : definitions.streamDefinitions()) {
       for (ThreadDef.Rename r : t.names()) {
         lastEvent = Math.max(lastEvent, r.time());
       }
@@ -397,7 +397,7 @@ public final class Trace implements Closeable {
     for (Integer id : files.keySet()) {
       cursors.add(stream(id));
     }
-    return new MergedCursor(cursors);
+    return new MergedCursor(cursors, definitions::owner);
   }
 
   /** A new cursor over one thread's events. */

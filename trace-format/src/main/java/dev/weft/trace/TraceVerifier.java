@@ -114,7 +114,7 @@ public final class TraceVerifier {
           droppedWithoutFiles += d.getValue(); // a stream that never got a file, or stream 0
         }
       }
-      for (ThreadDef t : defs.threads()) {
+      for (ThreadDef t : defs.streamDefinitions()) {
         if (!withFiles.contains(t.stream())) {
           Long lost = defs.drops().get(t.stream());
           warn(

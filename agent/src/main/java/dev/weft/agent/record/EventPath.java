@@ -327,6 +327,29 @@ final class EventPath {
     preOpened.put(child.getId(), p);
   }
 
+  /**
+   * Opens the stream of a thread that was running before the recording started (an attach), at
+   * {@code time}: the thread is in the trace from the recording's first moment, with its name, not
+   * only from its first event. Called before any event can be recorded; the thread takes the stream
+   * at its first event ({@link #open}).
+   */
+  void openExisting(Thread t, long time) {
+    if (isVirtual(t) || ignoredThreads.containsKey(t) || preOpened.containsKey(t.getId())) {
+      return;
+    }
+    String name = t.getName();
+    try {
+      preOpened.put(
+          t.getId(),
+          new PreOpened(
+              writer.openStream(t.getId(), name, flags(t), pool(t, 0), time), null, name));
+    } catch (TraceWriter.StreamNotOpenedException e) {
+      preOpened.put(t.getId(), new PreOpened(null, e.lostStream(), name));
+    } catch (RuntimeException e) {
+      // The thread opens its stream itself, at its first event.
+    }
+  }
+
   /** A stream opened for a thread before it started, or the count of its lost events. */
   static final class PreOpened {
     final StreamWriter stream;

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -19,6 +21,11 @@ import org.objectweb.asm.Opcodes;
  * is not the current one), but their bytecode index still points into the original code, whose
  * class file the class's loader can read again. Parsed once per class, on the first wait of a
  * running frame in it.
+ *
+ * <p>Also where the original code enters monitors and calls {@code Object.wait}: a frame whose
+ * bytecode index is there runs the original code (woven code has its own calls before those
+ * instructions, so they are elsewhere in it), which tells the JVM's monitor events of frames
+ * running since before the attach from those of woven methods ({@link RunningMonitors}).
  */
 final class OriginalLines {
   private static final ClassValue<OriginalLines> OF_CLASS =
@@ -34,9 +41,61 @@ final class OriginalLines {
   /** Per {@code name + descriptor}: pairs (start bytecode index, line), in the table's order. */
   private final Map<String, int[]> lines;
 
-  private OriginalLines(String sourceFile, Map<String, int[]> lines) {
+  /**
+   * Per {@code name + descriptor}: bytecode indexes of monitorenter, then -1, then of wait calls.
+   */
+  private final Map<String, int[]> waits;
+
+  /** {@code name + descriptor} of the synchronized methods. */
+  private final Set<String> synchronizedMethods;
+
+  private OriginalLines(
+      String sourceFile,
+      Map<String, int[]> lines,
+      Map<String, int[]> waits,
+      Set<String> synchronizedMethods) {
     this.sourceFile = sourceFile;
     this.lines = lines;
+    this.waits = waits;
+    this.synchronizedMethods = synchronizedMethods;
+  }
+
+  /**
+   * Whether the original code of a method has a {@code monitorenter} at {@code bci}, or just before
+   * it (a compiled frame blocked in the instruction reports the next one, one byte on): the
+   * instruction's index, or -1.
+   */
+  int monitorEnterAt(String name, String descriptor, int bci) {
+    int[] at = waits.get(name + descriptor);
+    if (at != null) {
+      for (int i = 0; i < at.length && at[i] >= 0; i++) {
+        if (at[i] == bci || at[i] + 1 == bci) {
+          return at[i];
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the original code of a method calls {@code Object.wait} at {@code bci}. */
+  boolean waitCallAt(String name, String descriptor, int bci) {
+    int[] at = waits.get(name + descriptor);
+    if (at != null) {
+      boolean calls = false;
+      for (int i = 0; i < at.length; i++) {
+        if (at[i] < 0) {
+          calls = true;
+        } else if (calls && at[i] == bci) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether the method was declared {@code synchronized} in the original class file. */
+  boolean isSynchronized(String name, String descriptor) {
+    return synchronizedMethods.contains(name + descriptor);
   }
 
   /** Of class {@code c}; empty when its class file cannot be read. */
@@ -74,16 +133,18 @@ final class OriginalLines {
             ? ClassLoader.getSystemResourceAsStream(resource)
             : loader.getResourceAsStream(resource)) {
       if (in == null) {
-        return new OriginalLines(null, Map.of());
+        return new OriginalLines(null, Map.of(), Map.of(), Set.of());
       }
       return parse(in.readAllBytes());
     } catch (IOException | RuntimeException e) {
-      return new OriginalLines(null, Map.of());
+      return new OriginalLines(null, Map.of(), Map.of(), Set.of());
     }
   }
 
   private static OriginalLines parse(byte[] classfile) {
     Map<String, int[]> lines = new HashMap<>();
+    Map<String, int[]> waits = new HashMap<>();
+    Set<String> synchronizedMethods = new HashSet<>();
     String[] source = new String[1];
     // Through a writer: a reader's labels get their offsets only when a writer writes the code;
     // unchanged code is written with the same instructions at the same offsets.
@@ -100,9 +161,40 @@ final class OriginalLines {
               public MethodVisitor visitMethod(
                   int access, String name, String descriptor, String signature, String[] ex) {
                 MethodVisitor writer = super.visitMethod(access, name, descriptor, signature, ex);
+                if ((access & Opcodes.ACC_SYNCHRONIZED) != 0) {
+                  synchronizedMethods.add(name + descriptor);
+                }
                 return new MethodVisitor(Opcodes.ASM9, writer) {
                   private final List<Label> starts = new ArrayList<>();
                   private final List<Integer> numbers = new ArrayList<>();
+                  private final List<Label> enters = new ArrayList<>();
+                  private final List<Label> waitCalls = new ArrayList<>();
+
+                  @Override
+                  public void visitInsn(int opcode) {
+                    if (opcode == Opcodes.MONITORENTER) {
+                      enters.add(here());
+                    }
+                    super.visitInsn(opcode);
+                  }
+
+                  @Override
+                  public void visitMethodInsn(
+                      int opcode, String owner, String method, String desc, boolean itf) {
+                    if (opcode == Opcodes.INVOKEVIRTUAL
+                        && method.equals("wait")
+                        && (desc.equals("()V") || desc.equals("(J)V") || desc.equals("(JI)V"))) {
+                      waitCalls.add(here());
+                    }
+                    super.visitMethodInsn(opcode, owner, method, desc, itf);
+                  }
+
+                  /** A label at the next instruction (a label writes no code). */
+                  private Label here() {
+                    Label l = new Label();
+                    super.visitLabel(l);
+                    return l;
+                  }
 
                   @Override
                   public void visitLineNumber(int line, Label start) {
@@ -120,11 +212,23 @@ final class OriginalLines {
                       table[2 * i + 1] = numbers.get(i);
                     }
                     lines.put(name + descriptor, table);
+                    if (!enters.isEmpty() || !waitCalls.isEmpty()) {
+                      int[] at = new int[enters.size() + 1 + waitCalls.size()];
+                      int k = 0;
+                      for (Label l : enters) {
+                        at[k++] = l.getOffset();
+                      }
+                      at[k++] = -1;
+                      for (Label l : waitCalls) {
+                        at[k++] = l.getOffset();
+                      }
+                      waits.put(name + descriptor, at);
+                    }
                   }
                 };
               }
             },
             ClassReader.SKIP_FRAMES);
-    return new OriginalLines(source[0], lines);
+    return new OriginalLines(source[0], lines, waits, synchronizedMethods);
   }
 }

@@ -89,6 +89,32 @@ public final class Recorder extends WeftSink {
     path.jvmCounts.takeBaseline();
   }
 
+  /**
+   * Puts the application's threads that are alive now into the trace, from now (an attach, before
+   * the bridge is installed): JVM and JDK service threads (the root thread group and the JDK's
+   * innocuous threads) and ignored threads are left out. Returns how many were put in.
+   */
+  public int openExistingThreads() {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] all = new Thread[root.activeCount() + 16];
+    int n = root.enumerate(all, true);
+    long now = System.nanoTime();
+    int opened = 0;
+    for (int i = 0; i < n; i++) {
+      Thread t = all[i];
+      ThreadGroup g = t.getThreadGroup();
+      if (g == null || g == root || g.getName().equals("InnocuousThreadGroup") || !t.isAlive()) {
+        continue;
+      }
+      path.openExisting(t, now);
+      opened++;
+    }
+    return opened;
+  }
+
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
   public void ignore(Thread t) {
     path.ignore(t);
@@ -401,6 +427,82 @@ public final class Recorder extends WeftSink {
 
   boolean holdsLockOf(Object o) {
     return locks.holdsLockOf(o);
+  }
+
+  // ---- monitor waits in frames running since before the attach (the JVM's events;
+  // RunningMonitors)
+
+  private final Object monitorsLock = new Object();
+  private RunningMonitors runningMonitors;
+
+  /** A JvmMonitorEvents, typed Object: {@code jdk.jfr} may be missing from the runtime. */
+  private Object jvmMonitorEvents;
+
+  private String monitorEventsProblem;
+  private boolean monitorsStopped;
+
+  /**
+   * Reads the JVM's monitor events on the calling agent thread until they are stopped (an attached
+   * agent; starting takes seconds). {@code enters}: contended {@code synchronized}; {@code waits}:
+   * {@code Object.wait}.
+   */
+  public void startMonitorEvents(Instrumentation inst, boolean enters, boolean waits) {
+    if (closed.get()) {
+      return;
+    }
+    RunningMonitors m = new RunningMonitors(writer, regions, path, inst, enters, waits);
+    JvmMonitorEvents j;
+    try {
+      j = JvmMonitorEvents.start(m, path); // seconds: not under the lock, which a stop takes
+    } catch (Throwable e) { // LinkageError without jdk.jfr; IllegalStateException from JFR
+      synchronized (monitorsLock) {
+        monitorEventsProblem = e.getClass().getSimpleName() + ": " + e.getMessage();
+      }
+      return;
+    }
+    synchronized (monitorsLock) {
+      if (monitorsStopped) {
+        j.discard(); // the recording stopped meanwhile
+        return;
+      }
+      jvmMonitorEvents = j;
+      runningMonitors = m;
+    }
+    j.run(); // until the stop closes the stream
+  }
+
+  /**
+   * Stops reading the JVM's monitor events, after those of waits that ended by {@code stopAt}
+   * ({@code System.nanoTime}), unless {@code atExit}; puts what was seen into {@code attributes}.
+   */
+  public void stopMonitorEvents(long stopAt, boolean atExit, Map<String, String> attributes) {
+    JvmMonitorEvents j;
+    RunningMonitors m;
+    synchronized (monitorsLock) {
+      monitorsStopped = true;
+      j = (JvmMonitorEvents) jvmMonitorEvents;
+      m = runningMonitors;
+      jvmMonitorEvents = null;
+      if (j == null) {
+        if (monitorEventsProblem != null) {
+          attributes.put("agent.monitor_events", "unavailable (" + monitorEventsProblem + ")");
+        }
+        return;
+      }
+    }
+    // At the JVM's exit JFR shuts down as well: its last events are not waited for.
+    j.stop(stopAt, atExit ? 0 : 5_000_000_000L);
+    attributes.put("agent.monitor_events_from", Long.toString(j.from));
+    attributes.put(
+        "agent.monitor_events",
+        "recorded "
+            + m.recorded
+            + ", at woven call sites "
+            + m.woven
+            + ", not the application's "
+            + m.notUser
+            + ", outside the recording "
+            + m.outsideWindow);
   }
 
   // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the

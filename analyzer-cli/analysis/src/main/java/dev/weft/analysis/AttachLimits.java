@@ -3,6 +3,7 @@ package dev.weft.analysis;
 import dev.weft.trace.Definitions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -11,12 +12,20 @@ import java.util.Set;
  *
  * <p>Frames already running at the attach keep their code, so their call sites are not woven. The
  * agent hooks some JDK wait methods themselves to see the waits such frames start (attribute {@code
- * agent.running_frames}: the construct families hooked); every other kind of wait in those frames,
- * and every wait already in progress at the attach, is missing.
+ * agent.running_frames}: the construct families hooked) and reads the JVM's own monitor events for
+ * their {@code synchronized} and {@code Object.wait}, from a moment seconds after the attach
+ * ({@code agent.monitor_events_from}); every other kind of wait in those frames, and every wait
+ * already in progress at the attach, is missing.
  */
 final class AttachLimits {
   /** The attribute an attached agent writes: the families hooked for running frames. */
   static final String RUNNING_FRAMES = "agent.running_frames";
+
+  /**
+   * The attribute an attached agent writes when it read the JVM's monitor events: from when (trace
+   * time), which is seconds after the attach (starting the JVM's event recorder takes that long).
+   */
+  static final String MONITOR_EVENTS_FROM = "agent.monitor_events_from";
 
   private AttachLimits() {}
 
@@ -31,10 +40,16 @@ final class AttachLimits {
     (hooked.contains("locks") ? seen : unseen).add("ReentrantLock acquisitions");
     (hooked.contains("barriers") ? seen : unseen).add("CyclicBarrier waits");
     (hooked.contains("waits") ? seen : unseen).add("Condition waits");
+    String monitorsFrom = monitorsFrom(defs);
+    if (monitorsFrom != null) {
+      seen.add("synchronized contention and Object.wait from " + monitorsFrom);
+      unseen.add("synchronized contention and Object.wait before " + monitorsFrom);
+    } else {
+      unseen.add("synchronized contention, Object.wait");
+    }
     unseen.add(
-        "synchronized contention, Object.wait, Thread.sleep, Thread.join, Future.get and"
-            + " fork-join joins, CountDownLatch, Phaser and Semaphore waits, read/write and stamped"
-            + " locks");
+        "Thread.sleep, Thread.join, Future.get and fork-join joins, CountDownLatch, Phaser and"
+            + " Semaphore waits, read/write and stamped locks");
     List<String> out = new ArrayList<>();
     out.add("waits, regions and tasks already in progress when the recording started");
     out.add(
@@ -46,5 +61,23 @@ final class AttachLimits {
         "synchronized methods of classes loaded before the attach: their acquisitions are"
             + " recorded without their wait");
     return out;
+  }
+
+  /**
+   * When the JVM's own monitor events started to be read (attribute {@value #MONITOR_EVENTS_FROM},
+   * a trace time), as seconds after the recording's start; null when they were not read.
+   */
+  private static String monitorsFrom(Definitions defs) {
+    String from = defs.attributes().get(MONITOR_EVENTS_FROM);
+    if (from == null || defs.clock() == null) {
+      return null;
+    }
+    try {
+      double seconds = (Long.parseLong(from) - defs.clock().nanoBase()) / 1e9;
+      return String.format(
+          Locale.ROOT, "%.1f s after the start, through the JVM's events", seconds);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 }

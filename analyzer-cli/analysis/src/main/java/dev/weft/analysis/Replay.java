@@ -1236,6 +1236,11 @@ final class Replay {
     a.acquired = acquired;
     a.heldExclusivelyByOther = (th.aux[i] & 1) != 0;
     a.heldByOther = (th.aux[i] & 2) != 0;
+    if ((flags & LockFlags.CONTENDED) != 0) {
+      // The JVM saw this wait for another thread's hold, which the trace does not show.
+      a.heldByOther = true;
+      a.heldExclusivelyByOther = true;
+    }
     if (l >= 0) {
       a.lastRelease = locks.lastRelease[l];
       a.lastReleaser = locks.lastReleaser[l];

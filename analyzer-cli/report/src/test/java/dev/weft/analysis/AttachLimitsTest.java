@@ -64,6 +64,28 @@ class AttachLimitsTest {
   }
 
   @Test
+  void monitorsInRunningFramesAreSeenFromWhenTheJvmsEventsWereRead() throws IOException {
+    // The fixture's clock starts at trace time 0.
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "monitors",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks",
+                "agent.monitor_events_from",
+                Long.toString(2_500_000_000L)));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains("synchronized contention and Object.wait before 2.5 s after the start"),
+        running);
+    assertTrue(
+        running.contains("seen there: ReentrantLock acquisitions, synchronized contention and"),
+        running);
+  }
+
+  @Test
   void withoutHooksForRunningFramesEveryKindOfWaitThereIsUnseen() throws IOException {
     AnalysisResult r = Analyzer.analyze(trace("old", "agent.attached", "true"));
     String running = r.trace().notSeenWhenAttached().get(1);

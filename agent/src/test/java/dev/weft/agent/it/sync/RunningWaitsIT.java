@@ -11,6 +11,7 @@ import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Waits in loops that were running when the agent attached ({@link RunningWaitsApp}): the barrier
  * and the lock taken in the running frame are recorded through the hooks in the JDK's own methods,
- * at the user's line, with the waits the application measured itself; the lock in a method called
- * afresh is recorded once (by its woven call site), not twice.
+ * at the user's line, with the waits the application measured itself; the contended monitor in the
+ * running frame comes from the JVM's own monitor events; the lock and the monitor in methods called
+ * afresh are recorded once (by their woven call sites), not twice.
  */
 @Tag("child-jvm")
 class RunningWaitsIT {
@@ -88,7 +90,11 @@ class RunningWaitsIT {
         Integer.parseInt(t.definitions.attributes().get("agent.restored_classes")) >= 4,
         t.definitions.attributes().toString());
 
-    Truth truth = Truth.read(log);
+    // Compared once the JVM's monitor events run: JFR's start-up takes seconds of CPU in the
+    // program, during which the workers are descheduled far more often (see ATTACH.md).
+    long monitorsFrom = Long.parseLong(t.definitions.attributes().get("agent.monitor_events_from"));
+    Truth truth = Truth.read(log).from(monitorsFrom);
+    Truth monitors = truth;
     for (int i = 0; i < RunningWaitsApp.WORKERS; i++) {
       String worker = "worker-" + i;
       int stream = SyncTraces.stream(t, worker);
@@ -99,7 +105,68 @@ class RunningWaitsIT {
       // (Its waits are mostly a few microseconds, and the call-site path's accuracy is tested
       // elsewhere: only the count is checked here.)
       compare(worker, "helperLock", truth, lockWaits(t, stream, "lock in helper"), -1);
+      // From the JVM's monitor events, in the thread's supplement stream: the contended entries.
+      int supplement = supplementOf(t, stream);
+      compareTotals(
+          worker, "monitor", monitors, lockWaits(t, supplement, "monitor in running frame"));
+      // Woven at its call site: recorded there once, and not again from the JVM's events.
+      compare(worker, "helperMonitor", truth, lockWaits(t, stream, "monitor in helper"), -1);
+      assertEquals(
+          List.of(),
+          lockWaits(t, supplement, "monitor in helper"),
+          worker + ": a woven monitor's waits are not taken from the JVM's events as well");
     }
+    assertTrue(
+        t.definitions.attributes().get("agent.monitor_events").startsWith("recorded "),
+        t.definitions.attributes().toString());
+    assertTrue(
+        Integer.parseInt(t.definitions.attributes().get("agent.threads_at_attach"))
+            >= RunningWaitsApp.WORKERS + 1,
+        "the workers and main are in the trace from the attach on");
+  }
+
+  /**
+   * Monitor waits that started in the window of the JVM's monitor events: totals within TOLERANCE.
+   * The JVM reports only contended entries, the application logs every entry: the counts differ by
+   * the uncontended ones, whose logged waits are a few hundred nanoseconds.
+   */
+  private static void compareTotals(
+      String worker, String site, Truth truth, List<long[]> recorded) {
+    List<long[]> logged = truth.inWindow(worker, site);
+    List<long[]> seen = new ArrayList<>();
+    for (long[] w : recorded) {
+      if (truth.inWindow(w)) {
+        seen.add(w);
+      }
+    }
+    String what = worker + " " + site;
+    long recordedTotal = total(seen);
+    long loggedTotal = total(logged);
+    double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
+    System.out.printf(
+        "%s: window %.0f ms, %d waits (%d recorded), logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
+        what,
+        (truth.detached - truth.attached) / 1e6,
+        logged.size(),
+        seen.size(),
+        loggedTotal / 1e6,
+        recordedTotal / 1e6,
+        error * 100);
+    assertTrue(seen.size() > 20, what + ": contended often: " + seen.size());
+    assertTrue(
+        Math.abs(error) <= TOLERANCE,
+        what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
+  }
+
+  /** The supplement stream of the thread of {@code stream}. */
+  private static int supplementOf(TraceFacts t, int stream) {
+    long javaId = t.definitions.thread(stream).javaId();
+    for (ThreadDef s : t.definitions.supplements()) {
+      if (s.javaId() == javaId) {
+        return s.stream();
+      }
+    }
+    throw new AssertionError("no supplement stream for stream " + stream);
   }
 
   /** Recorded and logged waits that started in the window: same count, totals within TOLERANCE. */
@@ -194,7 +261,9 @@ class RunningWaitsIT {
       Map<String, List<long[]>> waits = new HashMap<>();
       for (String line : Files.readAllLines(log)) {
         String[] f = line.split(" ");
-        if (f[0].equals("attached")) {
+        if (f[0].equals("attaching")) {
+          continue;
+        } else if (f[0].equals("attached")) {
           attached = Long.parseLong(f[1]);
         } else if (f[0].equals("detached")) {
           detached = Long.parseLong(f[1]);
@@ -205,6 +274,11 @@ class RunningWaitsIT {
         }
       }
       return new Truth(attached, detached, waits);
+    }
+
+    /** The same log, with its window starting no earlier than {@code t}. */
+    Truth from(long t) {
+      return new Truth(Math.max(attached, t), detached, waits);
     }
 
     List<long[]> inWindow(String worker, String site) {

@@ -74,7 +74,7 @@ final class TraceLayout {
     }
     int major = u16(b, 8);
     int minor = u16(b, 10);
-    if (major != 1 || minor > 1) {
+    if (major != 1 || minor > 2) {
       return new EventFile(major, minor, blocks, events, Math.min(b.length, lastNonZero(b) + 1));
     }
     int pos = EVENTS_HEADER;
