@@ -85,7 +85,7 @@ public final class Trend {
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT run_id, callpath_key, min(callpath), sum(time_ns) FROM results"
-                  + " WHERE property_path LIKE ? AND run_id IN ("
+                  + " WHERE property_path LIKE ? ESCAPE '\\' AND run_id IN ("
                   + in
                   + ") GROUP BY run_id, callpath_key")) {
         ps.setString(1, "%/" + property.replace("%", "").replace("_", "\\_") + "/%");
