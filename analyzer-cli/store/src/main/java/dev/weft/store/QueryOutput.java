@@ -30,24 +30,21 @@ public final class QueryOutput {
     boolean[] numeric = new boolean[n];
     for (int i = 0; i < n; i++) {
       names.add(md.getColumnLabel(i + 1));
-      numeric[i] = isNumeric(md.getColumnType(i + 1));
+      numeric[i] =
+          isNumeric(md.getColumnType(i + 1)) || isUnsignedOrHuge(md.getColumnTypeName(i + 1));
     }
     List<String[]> rows = new ArrayList<>();
-    List<Object[]> values = new ArrayList<>();
     while (rs.next()) {
       String[] row = new String[n];
-      Object[] raw = new Object[n];
       for (int i = 0; i < n; i++) {
         row[i] = rs.getString(i + 1);
-        raw[i] = numeric[i] ? rs.getObject(i + 1) : row[i];
       }
       rows.add(row);
-      values.add(raw);
     }
     return switch (format) {
       case TABLE -> table(names, numeric, rows);
       case CSV -> csv(names, rows);
-      case JSON -> json(names, values);
+      case JSON -> json(names, numeric, rows);
     };
   }
 
@@ -65,6 +62,11 @@ public final class QueryOutput {
           true;
       default -> false;
     };
+  }
+
+  /** DuckDB's integer types that JDBC has no type code for (sum() of BIGINT is a HUGEINT). */
+  private static boolean isUnsignedOrHuge(String typeName) {
+    return typeName != null && typeName.matches("U?(HUGEINT|BIGINT|INTEGER|SMALLINT|TINYINT)");
   }
 
   private static String table(List<String> names, boolean[] numeric, List<String[]> rows) {
@@ -123,27 +125,20 @@ public final class QueryOutput {
     return '"' + s.replace("\"", "\"\"") + '"';
   }
 
-  private static String json(List<String> names, List<Object[]> rows) {
+  private static String json(List<String> names, boolean[] numeric, List<String[]> rows) {
     StringWriter w = new StringWriter();
     try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
       g.writeStartArray();
-      for (Object[] r : rows) {
+      for (String[] r : rows) {
         g.writeStartObject();
         for (int i = 0; i < r.length; i++) {
           g.writeFieldName(names.get(i));
-          Object v = r[i];
-          if (v == null) {
+          if (r[i] == null) {
             g.writeNull();
-          } else if (v instanceof Long || v instanceof Integer || v instanceof Short) {
-            g.writeNumber(((Number) v).longValue());
-          } else if (v instanceof java.math.BigDecimal d) {
-            g.writeNumber(d);
-          } else if (v instanceof java.math.BigInteger i2) {
-            g.writeNumber(i2);
-          } else if (v instanceof Number num) {
-            g.writeNumber(num.doubleValue());
+          } else if (numeric[i] && !r[i].equals("NaN") && !r[i].contains("Infinity")) {
+            g.writeNumber(r[i]); // as the engine printed it: exact for 128-bit sums
           } else {
-            g.writeString(v.toString());
+            g.writeString(r[i]);
           }
         }
         g.writeEndObject();

@@ -29,7 +29,7 @@ public final class StoreSchema {
   public static final List<String> TABLES = List.of(RUNS, RESULTS);
 
   static final String RUNS_COLUMNS =
-      "run_id VARCHAR, started_at_ns BIGINT, duration_ns BIGINT, time_ns BIGINT, host VARCHAR,"
+      "run_id VARCHAR, started_at_ns BIGINT, duration_ns BIGINT, thread_time_ns BIGINT, host VARCHAR,"
           + " jvm VARCHAR, main_class VARCHAR, status VARCHAR, labels MAP(VARCHAR, VARCHAR),"
           + " stored_at_ns BIGINT";
 

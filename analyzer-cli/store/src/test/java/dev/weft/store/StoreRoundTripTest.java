@@ -82,7 +82,7 @@ class StoreRoundTripTest {
         PreparedStatement ps =
             r.connection()
                 .prepareStatement(
-                    "SELECT run_id, duration_ns, time_ns, status, labels['commit'], started_at_ns"
+                    "SELECT run_id, duration_ns, thread_time_ns, status, labels['commit'], started_at_ns"
                         + " FROM runs");
         ResultSet rs = ps.executeQuery()) {
       assertTrue(rs.next());
