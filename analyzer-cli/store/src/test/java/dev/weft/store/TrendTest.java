@@ -20,16 +20,18 @@ class TrendTest {
     Path store = tmp.resolve("store");
     Random random = new Random(7);
     int runs = 12;
-    for (int i = 0; i < runs; i++) {
-      Map<String, Long> cells = new LinkedHashMap<>();
-      cells.put("grows @ App.java:20", 1_000_000L + 200_000L * i + random.nextInt(50_000));
-      cells.put("flat @ App.java:30", 3_000_000L + random.nextInt(400_000));
-      StoreWriter.append(store, StoreFilesTest.run("App", 1_000L * (i + 1), cells));
-      // Another program's runs, growing fast at the flat path: never compared with App's.
-      StoreWriter.append(
-          store,
-          StoreFilesTest.run(
-              "Other", 1_000L * (i + 1) + 1, Map.of("flat @ App.java:30", i * 1_000_000_000L)));
+    try (StoreWriter w = StoreWriter.open()) {
+      for (int i = 0; i < runs; i++) {
+        Map<String, Long> cells = new LinkedHashMap<>();
+        cells.put("grows @ App.java:20", 1_000_000L + 200_000L * i + random.nextInt(50_000));
+        cells.put("flat @ App.java:30", 3_000_000L + random.nextInt(400_000));
+        w.add(store, StoreFilesTest.run("App", 1_000L * (i + 1), cells));
+        // Another program's runs, growing fast at the flat path: never compared with App's.
+        w.add(
+            store,
+            StoreFilesTest.run(
+                "Other", 1_000L * (i + 1) + 1, Map.of("flat @ App.java:30", i * 1_000_000_000L)));
+      }
     }
     try (StoreReader r = StoreReader.open(store, false)) {
       Trend.Result t = Trend.of(r.connection(), "wait", 10, "App");
