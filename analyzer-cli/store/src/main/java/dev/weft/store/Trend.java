@@ -78,17 +78,17 @@ public final class Trend {
     Map<Long, long[]> series = new LinkedHashMap<>();
     Map<Long, String> names = new HashMap<>();
     if (!runs.isEmpty()) {
-      StringBuilder in = new StringBuilder();
-      for (String r : runs) {
-        in.append(in.length() == 0 ? "" : ", ").append(Sql.literal(r));
-      }
+      // The runs joined in SQL rather than listed: DuckDB plans a join far better than IN (…).
       try (PreparedStatement ps =
           c.prepareStatement(
-              "SELECT run_id, callpath_key, min(callpath), sum(time_ns) FROM results"
-                  + " WHERE property_path LIKE ? ESCAPE '\\' AND run_id IN ("
-                  + in
-                  + ") GROUP BY run_id, callpath_key")) {
-        ps.setString(1, "%/" + property.replace("%", "").replace("_", "\\_") + "/%");
+              "SELECT x.run_id, x.callpath_key, min(x.callpath), sum(x.time_ns) FROM results x"
+                  + " JOIN (SELECT run_id FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
+                  + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT ?)"
+                  + " r ON x.run_id = r.run_id"
+                  + " WHERE x.property_path LIKE ? ESCAPE '\\' GROUP BY x.run_id, x.callpath_key")) {
+        ps.setString(1, mainClass);
+        ps.setInt(2, last);
+        ps.setString(3, "%/" + property.replace("%", "").replace("_", "\\_") + "/%");
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             long key = rs.getLong(2);
