@@ -71,30 +71,38 @@ public final class Trend {
         }
       }
     }
-    Map<String, Integer> index = new HashMap<>();
-    for (int i = 0; i < runs.size(); i++) {
-      index.put(runs.get(i), i);
-    }
     Map<Long, long[]> series = new LinkedHashMap<>();
     Map<Long, String> names = new HashMap<>();
+    String like = "%/" + property.replace("%", "").replace("_", "\\_") + "/%";
     if (!runs.isEmpty()) {
-      // The runs joined in SQL rather than listed: DuckDB plans a join far better than IN (…).
+      // The runs joined in SQL (DuckDB plans a join far better than IN (…)) and numbered there in
+      // the order of the list above, so that the rows carry small integers, not run ids.
       try (PreparedStatement ps =
           c.prepareStatement(
-              "SELECT x.run_id, x.callpath_key, min(x.callpath), sum(x.time_ns) FROM results x"
-                  + " JOIN (SELECT run_id FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
-                  + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT ?)"
-                  + " r ON x.run_id = r.run_id"
-                  + " WHERE x.property_path LIKE ? ESCAPE '\\' GROUP BY x.run_id, x.callpath_key")) {
+              "WITH r AS (SELECT run_id, row_number() OVER (ORDER BY t, run_id) - 1 AS i FROM"
+                  + " (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t FROM runs"
+                  + " WHERE main_class IS NOT DISTINCT FROM ? ORDER BY t DESC, run_id DESC"
+                  + " LIMIT ?)) SELECT r.i, x.callpath_key, sum(x.time_ns) FROM results x"
+                  + " JOIN r ON x.run_id = r.run_id WHERE x.property_path LIKE ? ESCAPE '\\'"
+                  + " GROUP BY r.i, x.callpath_key")) {
         ps.setString(1, mainClass);
         ps.setInt(2, last);
-        ps.setString(3, "%/" + property.replace("%", "").replace("_", "\\_") + "/%");
+        ps.setString(3, like);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            long key = rs.getLong(2);
-            names.putIfAbsent(key, rs.getString(3));
-            series.computeIfAbsent(key, k -> new long[runs.size()])[index.get(rs.getString(1))] +=
-                rs.getLong(4);
+            series.computeIfAbsent(rs.getLong(2), k -> new long[runs.size()])[rs.getInt(1)] +=
+                rs.getLong(3);
+          }
+        }
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT callpath_key, min(callpath) FROM results WHERE property_path LIKE ?"
+                  + " ESCAPE '\\' GROUP BY callpath_key")) {
+        ps.setString(1, like);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            names.put(rs.getLong(1), rs.getString(2));
           }
         }
       }
