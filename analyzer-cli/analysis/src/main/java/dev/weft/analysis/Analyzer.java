@@ -41,16 +41,18 @@ public final class Analyzer {
     private final DoubleConsumer progress;
     private final String partial;
     private final boolean salvage;
+    private final CellSink cells;
 
-    private Options(DoubleConsumer progress, String partial, boolean salvage) {
+    private Options(DoubleConsumer progress, String partial, boolean salvage, CellSink cells) {
       this.progress = progress;
       this.partial = partial;
       this.salvage = salvage;
+      this.cells = cells;
     }
 
     /** No progress reporting; the status comes from the trace alone; a damaged trace fails. */
     public static Options defaults() {
-      return new Options(null, null, false);
+      return new Options(null, null, false, null);
     }
 
     /**
@@ -58,7 +60,7 @@ public final class Analyzer {
      * result is then {@link AnalysisResult.Status#PARTIAL} with the reader's verdict as its detail.
      */
     public Options withSalvage(boolean salvage) {
-      return new Options(progress, partial, salvage);
+      return new Options(progress, partial, salvage, cells);
     }
 
     /**
@@ -67,7 +69,7 @@ public final class Analyzer {
      * before the replay.)
      */
     public Options withProgress(DoubleConsumer listener) {
-      return new Options(listener, partial, salvage);
+      return new Options(listener, partial, salvage, cells);
     }
 
     /**
@@ -83,8 +85,30 @@ public final class Analyzer {
       if (reason != null && reason.isBlank()) {
         throw new IllegalArgumentException("a partial analysis needs a reason");
       }
-      return new Options(progress, reason == null ? null : reason.strip(), salvage);
+      return new Options(progress, reason == null ? null : reason.strip(), salvage, cells);
     }
+
+    /**
+     * Also told every (property, call path, thread) cell of the severity cube once the replay is
+     * done, before the result is built: the result keeps only the by-thread and by-call-path sums,
+     * which a store of results needs both of at once. Null for none.
+     */
+    public Options withCells(CellSink sink) {
+      return new Options(progress, partial, salvage, sink);
+    }
+  }
+
+  /** Receives the exclusive severity cells of an analysis (zeros left out). */
+  public interface CellSink {
+    /**
+     * One cell.
+     *
+     * @param property the property's id
+     * @param callpath region labels from the outermost, as in {@code by_callpath}
+     * @param thread the thread's name, as in {@code by_thread}
+     * @param ns exclusive severity
+     */
+    void cell(String property, List<String> callpath, String thread, long ns);
   }
 
   private final Trace trace;
@@ -192,6 +216,9 @@ public final class Analyzer {
               + " regions: what ran deeper is attributed to '"
               + CallPathTree.FOLDED_LABEL
               + "' at that depth");
+    }
+    if (options.cells != null) {
+      Results.cells(defs, replay, options.cells);
     }
     AnalysisResult r =
         Results.build(

@@ -250,6 +250,18 @@ public final class Results {
         paths);
   }
 
+  /** Tells {@code sink} every non-zero cell of the replay's severity cube. */
+  static void cells(Definitions defs, Replay replay, Analyzer.CellSink sink) {
+    Map<Integer, List<String>> paths = new HashMap<>();
+    replay.cube.forEach(
+        (p, node, thread, ns) ->
+            sink.cell(
+                replay.properties.get(p).id(),
+                paths.computeIfAbsent(node, n -> replay.tree.path(defs, n)),
+                replay.threads[thread].name,
+                ns));
+  }
+
   public static double percent(long ns, long total) {
     return total > 0 ? Math.round(100_000.0 * ns / total) / 1000.0 : 0;
   }

@@ -7,6 +7,9 @@ import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.report.HtmlReport;
 import dev.weft.report.TextReport;
+import dev.weft.store.RunSources;
+import dev.weft.store.StoreWriter;
+import dev.weft.store.StoredRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -19,6 +22,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -47,7 +51,18 @@ final class AnalyzeCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
   @Mixin PageFormatOption format;
   @Mixin OutputFile output;
+
+  @Option(
+      names = "--store",
+      paramLabel = "DIR",
+      description =
+          "Also append the run to the store in DIR (created if absent; see STORE.md) for weft"
+              + " query and weft trend.")
+  Path storeDir;
+
+  @Mixin StoreOptions store;
   @Spec CommandSpec spec;
+  private StoredRun.CellCollector cells;
 
   @Override
   public Integer call() throws IOException {
@@ -55,7 +70,16 @@ final class AnalyzeCommand implements Callable<Integer> {
     if (f == ReportFormat.HTML) {
       output.defaultTo(DEFAULT_HTML);
     }
+    if (storeDir == null && !store.labels().isEmpty()) {
+      throw new BadInputException("--label goes with --store DIR");
+    }
     AnalysisResult result = analyze();
+    if (storeDir != null) {
+      StoredRun run =
+          StoredRun.of(result, cells, RunSources.definitions(trace.dir()), store.labels());
+      StoreWriter.append(storeDir, run);
+      spec.commandLine().getErr().println("weft: stored run " + run.runId() + " in " + storeDir);
+    }
     if (result.status() == AnalysisResult.Status.PARTIAL) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("weft: warning: partial: " + result.statusDetail());
@@ -92,6 +116,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     Analyzer.Options options = Analyzer.Options.defaults().withSalvage(trace.salvage);
     if (progress != null) {
       options = options.withProgress(progress);
+    }
+    if (storeDir != null) {
+      cells = new StoredRun.CellCollector();
+      options = options.withCells(cells);
     }
     try {
       return Analyzer.analyze(trace.dir(), options);

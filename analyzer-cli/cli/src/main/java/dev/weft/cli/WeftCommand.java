@@ -49,6 +49,9 @@ public final class WeftCommand implements Runnable {
           ExportCommand.class,
           DiffCommand.class,
           CheckCommand.class,
+          StoreCommand.class,
+          QueryCommand.class,
+          TrendCommand.class,
           CompletionCommand.class,
           HelpCommand.class);
 

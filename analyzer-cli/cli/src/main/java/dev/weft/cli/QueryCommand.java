@@ -1,0 +1,68 @@
+package dev.weft.cli;
+
+import dev.weft.store.QueryOutput;
+import dev.weft.store.StoreException;
+import dev.weft.store.StoreReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code weft query DIR "SQL"}: SQL over a store's tables with DuckDB embedded. */
+@Command(
+    name = "query",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run SQL over a store (see STORE.md) with DuckDB embedded.",
+      "Tables: runs (one row per run), results (one row per property, call path and thread),"
+          + " properties (id, parent, property_path). Example: weft query DIR \"SELECT callpath,"
+          + " sum(time_ns) FROM results WHERE property_path LIKE '%/wait/%' GROUP BY ALL ORDER"
+          + " BY 2 DESC LIMIT 10\""
+    })
+final class QueryCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
+  Path dir;
+
+  @Parameters(index = "1", paramLabel = "SQL", description = "The query.")
+  String sql;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = "Output format: table, csv or json (default: ${DEFAULT-VALUE}).")
+  QueryOutput.Format format = QueryOutput.Format.TABLE;
+
+  @Option(
+      names = "--skip-damaged",
+      description =
+          "Leave out damaged or foreign Parquet files (saying how many) instead of failing.")
+  boolean skipDamaged;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    try (StoreReader store = StoreReader.open(dir, skipDamaged)) {
+      StoreCommands.warnSkipped(store, spec.commandLine().getErr());
+      String out;
+      try (Statement st = store.connection().createStatement();
+          ResultSet rs = st.executeQuery(sql)) {
+        out = QueryOutput.render(rs, format);
+      } catch (SQLException e) {
+        throw new StoreException(StoreCommands.oneLine(e));
+      }
+      PrintWriter w = spec.commandLine().getOut();
+      w.print(out);
+      w.flush();
+    }
+    return ExitCodes.OK;
+  }
+}

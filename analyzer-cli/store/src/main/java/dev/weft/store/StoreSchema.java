@@ -1,0 +1,46 @@
+package dev.weft.store;
+
+import java.util.List;
+
+/**
+ * The store's tables and their columns (STORE.md). Each Parquet file carries the schema version in
+ * its key-value metadata under {@link #VERSION_KEY}; a reader refuses versions it does not know.
+ */
+public final class StoreSchema {
+  /** The version of the layout and columns written by this code. */
+  public static final int VERSION = 1;
+
+  /** The versions this code reads. */
+  public static final List<Integer> READS = List.of(1);
+
+  /** The Parquet key-value metadata key holding the schema version. */
+  public static final String VERSION_KEY = "weft.store.schema";
+
+  /** The table a file belongs to, in its metadata. */
+  public static final String TABLE_KEY = "weft.store.table";
+
+  /** One row per run. */
+  public static final String RUNS = "runs";
+
+  /** One row per property × call path × thread cell of a run. */
+  public static final String RESULTS = "results";
+
+  /** The tables, each a directory of the store. */
+  public static final List<String> TABLES = List.of(RUNS, RESULTS);
+
+  static final String RUNS_COLUMNS =
+      "run_id VARCHAR, started_at_ns BIGINT, duration_ns BIGINT, thread_time_ns BIGINT, host VARCHAR,"
+          + " jvm VARCHAR, main_class VARCHAR, status VARCHAR, labels MAP(VARCHAR, VARCHAR),"
+          + " stored_at_ns BIGINT";
+
+  static final String RESULTS_COLUMNS =
+      "run_id VARCHAR, property VARCHAR, parent VARCHAR, property_path VARCHAR, callpath_key"
+          + " BIGINT, callpath VARCHAR, thread VARCHAR, time_ns BIGINT";
+
+  private StoreSchema() {}
+
+  /** The columns of a table, as DuckDB column definitions. */
+  static String columns(String table) {
+    return table.equals(RUNS) ? RUNS_COLUMNS : RESULTS_COLUMNS;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.weft.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Prints the store's figures: append rate (runs/s, rows/s) and the time of a trend query over the
+ * stored runs. {@code java -cp … dev.weft.store.StoreBench [RUNS] [CELLS_PER_RUN]} (see
+ * store-bench.sh); not a test.
+ */
+public final class StoreBench {
+  private StoreBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int cellsPerRun = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+    Path dir = Files.createTempDirectory("weft-store-bench");
+    Random random = new Random(1);
+    long start = System.nanoTime();
+    try (StoreWriter w = StoreWriter.open()) {
+      for (int r = 0; r < runs; r++) {
+        List<StoredRun.Cell> cells = new ArrayList<>();
+        for (int c = 0; c < cellsPerRun; c++) {
+          long ns = c == 0 ? 1_000_000L + 5_000L * r : 1_000_000L + random.nextInt(100_000);
+          cells.add(
+              new StoredRun.Cell(
+                  "lock_contention",
+                  "time",
+                  "/time/lock_contention/",
+                  List.of("main @ App.java:1", "site" + (c / 4) + " @ App.java:" + c),
+                  "worker-" + (c % 4),
+                  ns));
+        }
+        w.add(
+            dir,
+            new StoredRun(
+                java.util.UUID.randomUUID().toString(),
+                1_700_000_000_000_000_000L + r * 1_000_000_000L,
+                1_000_000_000L,
+                4_000_000_000L,
+                "host",
+                "jvm",
+                "App",
+                "complete",
+                Map.of("build", Integer.toString(r)),
+                cells));
+      }
+    }
+    double writeS = (System.nanoTime() - start) / 1e9;
+    System.out.printf(
+        "store write: %d runs of %d cells in %.1f s: %.1f runs/s, %.0f rows/s%n",
+        runs, cellsPerRun, writeS, runs / writeS, (double) runs * cellsPerRun / writeS);
+    for (int i = 0; i < 3; i++) {
+      long t0 = System.nanoTime();
+      try (StoreReader reader = StoreReader.open(dir, false)) {
+        long t1 = System.nanoTime();
+        Trend.Result t = Trend.of(reader.connection(), "lock_contention", runs, null);
+        long t2 = System.nanoTime();
+        System.out.printf(
+            "trend over %d runs: open (list + check %d files) %.0f ms, query %.0f ms; top %s%n",
+            t.runIds().size(),
+            2 * runs,
+            (t1 - t0) / 1e6,
+            (t2 - t1) / 1e6,
+            t.rows().get(0).callpath());
+      }
+    }
+  }
+}
