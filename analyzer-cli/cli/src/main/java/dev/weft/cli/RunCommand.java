@@ -131,15 +131,19 @@ final class RunCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     AtomicBoolean said = new AtomicBoolean();
+    // Said once, by the main thread or the shutdown hook, whichever comes first; the other waits
+    // until the line is out (the JVM halts as soon as the hook returns).
     Runnable sayWhere =
         () -> {
-          if (said.compareAndSet(false, true)) {
-            if (Files.isDirectory(dir)) {
-              err.println("weft: trace in " + dir + "  (next: weft summary " + dir + ")");
-            } else {
-              err.println("weft: no trace was written to " + dir);
+          synchronized (said) {
+            if (!said.getAndSet(true)) {
+              if (Files.isDirectory(dir)) {
+                err.println("weft: trace in " + dir + "  (next: weft summary " + dir + ")");
+              } else {
+                err.println("weft: no trace was written to " + dir);
+              }
+              err.flush();
             }
-            err.flush();
           }
         };
     // On Ctrl-C the program gets the signal too; give it time to finish its trace, and say where

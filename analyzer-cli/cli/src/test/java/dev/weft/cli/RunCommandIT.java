@@ -58,7 +58,14 @@ class RunCommandIT {
       assertTrue(weft.waitFor(60, TimeUnit.SECONDS), "weft did not end after the signal");
       String said = ChildJvms.read(err);
       assertTrue(
-          said.contains("weft: trace in " + trace + "  (next: weft summary " + trace + ")"), said);
+          said.contains("weft: trace in " + trace + "  (next: weft summary " + trace + ")"),
+          () ->
+              "exit "
+                  + weft.exitValue()
+                  + ", stderr: "
+                  + said
+                  + ", stdout: "
+                  + ChildJvms.read(out));
       Cli.Result v = Cli.run("verify", trace.toString());
       assertEquals(0, v.exit(), v.toString());
       assertTrue(v.out().contains("OK"), v.toString());
