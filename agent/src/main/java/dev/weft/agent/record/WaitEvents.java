@@ -19,7 +19,7 @@ final class WaitEvents {
    * #SPIN_GAP_NANOS} plus this fraction (1/n) of it: the thread was descheduled. A descheduled
    * thread's CPU clock is not still: on a virtual machine it runs on while the host has the virtual
    * CPU (measured here: 6–12 ms of "CPU" in gaps of 0.1–0.6 s, 0.1–0.5 ms in gaps of 2–80 ms), and
-   * a fixed allowance split one spin loop into 10–20 pieces a second under load.
+   * a fixed allowance split one spin loop into many pieces under load (see the cap below).
    */
   static final long SPIN_DESCHEDULED_CPU_SHARE = 4;
 
@@ -189,7 +189,7 @@ final class WaitEvents {
     if (!descheduled(used, gap)) {
       return last; // the thread worked after the loop
     }
-    return Math.min(now - used, last + SPIN_END_DESCHEDULED_MAX_NANOS);
+    return Math.max(last, Math.min(now - used, last + SPIN_END_DESCHEDULED_MAX_NANOS));
   }
 
   /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
