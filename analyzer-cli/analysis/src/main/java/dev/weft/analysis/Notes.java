@@ -103,7 +103,8 @@ final class Notes {
     return n;
   }
 
-  private static void add(List<String> notes, long count, String what) {
+  /** Adds "{@code count what}" when the count is not 0. */
+  static void add(List<String> notes, long count, String what) {
     if (count > 0) {
       notes.add(count + " " + what);
     }

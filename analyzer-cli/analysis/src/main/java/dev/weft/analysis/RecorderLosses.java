@@ -14,37 +14,29 @@ final class RecorderLosses {
 
   static List<String> notes(Map<String, String> attributes) {
     List<String> notes = new ArrayList<>();
-    long skipped = count(attributes, "agent.virtual_thread_events_skipped");
-    if (skipped > 0) {
-      notes.add(
-          skipped
-              + " events of virtual threads were not recorded (their carrier's stream was held by"
-              + " another virtual thread blocked inside the recorder): their waits may be missing");
-    }
-    long undefined = count(attributes, "agent.events_dropped_undefined");
-    if (undefined > 0) {
-      notes.add(
-          undefined
-              + " events were dropped because a definition they need could not be written (disk"
-              + " full or size limit)");
-    }
-    long lostDefinitions = count(attributes, "agent.definitions_lost");
-    if (lostDefinitions > 0) {
-      notes.add(
-          lostDefinitions
-              + " region or object definitions could not be written: the events that need them"
-              + " were dropped");
-    }
-    long weaveErrors = count(attributes, "agent.weave_errors");
-    if (weaveErrors > 0) {
-      String first = attributes.get("agent.first_weave_error");
-      notes.add(
-          weaveErrors
-              + " classes could not be woven and ran unrecorded"
-              + (first == null || first.isEmpty() || first.equals("null")
-                  ? ""
-                  : " (first: " + first + ")"));
-    }
+    Notes.add(
+        notes,
+        count(attributes, "agent.virtual_thread_events_skipped"),
+        "events of virtual threads were not recorded (their carrier's stream was held by another"
+            + " virtual thread blocked inside the recorder): their waits may be missing");
+    Notes.add(
+        notes,
+        count(attributes, "agent.events_dropped_undefined"),
+        "events were dropped because a definition they need could not be written (disk full or"
+            + " size limit)");
+    Notes.add(
+        notes,
+        count(attributes, "agent.definitions_lost"),
+        "region or object definitions could not be written: the events that need them were"
+            + " dropped");
+    String first = attributes.get("agent.first_weave_error");
+    Notes.add(
+        notes,
+        count(attributes, "agent.weave_errors"),
+        "classes could not be woven and ran unrecorded"
+            + (first == null || first.isEmpty() || first.equals("null")
+                ? ""
+                : " (first: " + first + ")"));
     return notes;
   }
 
