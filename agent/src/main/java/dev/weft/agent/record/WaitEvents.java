@@ -124,9 +124,7 @@ final class WaitEvents {
       long cpu = ThreadCpu.now();
       // CPU used since the last call returned, within the sampling error (<= SPIN_GAP_NANOS).
       long gap = now - s.spinLastEnd;
-      if (cpu >= 0
-          && s.spinCpu >= 0
-          && descheduled((cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt), gap)) {
+      if (cpu >= 0 && s.spinCpu >= 0 && descheduled(cpuSinceLastCall(s, cpu), gap)) {
         s.spinCpu = cpu;
         s.spinCpuAt = now;
         return;
@@ -185,11 +183,20 @@ final class WaitEvents {
     if (cpu < 0) {
       return last;
     }
-    long used = Math.max(0, (cpu - s.spinCpu) - (last - s.spinCpuAt));
+    long used = Math.max(0, cpuSinceLastCall(s, cpu));
     if (!descheduled(used, gap)) {
       return last; // the thread worked after the loop
     }
     return Math.max(last, Math.min(now - used, last + SPIN_END_DESCHEDULED_MAX_NANOS));
+  }
+
+  /**
+   * The CPU time the thread used since its last spin call returned, given its CPU time now: the
+   * last sample is up to {@link #SPIN_GAP_NANOS} older than that return, and the thread is taken to
+   * have been on a CPU in between (spinning).
+   */
+  private static long cpuSinceLastCall(ThreadState s, long cpu) {
+    return (cpu - s.spinCpu) - (s.spinLastEnd - s.spinCpuAt);
   }
 
   /** The calling thread's CPU time, or -1 where the JVM cannot tell (or lacks java.management). */
