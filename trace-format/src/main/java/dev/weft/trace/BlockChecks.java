@@ -66,6 +66,23 @@ final class BlockChecks {
    */
   Damage check(long offset, long blockEnd, long eventsEnd) throws IOException {
     lateStart = -1;
+    if (streamEnd != null && !streamEndBlockSeen) {
+      // Blocks follow one another without gaps up to the last one the close recorded: a block
+      // that starts after it, or runs over its start, has a damaged length (its own or an
+      // earlier block's).
+      long last = streamEnd.blockOffset();
+      if (offset > last || blockEnd > last && offset < last) {
+        return new Damage(
+            "block at byte "
+                + offset
+                + " ends at byte "
+                + blockEnd
+                + ", past the stream's last block at byte "
+                + last,
+            -1,
+            offset < last ? last : -1);
+      }
+    }
     long trailerAt = eventsEnd;
     if (blockEnd <= fileSize) {
       int seal = byteAt(trailerAt);
@@ -147,6 +164,30 @@ final class BlockChecks {
    */
   long lateStart() {
     return lateStart;
+  }
+
+  /**
+   * Checks what follows a block end marker at {@code at} in a block that runs past the file's end,
+   * whose trailer therefore cannot be checked: a truncated file leaves only the block's zero
+   * padding (and perhaps part of its trailer, at {@code eventsEnd}) after the marker; anything else
+   * means the block's length is damaged and its events were read without a checksum. Null when only
+   * zeros follow.
+   */
+  Damage checkOpenBlockEnd(long offset, long blockEnd, long eventsEnd, long at) throws IOException {
+    long nonZero = firstNonZero(at + 1, Math.min(eventsEnd, fileSize));
+    if (nonZero < 0) {
+      return null;
+    }
+    return new Damage(
+        "block at byte "
+            + offset
+            + " ends at byte "
+            + blockEnd
+            + ", past the file's end, but data follows its end marker (byte "
+            + nonZero
+            + ")",
+        -1,
+        -1);
   }
 
   /**

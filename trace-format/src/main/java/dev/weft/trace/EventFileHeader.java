@@ -21,10 +21,13 @@ record EventFileHeader(int minor, long dropped) {
    * bytes so far are right (a writer killed while creating the file).
    *
    * @param traceId the id the header must repeat; 0 for any
+   * @param expectedMinor the minor version the trace's definitions have, which every event file of
+   *     the trace repeats; -1 for any
    * @throws TraceFormatException when the file is not a Weft event file of this major version or
    *     belongs to another stream or trace
    */
-  static EventFileHeader read(Path path, FileChannel channel, int expectedStream, long traceId)
+  static EventFileHeader read(
+      Path path, FileChannel channel, int expectedStream, long traceId, int expectedMinor)
       throws IOException {
     ByteBuffer h =
         ByteBuffer.allocate(TraceFiles.EVENTS_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
@@ -59,6 +62,17 @@ record EventFileHeader(int minor, long dropped) {
     }
     long fileTraceId = h.getLong(TraceFiles.EVENTS_HEADER_TRACE_ID_OFFSET);
     int minor = Short.toUnsignedInt(h.getShort(10));
+    if (expectedMinor >= 0 && minor != expectedMinor) {
+      // One writer writes a trace's files in one version: another one here is a changed header,
+      // and reading the file in that version would skip its checksums (1.0) or misread it.
+      throw new TraceFormatException(
+          path
+              + ": corrupt header (format version 1."
+              + minor
+              + " in a trace of version 1."
+              + expectedMinor
+              + ")");
+    }
     if (traceId != 0 && minor >= 1 && fileTraceId != traceId) {
       throw new TraceFormatException(
           path

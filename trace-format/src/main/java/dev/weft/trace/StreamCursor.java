@@ -77,6 +77,7 @@ public final class StreamCursor implements EventCursor, Closeable {
   private int p;
 
   private boolean inBlock;
+  private long blockStart;
   private long blockEnd;
 
   /** Where the current block's bytes end in this file: its end, or the file's end if sooner. */
@@ -134,18 +135,24 @@ public final class StreamCursor implements EventCursor, Closeable {
     try {
       this.fileSize = channel.size();
       this.blockChecks = new BlockChecks(channel, fileSize, checks.definitions(), expectedStream);
-      EventFileHeader h = EventFileHeader.read(path, channel, expectedStream, checks.traceId());
+      Definitions defs = checks.definitions();
+      EventFileHeader h =
+          EventFileHeader.read(
+              path,
+              channel,
+              expectedStream,
+              checks.traceId(),
+              defs == null ? -1 : defs.versionMinor());
       if (h == null) {
         this.headerDropped = 0;
         finish(State.CUT, "file ends inside its header (" + fileSize + " bytes)");
       } else {
         this.minor = h.minor();
         long live = h.dropped();
-        Definitions d = checks.definitions();
-        if (d != null && d.closedCleanly() && minor >= 1) {
+        if (defs != null && defs.closedCleanly() && minor >= 1) {
           // The live counter has no checksum; at a clean close the DROPS record (which has one)
           // says the same, and it is what counts. A counter below it was changed.
-          long recorded = d.drops().getOrDefault(expectedStream, 0L);
+          long recorded = defs.drops().getOrDefault(expectedStream, 0L);
           if (live < recorded) {
             damaged(
                 "drop counter " + live + " in the header is below the DROPS record's " + recorded,
@@ -292,6 +299,13 @@ public final class StreamCursor implements EventCursor, Closeable {
         return endOfStream(at);
       }
       if (code == TraceFiles.CODE_BLOCK_END) {
+        if (blockEnd > fileSize && minor >= 1) {
+          BlockChecks.Damage d = blockChecks.checkOpenBlockEnd(blockStart, blockEnd, eventsEnd, at);
+          if (d != null) {
+            damaged(d.why(), d.lost(), d.resumeAt());
+            continue;
+          }
+        }
         openBlock(blockEnd);
         continue;
       }
@@ -444,6 +458,7 @@ public final class StreamCursor implements EventCursor, Closeable {
       return damaged("block at byte " + offset + " has length " + length, -1, -1);
     }
     long base = (Integer.toUnsignedLong(intAt(p + 5))) | ((long) intAt(p + 9) << 32);
+    blockStart = offset;
     blockEnd = offset + length;
     eventsEnd = blockEnd - trailer;
     readableEnd = Math.min(eventsEnd, fileSize);

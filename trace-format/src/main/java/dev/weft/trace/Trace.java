@@ -236,7 +236,7 @@ public final class Trace implements Closeable {
   /** Fails now, with a one-line message, on an event file that is not one of this trace's. */
   private void checkHeader(Path file, int id) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      EventFileHeader.read(file, ch, id, definitions.traceId());
+      EventFileHeader.read(file, ch, id, definitions.traceId(), definitions.versionMinor());
     } catch (IOException e) {
       throw new TraceFormatException(file + ": cannot read: " + e.getMessage(), e);
     }

@@ -254,6 +254,62 @@ class IntegrityTest {
     }
   }
 
+  /** A flipped bit in the first block's length makes it run far past the file's end. */
+  private static void stretchFirstBlock(Path f) throws IOException {
+    patch(f, TraceFiles.EVENTS_HEADER_SIZE + 3, 0x08); // length + 2^19
+  }
+
+  @Test
+  void aStretchedBlockOfAClosedTraceIsDamageBeforeItsEventsAreRead() throws IOException {
+    // Its trailer now lies past the file's end, so no checksum covers it; the stream's recorded
+    // last block says that blocks cannot reach that far.
+    stretchFirstBlock(TraceFiles.streamFile(dir, 1));
+    try (Trace t = Trace.open(dir)) {
+      StreamCursor c = t.stream(1);
+      long n = 0;
+      while (c.next()) {
+        n++;
+      }
+      assertEquals(StreamCursor.State.CORRUPT, c.state(), c.problem());
+      assertEquals(0, n, "no event of the unchecked block is handed out");
+      assertTrue(c.problem().contains("past the stream's last block"), c.problem());
+    }
+  }
+
+  @Test
+  void aStretchedBlockOfAKilledTraceIsDamageNotACut() throws IOException {
+    Path killed = tmp.resolve("killed-stretched");
+    TraceWriter w =
+        TraceWriter.create(killed, TraceWriter.Options.defaults().withWindows(4096, 4096));
+    try {
+      w.defineRegion(
+          new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
+      StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
+      for (int i = 0; i < PAIRS; i++) {
+        s.enter(100L * i, REGION);
+        s.exit(100L * i + 50, REGION);
+      }
+      stretchFirstBlock(TraceFiles.streamFile(killed, 1));
+      try (Trace t = Trace.open(killed)) {
+        Trace.Integrity i = readAll(t);
+        assertEquals(Trace.Status.DAMAGED, i.status(), i.toString());
+        assertTrue(i.damage().get(0).contains("data follows its end marker"), i.toString());
+      }
+    } finally {
+      w.close();
+    }
+  }
+
+  @Test
+  void anEventFileClaimingAnotherFormatVersionIsRejected() throws IOException {
+    // Version 1.0 has no checksums: read as 1.0, changed events would pass unnoticed.
+    Path f = TraceFiles.streamFile(dir, 2);
+    patch(f, 10, TraceFiles.VERSION_MINOR);
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(
+        e.getMessage().contains("000002.wev: corrupt header (format version 1.0"), e.getMessage());
+  }
+
   @Test
   void aCutFileIsCutNotDamaged() throws IOException {
     Path f = TraceFiles.streamFile(dir, 1);
