@@ -118,6 +118,49 @@ public final class Definitions {
   private final Map<Integer, List<ThreadDef.Rename>> names = new HashMap<>();
   private final Map<Integer, long[]> threadFacts = new LinkedHashMap<>();
 
+  /** At most this many bytes are checksummed looking for a whole record after a cut one. */
+  private static final long RESYNC_BUDGET = 64L << 20;
+
+  /**
+   * The offset of the first whole record (known type, length within the file, matching checksum) at
+   * or after {@code from} in {@code b} (a little-endian buffer wrapping a whole array), or -1. A
+   * writer appends whole records, so after a record that the file's end cuts short there is none.
+   */
+  static long wholeRecordAfter(ByteBuffer b, int from) {
+    long budget = RESYNC_BUDGET;
+    int end = b.limit();
+    for (int at = from; at < end - 1 && budget > 0; at++) {
+      int type = b.get(at) & 0xFF;
+      if (type < TraceFiles.DEF_STRING || type > TraceFiles.DEF_THREAD_JVM_COUNTS) {
+        continue;
+      }
+      long len = 0;
+      int q = at + 1;
+      int shift = 0;
+      boolean ok = false;
+      while (q < end && shift < 35) {
+        int x = b.get(q++);
+        len |= (long) (x & 0x7F) << shift;
+        shift += 7;
+        if (x >= 0) {
+          ok = true;
+          break;
+        }
+      }
+      if (!ok || len < TraceFiles.DEF_CHECKSUM_SIZE || len > end - q) {
+        continue;
+      }
+      int body = q + (int) len - TraceFiles.DEF_CHECKSUM_SIZE;
+      budget -= body - at;
+      CRC32C crc = new CRC32C();
+      crc.update(b.array(), at, body - at);
+      if ((int) crc.getValue() == b.getInt(body)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
   private void parse(Path file, ByteBuffer b) {
     boolean checksums = versionMinor >= 1;
     while (b.hasRemaining()) {
@@ -130,7 +173,19 @@ public final class Definitions {
           throw bad(file, start, "malformed record length");
         }
         if (len > b.remaining()) {
-          cut = true; // the process stopped while this record was being written
+          // The process stopped while this record was being written, so nothing follows it; a
+          // whole record after it means this record's length was changed instead.
+          long whole = checksums ? wholeRecordAfter(b, start + 1) : -1;
+          if (whole >= 0) {
+            throw bad(
+                file,
+                start,
+                "record length "
+                    + len
+                    + " runs past the end of the file, yet a whole record follows at byte "
+                    + whole);
+          }
+          cut = true;
           break;
         }
         r = b.slice(b.position(), (int) len).order(ByteOrder.LITTLE_ENDIAN);

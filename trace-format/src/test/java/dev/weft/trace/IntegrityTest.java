@@ -311,6 +311,46 @@ class IntegrityTest {
   }
 
   @Test
+  void aDefinitionRecordLengthRunningPastTheFileIsDamageWhenAWholeRecordFollows()
+      throws IOException {
+    Path defs = dir.resolve(TraceFiles.DEFS_FILE);
+    byte[] bytes = Files.readAllBytes(defs);
+    // Walk the records to the second-to-last one (its length is one varint byte).
+    int at = TraceFiles.DEFS_HEADER_SIZE;
+    int previous = -1;
+    while (at < bytes.length) {
+      int len = 0;
+      int q = at + 1;
+      for (int shift = 0; ; shift += 7) {
+        int x = bytes[q++];
+        len |= (x & 0x7F) << shift;
+        if (x >= 0) {
+          break;
+        }
+      }
+      if (q + len >= bytes.length) {
+        break;
+      }
+      previous = at;
+      at = q + len;
+    }
+    assertTrue(previous > 0 && (bytes[previous + 1] & 0x80) == 0, "a one-byte record length");
+    bytes[previous + 1] = 0x7F; // now it runs past the file's end, over the last record
+    Files.write(defs, bytes);
+    TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.open(dir));
+    assertTrue(e.getMessage().contains("yet a whole record follows at byte " + at), e.getMessage());
+
+    // Cut inside the last record instead: a cut, as a killed writer leaves it.
+    Files.write(defs, java.util.Arrays.copyOf(Files.readAllBytes(defs), at + 2));
+    bytes = Files.readAllBytes(defs);
+    bytes[previous + 1] = (byte) (at - previous - 2);
+    Files.write(defs, bytes);
+    try (Trace t = Trace.open(dir)) {
+      assertTrue(t.definitions().cut(), "cut inside its last record");
+    }
+  }
+
+  @Test
   void aCutFileIsCutNotDamaged() throws IOException {
     Path f = TraceFiles.streamFile(dir, 1);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
