@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The JVM's own count of each recorded platform thread's monitor blocks and waits during the
@@ -14,11 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * unwoven code), instead of counting that time as execution without a word.
  *
  * <ul>
- *   <li><b>Baseline.</b> Threads created after the thread that takes the baseline (an agent thread,
- *       started once the agent's weaving is in place) start from 0. Older threads start from the
- *       counts of one snapshot of all threads taken then, on that agent thread, off the
- *       application's path. Until the snapshot is taken nothing is counted: a thread that ends
- *       before it gets no record (and never waits for {@code java.management} to load).
+ *   <li><b>Baseline.</b> Threads created after the recording started (Java ids are handed out in
+ *       creation order, so a larger id than one drawn then) start from 0. Older threads start from
+ *       the counts of one snapshot of all threads taken on an agent thread, started once the
+ *       agent's weaving is in place, off the application's path. Until the snapshot is taken
+ *       nothing is counted: a thread that ends before it gets no record (and never waits for {@code
+ *       java.management} to load), and {@link #missed()} counts it, so the analysis can say which
+ *       threads it could not cross-check.
  *   <li><b>End.</b> A thread whose {@code run()} returns is counted there, on itself (one {@code
  *       ThreadMXBean.getThreadInfo} call, under the thread's guard, never throwing). Threads still
  *       alive at the close are counted then, in one call. A thread that ends unseen (its {@code
@@ -37,8 +40,11 @@ final class JvmCounts {
   private final Set<ThreadState> live = ConcurrentHashMap.newKeySet();
   private volatile boolean off;
 
-  /** Threads with a larger Java id were created after the baseline's thread: they start at 0. */
-  private volatile long boundary = Long.MAX_VALUE;
+  /** Threads with a larger Java id were created after the recording started: they start at 0. */
+  private final long boundary;
+
+  /** Threads that ended before the baseline was taken: they have no record. */
+  private final AtomicLong missed = new AtomicLong();
 
   /** Java id → {blocked, waited} at the baseline; null until it is taken. */
   private volatile Map<Long, long[]> baseline;
@@ -46,6 +52,13 @@ final class JvmCounts {
   JvmCounts(TraceWriter writer, boolean on) {
     this.writer = writer;
     this.off = !on;
+    // The next Java id: a thread object never started, only to draw one.
+    this.boundary = new Thread((Runnable) null).getId();
+  }
+
+  /** Threads that ended after the recording started but before the baseline: no record. */
+  long missed() {
+    return missed.get();
   }
 
   /** No more records: measurement was switched off, or the JVM cannot say. */
@@ -62,7 +75,6 @@ final class JvmCounts {
     if (off) {
       return;
     }
-    boundary = Thread.currentThread().getId();
     try {
       baseline = JvmThreadInfo.snapshot();
     } catch (Throwable e) {
@@ -91,6 +103,9 @@ final class JvmCounts {
     long id = s.thread.getId();
     long[] base = base(id);
     if (base == null) {
+      if (!off) {
+        missed.incrementAndGet();
+      }
       return;
     }
     s.busy = true;

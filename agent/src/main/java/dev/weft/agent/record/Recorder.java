@@ -83,7 +83,7 @@ public final class Recorder extends WeftSink {
 
   /**
    * Takes the baseline of the JVM's per-thread counts (see {@link JvmCounts}) on the calling agent
-   * thread, once the weaving is in place. Threads created after the calling thread start from 0.
+   * thread, once the weaving is in place. Threads created after the recording started start from 0.
    */
   public void takeJvmBaseline() {
     path.jvmCounts.takeBaseline();
@@ -343,6 +343,10 @@ public final class Recorder extends WeftSink {
     long skipped = path.virtualSkipped();
     if (skipped > 0) {
       all.put("agent.virtual_thread_events_skipped", Long.toString(skipped));
+    }
+    long missed = path.jvmCounts.missed();
+    if (missed > 0) {
+      all.put("agent.jvm_counts_missed", Long.toString(missed));
     }
     long undefined = path.droppedUndefined();
     if (undefined > 0) {

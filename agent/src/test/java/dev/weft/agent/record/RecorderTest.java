@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventCursor;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import dev.weft.trace.TraceWriter;
 import java.nio.file.Path;
@@ -83,6 +84,49 @@ class RecorderTest {
     try (Trace t = Trace.open(dir)) {
       assertEquals(2, t.definitions().pools().iterator().next().parallelism());
     }
+  }
+
+  @Test
+  void threadsEndingBeforeTheJvmBaselineAreCountedAsMissedAndLaterOnesGetTheirCounts()
+      throws Exception {
+    Path dir = tmp.resolve("t");
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    defineRegions(writer, 1);
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+    WeftBridge.install(r);
+    Thread early = runsARegion(r, "early");
+    r.takeJvmBaseline();
+    Thread late = runsARegion(r, "late");
+    r.close(Map.of());
+    try (Trace t = Trace.open(dir)) {
+      assertEquals("1", t.definitions().attributes().get("agent.jvm_counts_missed"));
+      int lateStream = -1;
+      int earlyStream = -1;
+      for (ThreadDef d : t.definitions().threads()) {
+        if (d.name().equals(late.getName())) {
+          lateStream = d.stream();
+        } else if (d.name().equals(early.getName())) {
+          earlyStream = d.stream();
+        }
+      }
+      assertTrue(t.definitions().jvmCounts(lateStream) != null, "the later thread is counted");
+      assertNull(t.definitions().jvmCounts(earlyStream), "the early one has no record");
+    }
+  }
+
+  /** A thread created now that enters and exits region 1, then ends (its run() hook). */
+  private static Thread runsARegion(Recorder r, String name) throws InterruptedException {
+    Thread t =
+        new Thread(
+            () -> {
+              r.enter(1);
+              r.exit(1);
+              r.threadEnd();
+            },
+            name);
+    t.start();
+    t.join();
+    return t;
   }
 
   @Test

@@ -29,6 +29,11 @@ final class RecorderLosses {
         count(attributes, "agent.definitions_lost"),
         "region or object definitions could not be written: the events that need them were"
             + " dropped");
+    Notes.add(
+        notes,
+        count(attributes, "agent.jvm_counts_missed"),
+        "threads ended before the JVM's own monitor counts were available: their blocks in code"
+            + " Weft does not weave are not cross-checked");
     String first = attributes.get("agent.first_weave_error");
     Notes.add(
         notes,

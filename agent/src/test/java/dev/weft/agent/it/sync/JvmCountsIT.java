@@ -29,6 +29,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JvmCountsIT {
   private static final int THREADS = 4;
 
+  /**
+   * How long the contenders run, in ms: longer than the agent takes to load {@code java.management}
+   * for its baseline on a loaded host (threads that end before it get no counts, which the trace's
+   * {@code agent.jvm_counts_missed} says).
+   */
+  private static final String CONTENTION_MS = "1500";
+
   /** Blocks the JVM may count beyond the recorded waits on a fully woven monitor (see below). */
   private static final long SLACK = 3;
 
@@ -41,12 +48,18 @@ class JvmCountsIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("jdks")
   void monitorsInsideJdkClassesAreCountedByTheJvm(Path jdk) {
-    TraceFacts t = SyncTraces.run(jdk, tmp, "", HiddenMonitorApp.class, "jdk", "400").trace();
+    TraceFacts t =
+        SyncTraces.run(jdk, tmp, "", HiddenMonitorApp.class, "jdk", CONTENTION_MS).trace();
     long blocked = 0;
     for (int k = 0; k < THREADS; k++) {
       int stream = SyncTraces.stream(t, "contender-" + k);
       ThreadJvmCounts c = t.definitions.jvmCounts(stream);
-      assertNotNull(c, "contender-" + k + " has its JVM counts");
+      assertNotNull(
+          c,
+          "contender-"
+              + k
+              + " has its JVM counts; missed: "
+              + t.definitions.attributes().get("agent.jvm_counts_missed"));
       assertEquals(0, recordedMonitorWaits(t, stream), "nothing of the JDK's monitor is recorded");
       blocked += c.blockedCount();
     }
@@ -65,12 +78,18 @@ class JvmCountsIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("jdks")
   void onAWovenMonitorTheJvmCountsNoMoreThanTheTraceRecords(Path jdk) {
-    TraceFacts t = SyncTraces.run(jdk, tmp, "", HiddenMonitorApp.class, "woven", "400").trace();
+    TraceFacts t =
+        SyncTraces.run(jdk, tmp, "", HiddenMonitorApp.class, "woven", CONTENTION_MS).trace();
     long recorded = 0;
     for (int k = 0; k < THREADS; k++) {
       int stream = SyncTraces.stream(t, "contender-" + k);
       ThreadJvmCounts c = t.definitions.jvmCounts(stream);
-      assertNotNull(c, "contender-" + k + " has its JVM counts");
+      assertNotNull(
+          c,
+          "contender-"
+              + k
+              + " has its JVM counts; missed: "
+              + t.definitions.attributes().get("agent.jvm_counts_missed"));
       long waits = recordedMonitorWaits(t, stream);
       recorded += waits;
       assertTrue(
