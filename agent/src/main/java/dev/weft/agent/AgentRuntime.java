@@ -93,8 +93,11 @@ final class AgentRuntime {
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
     try {
+      // The application's threads alive now (at start-up: main) are in the trace from its first
+      // moment, also when they record nothing: a serial program's main is all execution.
+      int existing = recorder.openExistingThreads();
       if (attached) {
-        rt.threadsAtAttach = recorder.openExistingThreads();
+        rt.threadsAtAttach = existing;
       }
       rt.startMonitorEvents(attached, options);
       WeftBridge.install(recorder);

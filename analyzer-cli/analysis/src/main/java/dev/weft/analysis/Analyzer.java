@@ -202,6 +202,12 @@ public final class Analyzer {
     long dropped = dropped(replay, trace.streams(), notes, withDrops);
     notes.addAll(Notes.fromCounters(replay.counters));
     notes.addAll(RecorderLosses.notes(defs.attributes()));
+    if (replay.eventsRead == 0 && replay.threads.length == 1 && complete) {
+      notes.add(
+          "no parallel constructs were used: only "
+              + replay.threads[0].name
+              + " ran, and it used no thread, pool, task, lock, barrier or wait that Weft records");
+    }
     String unseen =
         JvmCrossCheck.note(
             defs, replay, stream -> withDrops.contains(stream) || damaged.containsKey(stream));

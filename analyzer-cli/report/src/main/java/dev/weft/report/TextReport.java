@@ -276,7 +276,7 @@ public final class TextReport {
               "     %12s %8s  what if balanced %10s  %s%n",
               duration(c.ns()),
               pct(c.ns(), cp.lengthNs()),
-              "-" + duration(c.whatIfNs()),
+              c.whatIfNs() > 0 ? "-" + duration(c.whatIfNs()) : "0 ns",
               foldedLabel(c.path())));
     }
     if (hidden > 0) {
