@@ -24,15 +24,25 @@ import org.objectweb.asm.Opcodes;
  *   <li>THREAD_CREATE (on the starting thread, with the child's Java id) where application code
  *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or
  *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread).
- *   <li>THREAD_BEGIN at the start of {@code Thread.run()} and of {@code run()} in application
- *       subclasses of {@code Thread} (unless they call {@code super.run()}, which is hooked
- *       already); THREAD_END when it returns or throws. The recorder writes them for threads whose
- *       start it saw (and for virtual threads), so JDK-internal threads are not given lifetimes.
+ *   <li>THREAD_BEGIN at the start of {@code Thread.run()}, {@code ForkJoinWorkerThread.run()} and
+ *       {@code run()} in application subclasses of {@code Thread} (unless they call {@code
+ *       super.run()}, which is hooked already); THREAD_END when it returns or throws. The recorder
+ *       writes them for threads whose start it saw (and for virtual threads), so JDK-internal
+ *       threads are not given lifetimes.
  * </ul>
  */
 public final class Threads extends ApplicationCallSites {
   private static final String THREAD = "java/lang/Thread";
   private static final Set<String> THREADS = Set.of(THREAD);
+
+  /**
+   * JDK classes whose {@code run()} is a thread's lifetime: {@code Thread}'s, and the fork-join
+   * worker's, which overrides it without calling {@code super.run()} (without it, the workers of a
+   * pool that was shut down would look alive, and idle, until the trace's end).
+   */
+  private static final Set<String> LIFETIMES =
+      Set.of(THREAD, "java/util/concurrent/ForkJoinWorkerThread");
+
   private static final Set<String> BUILDERS =
       Set.of(
           "java/lang/Thread$Builder",
@@ -60,7 +70,7 @@ public final class Threads extends ApplicationCallSites {
 
   @Override
   public Set<String> jdkClasses() {
-    return THREADS;
+    return LIFETIMES;
   }
 
   @Override

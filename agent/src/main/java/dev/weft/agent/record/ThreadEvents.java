@@ -3,11 +3,13 @@ package dev.weft.agent.record;
 import dev.weft.trace.StreamWriter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * Thread events: THREAD_CREATE where a thread is started (by the application or by a pool adding a
- * worker), THREAD_BEGIN and THREAD_END in the started thread. A thread whose start was not seen
- * (JDK internals) is recorded from its first event, without begin and end.
+ * worker), THREAD_BEGIN and THREAD_END in the started thread, and in every fork-join worker. Any
+ * other thread whose start was not seen (JDK internals) is recorded from its first event, without
+ * begin and end.
  */
 final class ThreadEvents {
   private final EventPath path;
@@ -67,7 +69,10 @@ final class ThreadEvents {
       return;
     }
     Integer pool = announcedThreads.remove(s.thread.getId());
-    if (pool == null && !s.virtual) {
+    // A fork-join worker (not a virtual threads' carrier): its pool is the application's, and
+    // without an end its time after the pool terminated would count as idle.
+    boolean forkJoinWorker = s.thread instanceof ForkJoinWorkerThread && !s.carrier;
+    if (pool == null && !s.virtual && !forkJoinWorker) {
       return; // a thread whose start was not seen (JDK internals): recorded from its first event
     }
     if (pool != null && s.stream == null) {

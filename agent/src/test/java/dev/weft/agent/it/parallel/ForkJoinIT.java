@@ -92,6 +92,17 @@ class ForkJoinIT {
     long workers =
         run.trace.definitions.threads().stream().filter(d -> d.pool() == pool.id()).count();
     assertTrue(workers >= 1 && workers <= 2, "workers of the pool: " + workers);
+    // Each worker's lifetime is recorded: the pool terminated before the program ended, so its
+    // workers must not look alive (and idle) until the trace's end.
+    run.trace.definitions.threads().stream()
+        .filter(d -> d.pool() == pool.id())
+        .forEach(
+            d -> {
+              List<EventKind> own =
+                  run.trace.eventsByStream.get(d.stream()).stream().map(Event::kind).toList();
+              assertEquals(EventKind.THREAD_BEGIN, own.get(0), d.name() + ": " + own);
+              assertEquals(EventKind.THREAD_END, own.get(own.size() - 1), d.name() + ": " + own);
+            });
 
     // Join waits at the user's join site: one per forked task, each with an exit.
     int joinLine = ParallelRun.lineOf(ForkJoinApp.class, "// join site");

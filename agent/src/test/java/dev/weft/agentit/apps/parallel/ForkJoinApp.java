@@ -44,6 +44,11 @@ public final class ForkJoinApp {
     ForkJoinPool pool = new ForkJoinPool(2);
     long result = pool.invoke(new Fib(n)); // invoke site
     pool.shutdown();
+    try {
+      pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES); // the workers end
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     System.out.println("fib(" + n + ") = " + result);
     System.out.println("tasks: " + TASKS.get());
   }
