@@ -86,7 +86,9 @@ class HiddenMonitorIT {
                     location(HiddenMonitorApp.class).toString(),
                     HiddenMonitorApp.class.getName(),
                     mode,
-                    "400"))
+                    // Longer than the agent takes, on a loaded host, to load java.management for
+                    // the JVM's counts: threads that end before get none (JvmCounts).
+                    "1500"))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -234,23 +235,41 @@ class AttachCommandIT {
   @Test
   void aProgramThatExitsDuringTheRecordingLeavesACompleteTrace() throws Exception {
     try (ChildJvms.Tick app =
-        ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of(), "2000")) {
+        ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of())) {
       Path trace = tmp.resolve("t");
-      Cli.Result r =
-          Cli.run(
-              "attach",
-              Long.toString(app.pid()),
-              "--duration",
-              "5m",
-              "--out",
-              trace.toString(),
-              "--agent",
-              agent());
+      // The program is told to end once the recording runs (however long attaching takes on a
+      // loaded host), not at a fixed time that the attach itself may outlast.
+      CountDownLatch recording = new CountDownLatch(1);
+      CompletableFuture<Cli.Result> attach =
+          CompletableFuture.supplyAsync(
+              () ->
+                  Cli.runWatchingErr(
+                      err -> {
+                        if (err.contains("weft: recording process")) {
+                          recording.countDown();
+                        }
+                      },
+                      "attach",
+                      Long.toString(app.pid()),
+                      "--duration",
+                      "5m",
+                      "--out",
+                      trace.toString(),
+                      "--agent",
+                      agent()));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!recording.await(50, TimeUnit.MILLISECONDS)) {
+        assertFalse(attach.isDone(), () -> attach.join().toString());
+        assertTrue(System.nanoTime() < deadline, "recording did not start");
+      }
+      Thread.sleep(200); // a few ticks recorded
+      String output = app.finish();
+      Cli.Result r = attach.get(60, TimeUnit.SECONDS);
       assertEquals(0, r.exit(), r.toString());
       assertTrue(
           r.errLines().get(1).startsWith("weft: process " + app.pid() + " exited after "), r.err());
       assertTrue(r.err().contains("the trace is complete up to its exit: " + trace), r.err());
-      assertFinishedCorrectly(app, app.awaitExit());
+      assertFinishedCorrectly(app, output);
       Facts t = Facts.read(trace);
       assertTrue(t.closedCleanly(), "the agent's shutdown hook closed the trace");
       assertTrue(t.tickEnters() > 0);

@@ -35,6 +35,27 @@ final class Cli {
     return run(env, cl -> {}, args);
   }
 
+  /**
+   * Runs as {@link #run(String...)} does, handing {@code onErr} everything written to stderr so far
+   * after each line: a test can act when a run in another thread reaches a point.
+   */
+  static Result runWatchingErr(Consumer<String> onErr, String... args) {
+    CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(Map.of(), false));
+    StringWriter out = new StringWriter();
+    StringWriter err =
+        new StringWriter() {
+          @Override
+          public void flush() {
+            super.flush();
+            onErr.accept(toString());
+          }
+        };
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int exit = cl.execute(args);
+    return new Result(exit, out.toString(), err.toString());
+  }
+
   /** Runs with {@code setup} applied to the command line first (e.g. to reach a subcommand). */
   static Result run(Map<String, String> env, Consumer<CommandLine> setup, String... args) {
     CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, false));
