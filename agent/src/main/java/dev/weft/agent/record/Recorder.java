@@ -429,6 +429,19 @@ public final class Recorder extends WeftSink {
     return locks.holdsLockOf(o);
   }
 
+  boolean joinOpenAtCallSite(Object target) {
+    return tasks.joinOpenAtCallSite(target);
+  }
+
+  boolean releasedAtCallSite(Object lock) {
+    return locks.releasedAtCallSite(lock);
+  }
+
+  /** LOCK_RELEASED seen by a callee hook (not a call site's). */
+  void releasedByHook(Object lock) {
+    locks.release(lock, false);
+  }
+
   // ---- monitor waits in frames running since before the attach (the JVM's events;
   // RunningMonitors)
 
@@ -505,11 +518,16 @@ public final class Recorder extends WeftSink {
             + m.outsideWindow);
   }
 
-  // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
+  // The timed twins of barrierEnter, lockRequest, waitEnter and joinWaitEnter: for RunningFrames,
+  // which takes the
   // wait's start before its stack walk.
 
-  void barrierEnterAt(long t, int region, Object barrier) {
-    barriers.barrierEnterAt(t, region, barrier);
+  void barrierEnterAt(long t, int region, Object barrier, long generation) {
+    barriers.barrierEnterAt(t, region, barrier, generation);
+  }
+
+  void joinWaitEnterAt(long t, int region, Object target) {
+    tasks.joinWaitEnterAt(t, region, target);
   }
 
   void lockRequestAt(long t, int region, Object lock) {
