@@ -8,10 +8,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code Phaser} arrivals and waits in frames that were running when the agent attached (family
- * {@code barriers}): hooks in {@code arriveAndAwaitAdvance}, the {@code awaitAdvance} methods,
- * {@code arrive} and {@code arriveAndDeregister}, which such frames call afresh. Only an attached
- * agent weaves them; the recorder keeps the user's calls that call-site weaving did not see.
+ * {@code Phaser} waits in frames that were running when the agent attached (family {@code
+ * barriers}): hooks in {@code arriveAndAwaitAdvance} and the {@code awaitAdvance} methods, which
+ * such frames call afresh. Only an attached agent weaves them; the recorder keeps the user's calls
+ * that call-site weaving did not see. Not {@code arrive} and {@code arriveAndDeregister}: their
+ * call sites record the arrival after the call, so a hook could not tell whether one will.
  */
 public final class RunningPhasers implements ConstructInstrumentation {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -22,9 +23,7 @@ public final class RunningPhasers implements ConstructInstrumentation {
               "awaitAdvance(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
               "awaitAdvanceInterruptibly(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
               "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I",
-                  RunningFrames.PHASER_AWAIT_ADVANCE,
-              "arrive()I", RunningFrames.PHASER_ARRIVE,
-              "arriveAndDeregister()I", RunningFrames.PHASER_ARRIVE));
+                  RunningFrames.PHASER_AWAIT_ADVANCE));
 
   @Override
   public Family family() {

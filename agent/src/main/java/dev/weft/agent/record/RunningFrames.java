@@ -86,17 +86,14 @@ public final class RunningFrames {
   /** {@code Phaser.awaitAdvance} and {@code awaitAdvanceInterruptibly} (each). */
   public static final int PHASER_AWAIT_ADVANCE = 16;
 
-  /** {@code Phaser.arrive()} and {@code arriveAndDeregister()}: arrivals that do not wait. */
-  public static final int PHASER_ARRIVE = 17;
-
   /** {@code Thread.join} (each). */
-  public static final int THREAD_JOIN = 18;
+  public static final int THREAD_JOIN = 17;
 
   /** {@code FutureTask.get} (either). */
-  public static final int FUTURE_GET = 19;
+  public static final int FUTURE_GET = 18;
 
   /** {@code CompletableFuture.get} (either) and {@code join}. */
-  public static final int COMPLETABLE_GET = 20;
+  public static final int COMPLETABLE_GET = 19;
 
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
@@ -155,8 +152,7 @@ public final class RunningFrames {
         recorder.barrierEnterAt(start, region, target, aux);
         break;
       case PHASER_AWAIT_ADVANCE:
-      case PHASER_ARRIVE:
-        break; // written at the return, when it is known whether and in which phase it waited
+        break; // written at the return, when it is known whether it waited
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
@@ -201,10 +197,6 @@ public final class RunningFrames {
           recorder.barrierExit(region, target, aux, 0);
         }
         break;
-      case PHASER_ARRIVE:
-        recorder.barrierEnterAt(System.nanoTime(), region, target, result);
-        recorder.barrierExit(region, target, result, 0);
-        break;
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
@@ -241,8 +233,6 @@ public final class RunningFrames {
     }
     long aux = f.aux();
     switch (op) {
-      case PHASER_ARRIVE:
-        break; // an arrival that failed: none (as at call sites)
       case PHASER_AWAIT_ADVANCE:
         recorder.barrierEnterAt(f.start(), region, target, aux);
         recorder.barrierExit(region, target, aux, outcomeOf(thrown));
@@ -300,8 +290,6 @@ public final class RunningFrames {
       case PHASER_ARRIVE_AND_AWAIT:
       case PHASER_AWAIT_ADVANCE:
         return recorder.barrierOpenAtCallSite(target);
-      case PHASER_ARRIVE:
-        return false; // call sites record an arrival after the call: checked at the return
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:

@@ -7,7 +7,6 @@ import static dev.weft.agent.record.RunningFrames.FUTURE_GET;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT_TIMED;
 import static dev.weft.agent.record.RunningFrames.LATCH_COUNT_DOWN;
-import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE;
 import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE_AND_AWAIT;
 import static dev.weft.agent.record.RunningFrames.PHASER_AWAIT_ADVANCE;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_ACQUIRE;
@@ -55,7 +54,6 @@ final class RunningOperations {
         return CountDownLatch.class;
       case PHASER_ARRIVE_AND_AWAIT:
       case PHASER_AWAIT_ADVANCE:
-      case PHASER_ARRIVE:
         return Phaser.class;
       case THREAD_JOIN:
         return Thread.class;
@@ -91,7 +89,6 @@ final class RunningOperations {
         return ConstructKind.COUNT_DOWN_LATCH;
       case PHASER_ARRIVE_AND_AWAIT:
       case PHASER_AWAIT_ADVANCE:
-      case PHASER_ARRIVE:
         return ConstructKind.PHASER;
       case THREAD_JOIN:
         return ConstructKind.THREAD_JOIN;

@@ -174,6 +174,9 @@ class RunningWaitsIT {
       }
     }
     assertTrue(opened > 100, "count-downs recorded: " + opened);
+    // A thread waiting since before the attach is named as such (its wait is not in the trace).
+    String waiting = t.definitions.attributes().get("agent.threads_waiting_at_attach");
+    assertTrue(waiting.contains("idle WAITING"), waiting);
   }
 
   /**

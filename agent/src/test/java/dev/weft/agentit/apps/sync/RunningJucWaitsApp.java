@@ -22,17 +22,18 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * loops started before the agent attaches: {@code RunningJucWaitsApp LOG AGENT_JAR OPTIONS} starts
  * WORKERS threads whose {@link Worker#run} never returns until the end. Each round a worker awaits
  * the latch a {@link Pacer} opens every millisecond, meets the others at a phaser, takes a
- * read/write lock's write and read locks and a semaphore's only permit, joins a thread it started
- * (every other round), gets a future from an executor and joins a CompletableFuture; then it calls
- * {@link Worker#helper} afresh, which does the same with other objects and is woven at its call
- * sites once the agent is there. After a while main attaches the agent to this JVM, keeps it for
- * RECORD_MS, detaches it and stops the workers. Every wait is logged as in {@link RunningWaitsApp}:
- * {@code thread site start end} ({@code System.nanoTime}), and {@code attached T}, {@code detached
- * T}. {@code RunningJucWaitsApp LOG none} never attaches. stdout is the same either way.
+ * read/write lock's write and read locks and a semaphore's only permit, joins a thread it started,
+ * gets a future from an executor and joins a CompletableFuture; then it calls {@link Worker#helper}
+ * afresh, which does the same with other objects and is woven at its call sites once the agent is
+ * there. After a while main attaches the agent to this JVM, keeps it for RECORD_MS, detaches it and
+ * stops the workers. Every wait is logged as in {@link RunningWaitsApp}: {@code thread site start
+ * end} ({@code System.nanoTime}), and {@code attached T}, {@code detached T}. A thread named {@code
+ * idle} waits from before the attach to the end. {@code RunningJucWaitsApp LOG none} never
+ * attaches. stdout is the same either way.
  */
 public final class RunningJucWaitsApp {
   public static final int WORKERS = 3;
-  public static final long RECORD_MS = 3000;
+  public static final long RECORD_MS = 4000;
 
   private static final Phaser PHASER = new Phaser(WORKERS);
   private static final Phaser HELPER_PHASER = new Phaser(WORKERS);
@@ -59,7 +60,6 @@ public final class RunningJucWaitsApp {
     @Override
     public void run() {
       try {
-        int round = 0;
         while (!stop) {
           CountDownLatch l = latch;
           long t0 = System.nanoTime();
@@ -93,22 +93,20 @@ public final class RunningJucWaitsApp {
           } finally {
             SEMAPHORE.release();
           }
-          if (round % 2 == 0) {
-            Thread child = new Thread(() -> work(1_500_000), getName() + "-child");
-            child.start();
-            t0 = System.nanoTime();
-            child.join(); // join in running frame
-            log("join", t0);
-          }
-          Future<Long> f = EXECUTOR.submit(() -> work(800_000));
+          Thread child = new Thread(() -> work(1_000_000), getName() + "-child");
+          child.start();
+          t0 = System.nanoTime();
+          child.join(); // join in running frame
+          log("join", t0);
+          Future<Long> f = EXECUTOR.submit(() -> work(500_000));
           t0 = System.nanoTime();
           f.get(); // future in running frame
           log("futureGet", t0);
-          CompletableFuture<Long> cf = CompletableFuture.supplyAsync(() -> work(800_000), EXECUTOR);
+          CompletableFuture<Long> cf = CompletableFuture.supplyAsync(() -> work(500_000), EXECUTOR);
           t0 = System.nanoTime();
           cf.join(); // completable in running frame
           log("completableJoin", t0);
-          helper(round++);
+          helper();
         }
       } catch (InterruptedException | ExecutionException e) {
         // the end
@@ -116,7 +114,7 @@ public final class RunningJucWaitsApp {
     }
 
     /** Called afresh each round: woven at its call sites once the agent is there. */
-    private void helper(int round) throws InterruptedException, ExecutionException {
+    private void helper() throws InterruptedException, ExecutionException {
       CountDownLatch l = latch;
       long t0 = System.nanoTime();
       l.await(); // latch in helper
@@ -132,13 +130,11 @@ public final class RunningJucWaitsApp {
       t0 = System.nanoTime();
       HELPER_PHASER.arriveAndAwaitAdvance(); // phaser in helper
       log("helperPhaser", t0);
-      if (round % 2 == 1) {
-        Thread child = new Thread(() -> work(500_000), getName() + "-helper-child");
-        child.start();
-        t0 = System.nanoTime();
-        child.join(); // join in helper
-        log("helperJoin", t0);
-      }
+      Thread child = new Thread(() -> work(500_000), getName() + "-helper-child");
+      child.start();
+      t0 = System.nanoTime();
+      child.join(); // join in helper
+      log("helperJoin", t0);
       Future<Long> f = EXECUTOR.submit(() -> work(300_000));
       t0 = System.nanoTime();
       f.get(); // future in helper
@@ -182,6 +178,15 @@ public final class RunningJucWaitsApp {
     }
   }
 
+  /** Waits until the program ends, for a latch nobody opens. */
+  private static void idle() {
+    try {
+      new CountDownLatch(1).await();
+    } catch (InterruptedException e) {
+      // the end
+    }
+  }
+
   /** Busy for about {@code nanos}; returns a value that depends on the work. */
   static long work(long nanos) {
     long until = System.nanoTime() + nanos;
@@ -196,6 +201,9 @@ public final class RunningJucWaitsApp {
     Path logFile = Path.of(args[0]);
     boolean attach = !args[1].equals("none");
     new Pacer().start();
+    Thread idle = new Thread(RunningJucWaitsApp::idle, "idle"); // waiting from before the attach
+    idle.setDaemon(true);
+    idle.start();
     List<Worker> workers = new ArrayList<>();
     for (int i = 0; i < WORKERS; i++) {
       Worker w = new Worker(i);
