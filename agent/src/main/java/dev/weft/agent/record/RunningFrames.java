@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
 /**
  * Waits in frames that were already running when the agent attached. Such a frame keeps the code it
  * had (retransformation replaces a method's code for later calls only), so its call sites are not
- * woven; but each lock, barrier or condition wait calls into the JDK afresh, where hooks woven at
- * attach ({@code RunningLocks}, {@code RunningBarriers}, {@code RunningConditions}) report it here
- * as {@link #enter}, {@link #returned} and {@link #threw} of an operation on the JDK object.
+ * woven; but each lock, semaphore, barrier, latch, phaser, condition, join or future wait calls
+ * into the JDK afresh, where hooks woven at attach (the {@code Running*} families in {@code
+ * constructs}) report it here as {@link #enter}, {@link #returned} and {@link #threw} of an
+ * operation on the JDK object ({@link RunningOperations} says what each operation is).
  *
  * <p>What is recorded, and under which region:
  *
@@ -29,9 +30,12 @@ import java.util.stream.Collectors;
  *       method and bytecode index).
  *   <li><b>Each wait once.</b> A frame entered after the attach runs woven code whose call-site
  *       hooks record the wait themselves; the recorder's per-thread state says so (an open
- *       LOCK_REQUEST of this lock, an open arrival at this barrier, a condition whose lock the call
- *       site has already released), and the callee hook then records nothing. An unlock is recorded
- *       here only when the acquisition was, and the call site has not released it.
+ *       LOCK_REQUEST of this lock or semaphore, an open arrival at this barrier, latch or phaser,
+ *       an open join wait for this thread or future, a condition whose lock the call site has
+ *       already released), and the callee hook then records nothing. An unlock is recorded here
+ *       only when the acquisition was, and the call site has not released it; a semaphore's release
+ *       when the acquisition was, and the thread's last call-site release was not of this
+ *       semaphore.
  * </ul>
  *
  * <p>Per thread, a stack of the regions the entries recorded (0: nothing) pairs every return or

@@ -73,7 +73,9 @@ public final class RunningJucWaitsApp {
           RW.writeLock().lock(); // write lock in running frame
           log("writeLock", t0);
           try {
-            work(300_000);
+            // Long enough that the waits add up to far more than a descheduled thread's delay
+            // between the application's clock read and the agent's (milliseconds on a busy host).
+            work(1_200_000);
           } finally {
             RW.writeLock().unlock();
           }
@@ -81,7 +83,7 @@ public final class RunningJucWaitsApp {
           RW.readLock().lock(); // read lock in running frame
           log("readLock", t0);
           try {
-            work(100_000); // a reader waits for the writers queued before it
+            work(300_000); // a reader waits for the writers queued before it
           } finally {
             RW.readLock().unlock();
           }
@@ -89,7 +91,7 @@ public final class RunningJucWaitsApp {
           SEMAPHORE.acquire(); // semaphore in running frame
           log("semaphore", t0);
           try {
-            work(600_000); // held longer than the write lock: the workers queue here
+            work(2_000_000); // held longer than the write lock: the workers queue here
           } finally {
             SEMAPHORE.release();
           }
