@@ -280,8 +280,8 @@ class RunningWaitsIT {
     long loggedTotal = total(logged);
     double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
     System.out.printf(
-        "%s: %d waits, logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
-        what, logged.size(), loggedTotal / 1e6, recordedTotal / 1e6, error * 100);
+        "%s: %d waits (%d recorded), logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
+        what, logged.size(), seen.size(), loggedTotal / 1e6, recordedTotal / 1e6, error * 100);
     assertTrue(
         Math.abs(error) <= tolerance,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
