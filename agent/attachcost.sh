@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Measures what the attach-time hooks in the JDK's own lock and barrier methods cost a frame that
+# Measures what the attach-time hooks in the JDK's own wait methods cost a frame that
 # was running before the attach (see ATTACH.md), and that the program runs at its original speed
 # after the detach. A thread loops, in one method entered before the attach, over
 #   lock    - ReentrantLock.lock() + unlock(), uncontended (recorded: 3 events and a stack walk)
 #   barrier - CyclicBarrier(1).await(), which trips at once (recorded: 2 events and a stack walk)
 #   queue   - LinkedBlockingQueue.offer + poll, whose locks are the JDK's own (a stack walk each,
 #             nothing recorded)
+#   permit  - Semaphore.acquire() + release(), uncontended (3 events and a stack walk)
+#   latch   - CountDownLatch(0).await(), open already (2 events and a stack walk)
+#   future  - CompletableFuture.join() of a completed future (2 events and a stack walk)
 # before the agent attaches to its JVM, while it records, and after it detached.
 #
 #   agent/attachcost.sh [java]
@@ -26,15 +29,18 @@ import com.sun.tools.attach.VirtualMachine;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 
 public class AttachCost {
   static final boolean CPU = !"wall".equals(System.getenv("CLOCK"));
   static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   static final int ROUND = 20_000;
-  static final String[] OPS = {"lock", "barrier", "queue"};
+  static final String[] OPS = {"lock", "barrier", "queue", "permit", "latch", "future"};
   static volatile int phase = -1; // -1 warm-up, 0 before, 1 attached, 2 detached, 3 end
   static final double[][][] results = new double[3][OPS.length][9];
   static final int[][] filled = new int[3][OPS.length];
@@ -48,6 +54,9 @@ public class AttachCost {
     ReentrantLock lock = new ReentrantLock();
     CyclicBarrier barrier = new CyclicBarrier(1);
     LinkedBlockingQueue<Integer> queue = new LinkedBlockingQueue<>();
+    Semaphore semaphore = new Semaphore(1);
+    CountDownLatch latch = new CountDownLatch(0);
+    CompletableFuture<Integer> future = CompletableFuture.completedFuture(1);
     Integer item = 1;
     long sink = 0;
     while (phase < 3) {
@@ -64,9 +73,21 @@ public class AttachCost {
             case 1:
               sink += barrier.await();
               break;
-            default:
+            case 2:
               queue.offer(item);
               sink += queue.poll();
+              break;
+            case 3:
+              semaphore.acquire();
+              sink++;
+              semaphore.release();
+              break;
+            case 4:
+              latch.await();
+              sink++;
+              break;
+            default:
+              sink += future.join();
               break;
           }
         }
@@ -125,8 +146,11 @@ public class AttachCost {
     phase = 3;
     t.join();
     String[] names = {"before attach", "attached", "after detach"};
-    System.out.printf("%-14s %10s %10s %10s   (ns/op, %s)%n", "", OPS[0], OPS[1], OPS[2],
-        CPU ? "CPU" : "wall");
+    System.out.printf("%-14s", "");
+    for (String op : OPS) {
+      System.out.printf(" %10s", op);
+    }
+    System.out.printf("   (ns/op, %s)%n", CPU ? "CPU" : "wall");
     for (int p = 0; p < 3; p++) {
       System.out.printf("%-14s", names[p]);
       for (int op = 0; op < OPS.length; op++) {

@@ -330,6 +330,7 @@ final class AgentRuntime {
     Map<String, String> attributes = new LinkedHashMap<>();
     if (threadsAtAttach >= 0) {
       attributes.put("agent.threads_at_attach", Integer.toString(threadsAtAttach));
+      attributes.put("agent.threads_waiting_at_attach", recorder.waitingAtAttach());
     }
     if (transformer.errors() > 0) {
       attributes.put("agent.weave_errors", Long.toString(transformer.errors()));

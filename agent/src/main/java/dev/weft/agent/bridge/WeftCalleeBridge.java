@@ -1,12 +1,13 @@
 package dev.weft.agent.bridge;
 
 /**
- * The bridge methods of an attached agent's hooks inside the JDK's own wait methods ({@code
- * ReentrantLock}, {@code CyclicBarrier}, AQS {@code Condition}): a frame that was already running
- * when the agent attached still calls those afresh, so they see its waits (ATTACH.md). Apart from
- * {@link WeftBridge} because they are not events of their own: the recorder turns them into lock,
- * barrier and wait events when no woven call site recorded the wait already. Relocated and defined
- * like {@link WeftBridge}; the same rules hold: no exception ever leaves a method.
+ * The bridge methods of an attached agent's hooks inside the JDK's own wait methods (locks,
+ * semaphores, barriers, latches, phasers, AQS {@code Condition}, {@code Thread.join}, futures): a
+ * frame that was already running when the agent attached still calls those afresh, so they see its
+ * waits (ATTACH.md). Apart from {@link WeftBridge} because they are not events of their own: the
+ * recorder turns them into lock, barrier, wait and join-wait events when no woven call site
+ * recorded the wait already. Relocated and defined like {@link WeftBridge}; the same rules hold: no
+ * exception ever leaves a method.
  */
 public final class WeftCalleeBridge {
   private WeftCalleeBridge() {}

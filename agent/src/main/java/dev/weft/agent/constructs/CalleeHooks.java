@@ -32,12 +32,26 @@ public final class CalleeHooks {
   }
 
   /**
-   * The families ({@code locks,barriers,waits}) whose running-frame hooks {@code options} enable,
-   * comma-separated, for the trace's {@code agent.running_frames} attribute.
+   * What the running-frame hooks that {@code options} enable cover, comma-separated, for the
+   * trace's {@code agent.running_frames} attribute: {@code locks} (ReentrantLock), {@code barriers}
+   * (CyclicBarrier), {@code waits} (Condition), as recordings before the other constructs were
+   * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code latches}, {@code
+   * phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get, CompletableFuture).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
     for (Family f : List.of(Family.LOCKS, Family.BARRIERS, Family.WAITS)) {
+      if (options.enabled(f)) {
+        out.add(f.id());
+      }
+    }
+    if (options.enabled(Family.LOCKS)) {
+      out.add("semaphores").add("read_write_locks");
+    }
+    if (options.enabled(Family.BARRIERS)) {
+      out.add("latches").add("phasers");
+    }
+    for (Family f : List.of(Family.JOINS, Family.FUTURES)) {
       if (options.enabled(f)) {
         out.add(f.id());
       }

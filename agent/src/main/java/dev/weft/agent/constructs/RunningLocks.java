@@ -16,7 +16,8 @@ import java.util.Set;
 public final class RunningLocks implements ConstructInstrumentation {
   private static final String REENTRANT_LOCK = "java/util/concurrent/locks/ReentrantLock";
 
-  private static final Map<String, Integer> OPERATIONS =
+  /** The {@code Lock} methods, also those of a read/write lock's views. */
+  static final Map<String, Integer> LOCK_API =
       Map.of(
           "lock()V", RunningFrames.LOCK,
           "lockInterruptibly()V", RunningFrames.LOCK_INTERRUPTIBLY,
@@ -36,6 +37,6 @@ public final class RunningLocks implements ConstructInstrumentation {
 
   @Override
   public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.UNLOCK));
+    return CalleeHooks.weave(target, LOCK_API, Set.of(RunningFrames.UNLOCK));
   }
 }

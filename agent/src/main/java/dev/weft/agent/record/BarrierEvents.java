@@ -38,9 +38,9 @@ final class BarrierEvents {
     if (barrier instanceof CyclicBarrier) {
       // Woven code cannot see the generation: count it here, and keep it for the departure.
       generation = BarrierObjects.generation((CyclicBarrier) barrier);
-      s.barrierObject = barrier;
       s.barrierGeneration = generation;
     }
+    s.barrierObject = barrier;
     w.barrierEnter(arrival, region, objects.objectId(region, barrier), generation);
   }
 
@@ -63,18 +63,18 @@ final class BarrierEvents {
 
   // ---- for waits in frames running since before the attach (RunningFrames)
 
-  /** Whether this thread's latest arrival at a CyclicBarrier, not yet departed, is at {@code b}. */
+  /** Whether this thread's latest arrival at a barrier, not yet departed, is at {@code barrier}. */
   boolean openAtCallSite(Object barrier) {
     return path.state().barrierObject == barrier;
   }
 
   /** {@link #barrierEnter} at time {@code t}. */
-  void barrierEnterAt(long t, int region, Object barrier) {
+  void barrierEnterAt(long t, int region, Object barrier, long generation) {
     ThreadState s = path.state();
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        arrive(s, w, t, region, barrier, 0);
+        arrive(s, w, t, region, barrier, generation);
       } finally {
         s.writing.busy = false;
       }

@@ -115,10 +115,19 @@ final class LockEvents {
   }
 
   void lockReleased(Object lock) {
+    release(lock, true);
+  }
+
+  /**
+   * LOCK_RELEASED; {@code atCallSite}: written for a woven call site, which the thread remembers
+   * ({@link #releasedAtCallSite}).
+   */
+  void release(Object lock, boolean atCallSite) {
     if (lock == null) {
       return;
     }
     ThreadState s = path.state();
+    s.releasedObject = atCallSite ? lock : null;
     long id = 0;
     if (!s.busy && !s.ignored) {
       id = s.heldIdOf(lock);
@@ -194,6 +203,17 @@ final class LockEvents {
       return false;
     }
     return s.heldIdOf(standsFor) != 0 || s.holds(lockId(s, 0, standsFor));
+  }
+
+  /**
+   * Whether this thread's last LOCK_RELEASED was {@code lock}'s, written by a woven call site;
+   * forgets it (a call site's release is followed by one call of the releasing method).
+   */
+  boolean releasedAtCallSite(Object lock) {
+    ThreadState s = path.state();
+    boolean at = s.releasedObject == lock;
+    s.releasedObject = null;
+    return at;
   }
 
   /** {@link #lockRequest} at time {@code t}, for the JDK's locks (not monitors). */

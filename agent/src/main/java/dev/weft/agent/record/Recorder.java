@@ -5,7 +5,9 @@ import dev.weft.agent.bridge.WeftSink;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.TraceWriter;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -92,7 +94,8 @@ public final class Recorder extends WeftSink {
   /**
    * Puts the application's threads that are alive now into the trace, from now (an attach, before
    * the bridge is installed): JVM and JDK service threads (the root thread group and the JDK's
-   * innocuous threads) and ignored threads are left out. Returns how many were put in.
+   * innocuous threads) and ignored threads are left out. Returns how many were put in; those that
+   * were blocked or waiting then are {@link #waitingAtAttach}.
    */
   public int openExistingThreads() {
     ThreadGroup root = Thread.currentThread().getThreadGroup();
@@ -111,8 +114,26 @@ public final class Recorder extends WeftSink {
       }
       path.openExisting(t, now);
       opened++;
+      Thread.State state = t.getState();
+      if (state != Thread.State.RUNNABLE && state != Thread.State.NEW) {
+        waitingAtAttach.add(t.getName() + " " + state);
+      }
     }
     return opened;
+  }
+
+  /**
+   * How many of the threads put into the trace at the attach were then BLOCKED, WAITING or
+   * TIMED_WAITING, and the first ten as "name STATE": {@code 2 (worker-0 WAITING, pool-1 BLOCKED)}.
+   * Their waits began before the recording, which cannot see them.
+   */
+  public String waitingAtAttach() {
+    int n = waitingAtAttach.size();
+    if (n == 0) {
+      return "0";
+    }
+    List<String> named = waitingAtAttach.subList(0, Math.min(n, 10));
+    return n + " (" + String.join(", ", named) + (n > 10 ? ", and more" : "") + ")";
   }
 
   /** Marks a thread as never traced (the writer's background thread, the agent's own threads). */
@@ -383,6 +404,8 @@ public final class Recorder extends WeftSink {
   // ---- waits in frames running since before the attach (callee-side hooks; see RunningFrames)
   // ---------
 
+  private final List<String> waitingAtAttach = new ArrayList<>();
+
   /** Created at the first callee hook (only attached agents weave them). */
   private volatile RunningFrames runningFrames;
 
@@ -431,6 +454,19 @@ public final class Recorder extends WeftSink {
 
   boolean holdsLockOf(Object o) {
     return locks.holdsLockOf(o);
+  }
+
+  boolean joinOpenAtCallSite(Object target) {
+    return tasks.joinOpenAtCallSite(target);
+  }
+
+  boolean releasedAtCallSite(Object lock) {
+    return locks.releasedAtCallSite(lock);
+  }
+
+  /** LOCK_RELEASED seen by a callee hook (not a call site's). */
+  void releasedByHook(Object lock) {
+    locks.release(lock, false);
   }
 
   // ---- monitor waits in frames running since before the attach (the JVM's events;
@@ -509,11 +545,16 @@ public final class Recorder extends WeftSink {
             + m.outsideWindow);
   }
 
-  // The timed twins of barrierEnter, lockRequest and waitEnter: for RunningFrames, which takes the
+  // The timed twins of barrierEnter, lockRequest, waitEnter and joinWaitEnter: for RunningFrames,
+  // which takes the
   // wait's start before its stack walk.
 
-  void barrierEnterAt(long t, int region, Object barrier) {
-    barriers.barrierEnterAt(t, region, barrier);
+  void barrierEnterAt(long t, int region, Object barrier, long generation) {
+    barriers.barrierEnterAt(t, region, barrier, generation);
+  }
+
+  void joinWaitEnterAt(long t, int region, Object target) {
+    tasks.joinWaitEnterAt(t, region, target);
   }
 
   void lockRequestAt(long t, int region, Object lock) {

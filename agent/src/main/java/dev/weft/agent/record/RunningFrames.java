@@ -1,25 +1,24 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.BarrierOutcome;
-import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.WaitKind;
 import java.lang.StackWalker.StackFrame;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 
 /**
  * Waits in frames that were already running when the agent attached. Such a frame keeps the code it
  * had (retransformation replaces a method's code for later calls only), so its call sites are not
- * woven; but each lock, barrier or condition wait calls into the JDK afresh, where hooks woven at
- * attach ({@code RunningLocks}, {@code RunningBarriers}, {@code RunningConditions}) report it here
- * as {@link #enter}, {@link #returned} and {@link #threw} of an operation on the JDK object.
+ * woven; but each lock, semaphore, barrier, latch, phaser, condition, join or future wait calls
+ * into the JDK afresh, where hooks woven at attach (the {@code Running*} families in {@code
+ * constructs}) report it here as {@link #enter}, {@link #returned} and {@link #threw} of an
+ * operation on the JDK object ({@link RunningOperations} says what each operation is).
  *
  * <p>What is recorded, and under which region:
  *
@@ -31,9 +30,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *       method and bytecode index).
  *   <li><b>Each wait once.</b> A frame entered after the attach runs woven code whose call-site
  *       hooks record the wait themselves; the recorder's per-thread state says so (an open
- *       LOCK_REQUEST of this lock, an open arrival at this barrier, a condition whose lock the call
- *       site has already released), and the callee hook then records nothing. An unlock is recorded
- *       here only when the acquisition was, and the call site has not released it.
+ *       LOCK_REQUEST of this lock or semaphore, an open arrival at this barrier, latch or phaser,
+ *       an open join wait for this thread or future, a condition whose lock the call site has
+ *       already released), and the callee hook then records nothing. An unlock is recorded here
+ *       only when the acquisition was, and the call site has not released it; a semaphore's release
+ *       when the acquisition was, and the thread's last call-site release was not of this
+ *       semaphore.
  * </ul>
  *
  * <p>Per thread, a stack of the regions the entries recorded (0: nothing) pairs every return or
@@ -61,6 +63,42 @@ public final class RunningFrames {
   /** {@code Condition.await} and its variants, on an AQS condition. */
   public static final int CONDITION_AWAIT = 7;
 
+  /** {@code Semaphore.acquire} and {@code acquireUninterruptibly} (either). */
+  public static final int SEMAPHORE_ACQUIRE = 8;
+
+  /** {@code Semaphore.tryAcquire()} and {@code tryAcquire(int)}: false is FAILED. */
+  public static final int SEMAPHORE_TRY = 9;
+
+  /** {@code Semaphore.tryAcquire} with a timeout: false is ABORTED. */
+  public static final int SEMAPHORE_TRY_TIMED = 10;
+
+  /** {@code Semaphore.release} (either; entry only). */
+  public static final int SEMAPHORE_RELEASE = 11;
+
+  /** {@code CountDownLatch.await()}. */
+  public static final int LATCH_AWAIT = 12;
+
+  /** {@code CountDownLatch.await(long, TimeUnit)}: false is TIMEOUT. */
+  public static final int LATCH_AWAIT_TIMED = 13;
+
+  /** {@code CountDownLatch.countDown()}: LAST when it opened the latch. */
+  public static final int LATCH_COUNT_DOWN = 14;
+
+  /** {@code Phaser.arriveAndAwaitAdvance()}. */
+  public static final int PHASER_ARRIVE_AND_AWAIT = 15;
+
+  /** {@code Phaser.awaitAdvance} and {@code awaitAdvanceInterruptibly} (each). */
+  public static final int PHASER_AWAIT_ADVANCE = 16;
+
+  /** {@code Thread.join} (each). */
+  public static final int THREAD_JOIN = 17;
+
+  /** {@code FutureTask.get} (either). */
+  public static final int FUTURE_GET = 18;
+
+  /** {@code CompletableFuture.get} (either) and {@code join}. */
+  public static final int COMPLETABLE_GET = 19;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -87,24 +125,45 @@ public final class RunningFrames {
     Frames f = frames.get();
     if (op == UNLOCK) {
       if (f.forget(target) && recorder.holdsLockOf(target)) {
-        recorder.lockReleased(target);
+        recorder.releasedByHook(target);
+      }
+      return;
+    }
+    if (op == SEMAPHORE_RELEASE) {
+      // Permits have no holder: released here when the acquisition was recorded here, unless the
+      // call site released it already.
+      boolean atCallSite = recorder.releasedAtCallSite(target);
+      if (f.forget(target) && !atCallSite) {
+        recorder.releasedByHook(target);
       }
       return;
     }
     int region = 0;
     if (target != null && recorder.mayRecordHere() && !openAtCallSite(target, op)) {
-      region = callerRegion(op);
+      region = callerRegion(op, target);
     }
-    f.push(region);
+    long aux = region == 0 ? 0 : RunningOperations.before(target, op);
+    f.push(region, start, aux);
     if (region == 0) {
       return;
     }
     switch (op) {
       case BARRIER_AWAIT:
-        recorder.barrierEnterAt(start, region, target);
+      case LATCH_AWAIT:
+      case LATCH_AWAIT_TIMED:
+      case LATCH_COUNT_DOWN:
+      case PHASER_ARRIVE_AND_AWAIT:
+        recorder.barrierEnterAt(start, region, target, aux);
+        break;
+      case PHASER_AWAIT_ADVANCE:
+        break; // written at the return, when it is known whether it waited
+      case THREAD_JOIN:
+      case FUTURE_GET:
+      case COMPLETABLE_GET:
+        recorder.joinWaitEnterAt(start, region, target);
         break;
       case CONDITION_AWAIT:
-        recorder.lockReleased(target);
+        recorder.releasedByHook(target);
         recorder.waitEnterAt(start, region, WaitKind.CONDITION_AWAIT);
         break;
       default:
@@ -115,7 +174,7 @@ public final class RunningFrames {
 
   /** The hooked method entered last on this thread returned {@code result}. */
   void returned(int result, Object target, int op) {
-    if (op == UNLOCK) {
+    if (op == UNLOCK || op == SEMAPHORE_RELEASE) {
       return;
     }
     Frames f = frames.get();
@@ -123,51 +182,88 @@ public final class RunningFrames {
     if (region == 0) {
       return;
     }
+    long aux = f.aux();
     switch (op) {
       case BARRIER_AWAIT:
         recorder.barrierExit(region, target, 0, result == 0 ? BarrierOutcome.LAST : 0);
+        break;
+      case LATCH_AWAIT:
+      case LATCH_COUNT_DOWN:
+      case PHASER_ARRIVE_AND_AWAIT:
+      case LATCH_AWAIT_TIMED:
+        recorder.barrierExit(region, target, aux, RunningOperations.outcome(op, result, aux));
+        break;
+      case PHASER_AWAIT_ADVANCE:
+        // The phase it returns is the one it was in when it did not wait (the awaited phase was
+        // over already): then there is no wait to record.
+        if (result != aux) {
+          recorder.barrierEnterAt(f.start(), region, target, aux);
+          recorder.barrierExit(region, target, aux, 0);
+        }
+        break;
+      case THREAD_JOIN:
+      case FUTURE_GET:
+      case COMPLETABLE_GET:
+        recorder.joinWaitExit(region);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
         break;
       case TRY_LOCK:
       case TRY_LOCK_TIMED:
+      case SEMAPHORE_TRY:
+      case SEMAPHORE_TRY_TIMED:
         if (result != 0) {
-          acquired(f, target, 0);
+          acquired(f, target, op);
         } else {
-          recorder.lockAcquired(target, op == TRY_LOCK ? LockFlags.FAILED : LockFlags.ABORTED);
+          recorder.lockAcquired(target, RunningOperations.failedFlags(op));
         }
         break;
       default:
-        acquired(f, target, 0);
+        acquired(f, target, op);
         break;
     }
   }
 
   /** The hooked method entered last on this thread threw {@code thrown}. */
   void threw(Throwable thrown, Object target, int op) {
-    if (op == UNLOCK) {
+    if (op == UNLOCK || op == SEMAPHORE_RELEASE) {
       return;
     }
-    int region = frames.get().pop();
+    Frames f = frames.get();
+    int region = f.pop();
     if (region == 0) {
       return;
     }
+    long aux = f.aux();
     switch (op) {
+      case PHASER_AWAIT_ADVANCE:
+        recorder.barrierEnterAt(f.start(), region, target, aux);
+        recorder.barrierExit(region, target, aux, outcomeOf(thrown));
+        break;
       case BARRIER_AWAIT:
-        recorder.barrierExit(region, target, 0, outcomeOf(thrown));
+      case LATCH_AWAIT:
+      case LATCH_AWAIT_TIMED:
+      case LATCH_COUNT_DOWN:
+      case PHASER_ARRIVE_AND_AWAIT:
+        recorder.barrierExit(region, target, aux, outcomeOf(thrown));
+        break;
+      case THREAD_JOIN:
+      case FUTURE_GET:
+      case COMPLETABLE_GET:
+        recorder.joinWaitExit(region);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
         break;
       default:
-        recorder.lockAcquired(target, LockFlags.ABORTED);
+        recorder.lockAcquired(target, LockFlags.ABORTED | RunningOperations.sharedFlag(op));
         break;
     }
   }
 
-  private void acquired(Frames f, Object lock, int flags) {
-    recorder.lockAcquired(lock, flags);
+  private void acquired(Frames f, Object lock, int op) {
+    recorder.lockAcquired(lock, RunningOperations.sharedFlag(op));
     f.remember(lock);
   }
 
@@ -192,7 +288,16 @@ public final class RunningFrames {
   private boolean openAtCallSite(Object target, int op) {
     switch (op) {
       case BARRIER_AWAIT:
+      case LATCH_AWAIT:
+      case LATCH_AWAIT_TIMED:
+      case LATCH_COUNT_DOWN:
+      case PHASER_ARRIVE_AND_AWAIT:
+      case PHASER_AWAIT_ADVANCE:
         return recorder.barrierOpenAtCallSite(target);
+      case THREAD_JOIN:
+      case FUTURE_GET:
+      case COMPLETABLE_GET:
+        return recorder.joinOpenAtCallSite(target);
       case CONDITION_AWAIT:
         // The call site released the condition's lock before the call; unheld, it is theirs.
         return !recorder.holdsLockOf(target);
@@ -205,22 +310,23 @@ public final class RunningFrames {
    * The region of the user's call of the hooked method: the frame below the hooked method's, when
    * it is not JDK or agent code; 0 otherwise.
    */
-  private int callerRegion(int op) {
+  private int callerRegion(int op, Object target) {
     ThreadGuard guard = recorder.guard();
     boolean wasBusy = guard.busy;
     guard.busy = true;
     try {
-      Class<?> hooked = hookedClass(op);
-      StackFrame caller =
+      Class<?> hooked = RunningOperations.hookedClass(op, target);
+      // The hooked method's frame (the first of its class below the agent's), then its caller's.
+      List<StackFrame> two =
           WALKER.walk(
               s ->
                   s.dropWhile(fr -> !hooked.isAssignableFrom(fr.getDeclaringClass()))
-                      .dropWhile(fr -> hooked.isAssignableFrom(fr.getDeclaringClass()))
-                      .findFirst()
-                      .orElse(null));
-      if (caller == null) {
+                      .limit(2)
+                      .collect(Collectors.toList()));
+      if (two.size() < 2) {
         return 0;
       }
+      StackFrame caller = two.get(1);
       Site site =
           new Site(
               caller.getDeclaringClass(),
@@ -230,7 +336,7 @@ public final class RunningFrames {
               op);
       Integer region = sites.get(site);
       if (region == null) {
-        region = register(caller, op);
+        region = register(caller, RunningOperations.regionName(op, target, two.get(0)), op, target);
         sites.put(site, region);
       }
       return region;
@@ -241,47 +347,11 @@ public final class RunningFrames {
     }
   }
 
-  private static Class<?> hookedClass(int op) {
-    switch (op) {
-      case BARRIER_AWAIT:
-        return CyclicBarrier.class;
-      case CONDITION_AWAIT:
-        return AbstractQueuedSynchronizer.ConditionObject.class;
-      default:
-        return ReentrantLock.class;
-    }
-  }
-
-  private Integer register(StackFrame caller, int op) {
+  private Integer register(StackFrame caller, String name, int op, Object target) {
     Class<?> c = caller.getDeclaringClass();
     ClassLoader loader = c.getClassLoader();
     if (loader == null || loader == PLATFORM || c.getName().startsWith("dev.weft.agent.")) {
       return NOT_USER;
-    }
-    ConstructKind kind;
-    String name;
-    switch (op) {
-      case BARRIER_AWAIT:
-        kind = ConstructKind.CYCLIC_BARRIER;
-        name = "CyclicBarrier.await";
-        break;
-      case CONDITION_AWAIT:
-        kind = ConstructKind.CONDITION_AWAIT;
-        name = "Condition.await";
-        break;
-      case LOCK_INTERRUPTIBLY:
-        kind = ConstructKind.REENTRANT_LOCK;
-        name = "ReentrantLock.lockInterruptibly";
-        break;
-      case TRY_LOCK:
-      case TRY_LOCK_TIMED:
-        kind = ConstructKind.REENTRANT_LOCK;
-        name = "ReentrantLock.tryLock";
-        break;
-      default:
-        kind = ConstructKind.REENTRANT_LOCK;
-        name = "ReentrantLock.lock";
-        break;
     }
     String file = caller.getFileName();
     int line = caller.getLineNumber();
@@ -293,7 +363,7 @@ public final class RunningFrames {
           original.line(caller.getMethodName(), caller.getDescriptor(), caller.getByteCodeIndex());
     }
     return regions.register(
-        kind,
+        RunningOperations.kind(op, target),
         name,
         c.getName(),
         caller.getMethodName(),
@@ -340,19 +410,35 @@ public final class RunningFrames {
   /** One thread's open hooked calls and the locks whose acquisition was recorded here. */
   private static final class Frames {
     private int[] open = new int[8];
+    private long[] starts = new long[8];
+    private long[] auxes = new long[8];
     private int depth;
     private Object[] held = new Object[4];
     private int heldCount;
 
-    void push(int region) {
+    /** An entry: its region (0: nothing recorded), start, and what the operation kept. */
+    void push(int region, long start, long aux) {
       if (depth == open.length) {
         open = Arrays.copyOf(open, depth * 2);
+        starts = Arrays.copyOf(starts, depth * 2);
+        auxes = Arrays.copyOf(auxes, depth * 2);
       }
+      starts[depth] = start;
+      auxes[depth] = aux;
       open[depth++] = region;
     }
 
+    /** The region of the innermost entry, which is closed; its start and aux remain readable. */
     int pop() {
       return depth == 0 ? 0 : open[--depth];
+    }
+
+    long start() {
+      return starts[depth];
+    }
+
+    long aux() {
+      return auxes[depth];
     }
 
     void remember(Object lock) {

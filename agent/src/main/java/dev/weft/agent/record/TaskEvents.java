@@ -134,6 +134,15 @@ final class TaskEvents {
   }
 
   void joinWaitEnter(int region, Object target) {
+    joinWaitEnter(region, target, false, 0);
+  }
+
+  /** {@link #joinWaitEnter} at time {@code t}, for waits in running frames (RunningFrames). */
+  void joinWaitEnterAt(long t, int region, Object target) {
+    joinWaitEnter(region, target, true, t);
+  }
+
+  private void joinWaitEnter(int region, Object target, boolean timed, long t) {
     if (aggregateForkJoin && Thread.currentThread() instanceof ForkJoinWorkerThread) {
       return; // a worker's application code runs inside summarised tasks (cheaper than the next)
     }
@@ -144,8 +153,9 @@ final class TaskEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        w.joinWaitEnter(System.nanoTime(), region, targetId(target));
+        w.joinWaitEnter(timed ? t : System.nanoTime(), region, targetId(target));
         s.callSiteJoins++;
+        s.joinObject = target;
       } finally {
         s.writing.busy = false;
       }
@@ -163,7 +173,13 @@ final class TaskEvents {
     if (s.callSiteJoins > 0) {
       s.callSiteJoins--;
     }
+    s.joinObject = null;
     writeJoinWaitExit(s, region);
+  }
+
+  /** Whether this thread's innermost open join wait, recorded at a call site, is for {@code o}. */
+  boolean joinOpenAtCallSite(Object o) {
+    return path.state().joinObject == o;
   }
 
   void helpEnter(int region) {

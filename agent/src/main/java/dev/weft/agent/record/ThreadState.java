@@ -72,6 +72,9 @@ final class ThreadState extends ThreadGuard {
   /** Depth of join waits recorded at application call sites (full mode). */
   int callSiteJoins;
 
+  /** What the innermost open join wait, recorded, waits for (a thread, a future, a task). */
+  Object joinObject;
+
   /** Full mode: a join wait recorded from the park inside {@code ForkJoinTask.awaitDone}. */
   boolean parkedJoin;
 
@@ -93,6 +96,9 @@ final class ThreadState extends ThreadGuard {
 
   long requestId;
   int requestTraits;
+
+  /** The object of the last LOCK_RELEASED written by a woven call site. */
+  Object releasedObject;
 
   /** The class whose traits were looked up last, and those traits. */
   Class<?> traitsClass;

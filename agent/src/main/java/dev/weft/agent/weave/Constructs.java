@@ -16,7 +16,13 @@ import dev.weft.agent.constructs.ReadWriteLocks;
 import dev.weft.agent.constructs.ReentrantLocks;
 import dev.weft.agent.constructs.RunningBarriers;
 import dev.weft.agent.constructs.RunningConditions;
+import dev.weft.agent.constructs.RunningFutures;
+import dev.weft.agent.constructs.RunningLatches;
 import dev.weft.agent.constructs.RunningLocks;
+import dev.weft.agent.constructs.RunningPhasers;
+import dev.weft.agent.constructs.RunningReadWriteLocks;
+import dev.weft.agent.constructs.RunningSemaphores;
+import dev.weft.agent.constructs.RunningThreadJoins;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
@@ -63,6 +69,12 @@ public final class Constructs {
         // Attached agents only: waits in frames that were running before the attach.
         new RunningLocks(),
         new RunningBarriers(),
-        new RunningConditions());
+        new RunningConditions(),
+        new RunningSemaphores(),
+        new RunningReadWriteLocks(),
+        new RunningLatches(),
+        new RunningPhasers(),
+        new RunningThreadJoins(),
+        new RunningFutures());
   }
 }

@@ -27,6 +27,12 @@ final class AttachLimits {
    */
   static final String MONITOR_EVENTS_FROM = "agent.monitor_events_from";
 
+  /**
+   * The attribute an attached agent writes: how many of the threads alive at the attach were
+   * blocked or waiting then, and which ({@code 2 (worker-0 WAITING, pool-1 BLOCKED)}).
+   */
+  static final String WAITING_AT_ATTACH = "agent.threads_waiting_at_attach";
+
   private AttachLimits() {}
 
   /** What the recording could not see, one item each; null when the agent did not attach. */
@@ -40,6 +46,12 @@ final class AttachLimits {
     (hooked.contains("locks") ? seen : unseen).add("ReentrantLock acquisitions");
     (hooked.contains("barriers") ? seen : unseen).add("CyclicBarrier waits");
     (hooked.contains("waits") ? seen : unseen).add("Condition waits");
+    (hooked.contains("semaphores") ? seen : unseen).add("Semaphore acquisitions");
+    (hooked.contains("read_write_locks") ? seen : unseen).add("read/write lock acquisitions");
+    (hooked.contains("latches") ? seen : unseen).add("CountDownLatch waits");
+    (hooked.contains("phasers") ? seen : unseen).add("Phaser waits");
+    (hooked.contains("joins") ? seen : unseen).add("Thread.join");
+    (hooked.contains("futures") ? seen : unseen).add("Future.get and CompletableFuture joins");
     String monitorsFrom = monitorsFrom(defs);
     if (monitorsFrom != null) {
       seen.add("synchronized contention and Object.wait from " + monitorsFrom);
@@ -47,9 +59,7 @@ final class AttachLimits {
     } else {
       unseen.add("synchronized contention, Object.wait");
     }
-    unseen.add(
-        "Thread.sleep, Thread.join, Future.get and fork-join joins, CountDownLatch, Phaser and"
-            + " Semaphore waits, read/write and stamped locks");
+    unseen.add("Thread.sleep, fork-join joins, stamped locks");
     List<String> out = new ArrayList<>();
     out.add("waits, regions and tasks already in progress when the recording started");
     out.add(
@@ -60,6 +70,13 @@ final class AttachLimits {
     out.add(
         "synchronized methods of classes loaded before the attach: their acquisitions are"
             + " recorded without their wait");
+    String waiting = defs.attributes().get(WAITING_AT_ATTACH);
+    if (waiting != null && !waiting.equals("0")) {
+      out.add(
+          "threads blocked or waiting when the agent attached, counted as running until their"
+              + " first recorded event: "
+              + waiting);
+    }
     return out;
   }
 

@@ -86,6 +86,49 @@ class AttachLimitsTest {
   }
 
   @Test
+  void theOtherHookedJdkConstructsAreSaidToBeSeen() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "all",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks,barriers,waits,semaphores,read_write_locks,latches,phasers,joins,futures"));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains(
+            "seen there: ReentrantLock acquisitions, CyclicBarrier waits, Condition waits,"
+                + " Semaphore acquisitions, read/write lock acquisitions, CountDownLatch waits,"
+                + " Phaser waits, Thread.join, Future.get and CompletableFuture joins"),
+        running);
+    assertTrue(running.contains("Thread.sleep, fork-join joins, stamped locks"), running);
+    assertFalse(running.contains("; Semaphore"), running);
+  }
+
+  @Test
+  void threadsWaitingAtTheAttachAreNamed() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "waiting",
+                "agent.attached",
+                "true",
+                "agent.threads_waiting_at_attach",
+                "2 (worker-0 WAITING, pool-1 BLOCKED)"));
+    List<String> unseen = r.trace().notSeenWhenAttached();
+    assertEquals(4, unseen.size(), unseen.toString());
+    assertEquals(
+        "threads blocked or waiting when the agent attached, counted as running until their first"
+            + " recorded event: 2 (worker-0 WAITING, pool-1 BLOCKED)",
+        unseen.get(3));
+    AnalysisResult none =
+        Analyzer.analyze(
+            trace("none", "agent.attached", "true", "agent.threads_waiting_at_attach", "0"));
+    assertEquals(3, none.trace().notSeenWhenAttached().size());
+  }
+
+  @Test
   void withoutHooksForRunningFramesEveryKindOfWaitThereIsUnseen() throws IOException {
     AnalysisResult r = Analyzer.analyze(trace("old", "agent.attached", "true"));
     String running = r.trace().notSeenWhenAttached().get(1);

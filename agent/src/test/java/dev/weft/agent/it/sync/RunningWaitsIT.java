@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
+import dev.weft.agentit.apps.sync.RunningJucWaitsApp;
 import dev.weft.agentit.apps.sync.RunningWaitsApp;
+import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
@@ -58,34 +60,11 @@ class RunningWaitsIT {
   void waitsInFramesRunningBeforeTheAttachAreRecordedOnce(Path jdk) throws IOException {
     Path trace = tmp.resolve("trace");
     Path log = tmp.resolve("waits.log");
-    List<String> cmd =
-        ChildJvm.command(
-            jdk,
-            null,
-            ChildJvm.classPath(),
-            APP.getName(),
-            log.toString(),
-            ChildJvm.AGENT_JAR.toString(),
-            "out=" + trace);
-    cmd.addAll(
-        1,
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:+EnableDynamicAgentLoading"));
-    ChildJvm.Result r = ChildJvm.run(cmd, tmp);
-    assertEquals(0, r.exitCode(), r.stderr());
-    assertEquals("", r.stderr());
-
-    TraceFacts t = TraceFacts.read(trace);
-    assertTrue(t.definitions.closedCleanly());
-    assertEquals("true", t.definitions.attributes().get("agent.detached"));
-    assertNull(
-        t.definitions.attributes().get("agent.weave_errors"),
-        String.valueOf(t.definitions.attributes().get("agent.first_weave_error")));
-    SyncTraces.assertRecorderNeverTracedItself(t);
-    assertEquals("locks,barriers,waits", t.definitions.attributes().get("agent.running_frames"));
-    // The application's class and the three hooked JDK classes, all given back their code.
+    TraceFacts t = attachTo(jdk, APP, log, "out=" + trace);
+    assertEquals(
+        "locks,barriers,waits,semaphores,read_write_locks,latches,phasers,joins,futures",
+        t.definitions.attributes().get("agent.running_frames"));
+    // The application's class and the hooked JDK classes, all given back their code.
     assertTrue(
         Integer.parseInt(t.definitions.attributes().get("agent.restored_classes")) >= 4,
         t.definitions.attributes().toString());
@@ -123,6 +102,115 @@ class RunningWaitsIT {
         Integer.parseInt(t.definitions.attributes().get("agent.threads_at_attach"))
             >= RunningWaitsApp.WORKERS + 1,
         "the workers and main are in the trace from the attach on");
+  }
+
+  /**
+   * The other JDK constructs in loops running since before the attach ({@link RunningJucWaitsApp}):
+   * latch, semaphore, phaser, thread join, future and read/write lock waits are recorded through
+   * the hooks in the JDK's methods with the waits the application measured itself, and those in a
+   * method called afresh once (by their woven call sites). The JVM's monitor events are left off:
+   * their start perturbs the program for seconds.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void otherJdkWaitsInFramesRunningBeforeTheAttachAreRecordedOnce(Path jdk) throws IOException {
+    Class<?> app = RunningJucWaitsApp.class;
+    Path log = tmp.resolve("waits.log");
+    TraceFacts t =
+        attachTo(jdk, app, log, "out=" + tmp.resolve("trace") + ",constructs=-monitors,-waits");
+    assertEquals(
+        "locks,barriers,semaphores,read_write_locks,latches,phasers,joins,futures",
+        t.definitions.attributes().get("agent.running_frames"));
+    Truth truth = Truth.read(log);
+    for (int i = 0; i < RunningJucWaitsApp.WORKERS; i++) {
+      String worker = "worker-" + i;
+      int stream = SyncTraces.stream(t, worker);
+      for (String family : List.of("latch", "phaser", "join", "futureGet", "completableJoin")) {
+        boolean barrier = family.equals("latch") || family.equals("phaser");
+        String marker = family.equals("futureGet") ? "future" : family;
+        marker = family.equals("completableJoin") ? "completable" : marker;
+        for (String where : List.of("running frame", "helper")) {
+          if (family.equals("completableJoin") && where.equals("helper")) {
+            continue;
+          }
+          List<Integer> regions = regionsAtLine(t, app, "// " + marker + " in " + where);
+          List<long[]> recorded =
+              barrier
+                  ? brackets(t, stream, regions, EventKind.BARRIER_ENTER, EventKind.BARRIER_EXIT)
+                  : brackets(
+                      t, stream, regions, EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT);
+          boolean running = where.equals("running frame");
+          String site =
+              running
+                  ? family
+                  : "helper" + Character.toUpperCase(family.charAt(0)) + family.substring(1);
+          compare(worker, site, truth, recorded, running ? TOLERANCE : -1);
+        }
+      }
+      for (String family : List.of("semaphore", "writeLock", "readLock")) {
+        String marker = family.equals("semaphore") ? family : family.replace("L", " l");
+        for (String where : List.of("running frame", "helper")) {
+          if (family.equals("readLock") && where.equals("helper")) {
+            continue;
+          }
+          List<Integer> regions = regionsAtLine(t, app, "// " + marker + " in " + where);
+          boolean running = where.equals("running frame");
+          String site =
+              running
+                  ? family
+                  : "helper" + Character.toUpperCase(family.charAt(0)) + family.substring(1);
+          compare(worker, site, truth, lockWaits(t, stream, regions), running ? TOLERANCE : -1);
+        }
+      }
+    }
+    // The pacer's count-downs in its running frame: each opened its latch.
+    int pacer = SyncTraces.stream(t, "pacer");
+    List<Integer> countDown = regionsAtLine(t, app, "// count-down in running frame");
+    long opened = 0;
+    for (Event e : t.eventsByStream.get(pacer)) {
+      if (e.kind() == EventKind.BARRIER_EXIT && countDown.contains((int) e.get(Field.REGION))) {
+        assertEquals(BarrierOutcome.LAST, e.get(Field.OUTCOME), "a count-down that opened a latch");
+        opened++;
+      }
+    }
+    assertTrue(opened > 100, "count-downs recorded: " + opened);
+    // A thread waiting since before the attach is named as such (its wait is not in the trace).
+    String waiting = t.definitions.attributes().get("agent.threads_waiting_at_attach");
+    assertTrue(waiting.contains("idle WAITING"), waiting);
+  }
+
+  /**
+   * Runs {@code app}, which attaches the agent with {@code options} to itself and logs its waits to
+   * {@code log}; checks that it ran and that the trace is complete, and returns it.
+   */
+  private TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options) throws IOException {
+    List<String> cmd =
+        ChildJvm.command(
+            jdk,
+            null,
+            ChildJvm.classPath(),
+            app.getName(),
+            log.toString(),
+            ChildJvm.AGENT_JAR.toString(),
+            options);
+    cmd.addAll(
+        1,
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:+EnableDynamicAgentLoading"));
+    ChildJvm.Result r = ChildJvm.run(cmd, tmp);
+    assertEquals(0, r.exitCode(), r.stderr());
+    assertEquals("", r.stderr());
+
+    TraceFacts t = TraceFacts.read(tmp.resolve("trace"));
+    assertTrue(t.definitions.closedCleanly());
+    assertEquals("true", t.definitions.attributes().get("agent.detached"));
+    assertNull(
+        t.definitions.attributes().get("agent.weave_errors"),
+        String.valueOf(t.definitions.attributes().get("agent.first_weave_error")));
+    SyncTraces.assertRecorderNeverTracedItself(t);
+    return t;
   }
 
   /**
@@ -192,8 +280,8 @@ class RunningWaitsIT {
     long loggedTotal = total(logged);
     double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
     System.out.printf(
-        "%s: %d waits, logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
-        what, logged.size(), loggedTotal / 1e6, recordedTotal / 1e6, error * 100);
+        "%s: %d waits (%d recorded), logged %.3f ms, recorded %.3f ms (%+.2f %%)%n",
+        what, logged.size(), seen.size(), loggedTotal / 1e6, recordedTotal / 1e6, error * 100);
     assertTrue(
         Math.abs(error) <= tolerance,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
@@ -209,13 +297,19 @@ class RunningWaitsIT {
 
   /** Arrival and departure of each barrier wait on the stream at the marked line. */
   private static List<long[]> barrierWaits(TraceFacts t, int stream, String marker) {
-    List<Integer> regions = regionsAtLine(t, marker);
+    return brackets(
+        t, stream, regionsAtLine(t, marker), EventKind.BARRIER_ENTER, EventKind.BARRIER_EXIT);
+  }
+
+  /** Each pair of {@code enter} and {@code exit} events on the stream in one of {@code regions}. */
+  private static List<long[]> brackets(
+      TraceFacts t, int stream, List<Integer> regions, EventKind enterKind, EventKind exitKind) {
     List<long[]> out = new ArrayList<>();
     long enter = -1;
     for (Event e : t.eventsByStream.get(stream)) {
-      if (e.kind() == EventKind.BARRIER_ENTER && regions.contains((int) e.get(Field.REGION))) {
+      if (e.kind() == enterKind && regions.contains((int) e.get(Field.REGION))) {
         enter = e.time();
-      } else if (e.kind() == EventKind.BARRIER_EXIT
+      } else if (e.kind() == exitKind
           && regions.contains((int) e.get(Field.REGION))
           && enter >= 0) {
         out.add(new long[] {enter, e.time()});
@@ -227,7 +321,10 @@ class RunningWaitsIT {
 
   /** Request and acquisition of each lock wait on the stream at the marked line. */
   private static List<long[]> lockWaits(TraceFacts t, int stream, String marker) {
-    List<Integer> regions = regionsAtLine(t, marker);
+    return lockWaits(t, stream, regionsAtLine(t, marker));
+  }
+
+  private static List<long[]> lockWaits(TraceFacts t, int stream, List<Integer> regions) {
     List<long[]> out = new ArrayList<>();
     long request = -1;
     for (Event e : t.eventsByStream.get(stream)) {
@@ -242,10 +339,14 @@ class RunningWaitsIT {
   }
 
   private static List<Integer> regionsAtLine(TraceFacts t, String marker) {
-    int line = SyncTraces.lineOf(APP, marker);
+    return regionsAtLine(t, APP, marker);
+  }
+
+  private static List<Integer> regionsAtLine(TraceFacts t, Class<?> app, String marker) {
+    int line = SyncTraces.lineOf(app, marker);
     List<Integer> out = new ArrayList<>();
     for (RegionDef r : t.definitions.regions()) {
-      if (r.file().equals(APP.getSimpleName() + ".java") && r.firstLine() == line) {
+      if (r.file().equals(app.getSimpleName() + ".java") && r.firstLine() == line) {
         out.add(r.id());
       }
     }

@@ -1,0 +1,42 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.record.RunningFrames;
+import dev.weft.agent.weave.ConstructInstrumentation;
+import dev.weft.agent.weave.WeaveTarget;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code Phaser} waits in frames that were running when the agent attached (family {@code
+ * barriers}): hooks in {@code arriveAndAwaitAdvance} and the {@code awaitAdvance} methods, which
+ * such frames call afresh. Only an attached agent weaves them; the recorder keeps the user's calls
+ * that call-site weaving did not see. Not {@code arrive} and {@code arriveAndDeregister}: their
+ * call sites record the arrival after the call, so a hook could not tell whether one will.
+ */
+public final class RunningPhasers implements ConstructInstrumentation {
+  private static final Map<String, Map<String, Integer>> OPERATIONS =
+      Map.of(
+          "java/util/concurrent/Phaser",
+          Map.of(
+              "arriveAndAwaitAdvance()I", RunningFrames.PHASER_ARRIVE_AND_AWAIT,
+              "awaitAdvance(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
+              "awaitAdvanceInterruptibly(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
+              "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I",
+                  RunningFrames.PHASER_AWAIT_ADVANCE));
+
+  @Override
+  public Family family() {
+    return Family.BARRIERS;
+  }
+
+  @Override
+  public Set<String> jdkClasses() {
+    return CalleeHooks.whenAttached(OPERATIONS.keySet());
+  }
+
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  }
+}
