@@ -16,6 +16,12 @@ public final class StoreSchema {
   /** The Parquet key-value metadata key holding the schema version. */
   public static final String VERSION_KEY = "weft.store.schema";
 
+  /**
+   * In a file written by {@code weft store compact}: the names of the files of its directory it
+   * replaces, one a line; a reader leaves them out if they are still there.
+   */
+  public static final String REPLACES_KEY = "weft.store.replaces";
+
   /** The table a file belongs to, in its metadata. */
   public static final String TABLE_KEY = "weft.store.table";
 

@@ -175,6 +175,21 @@ public final class StoreWriter implements AutoCloseable {
    */
   static void copy(Statement st, String source, String table, Path target, String options)
       throws SQLException, StoreException {
+    copy(st, source, table, target, options, Map.of());
+  }
+
+  /** As above, with more key-value metadata. */
+  static void copy(
+      Statement st,
+      String source,
+      String table,
+      Path target,
+      String options,
+      Map<String, String> metadata)
+      throws SQLException, StoreException {
+    StringBuilder extra = new StringBuilder();
+    metadata.forEach(
+        (k, v) -> extra.append(", ").append(Sql.literal(k)).append(": ").append(Sql.literal(v)));
     Path tmp =
         target.resolveSibling(
             "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
@@ -193,6 +208,7 @@ public final class StoreWriter implements AutoCloseable {
               + Sql.literal(StoreSchema.TABLE_KEY)
               + ": "
               + Sql.literal(table)
+              + extra
               + "}"
               + options
               + ")");
