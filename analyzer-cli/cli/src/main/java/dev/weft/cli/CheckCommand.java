@@ -144,7 +144,7 @@ final class CheckCommand implements Callable<Integer> {
         "weft check: "
             + names(current)
             + (history != null
-                ? " against the last " + base.size() + " runs of " + mainClass + " in " + history
+                ? " against " + against
                 : baseline.isEmpty() ? " (budgets only)" : " against baseline " + names(baseline))
             + " ("
             + settings.describe(cur.size(), base.size())
@@ -178,6 +178,9 @@ final class CheckCommand implements Callable<Integer> {
     return result.failed() ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
   }
 
+  /** What --history compared with, for the report's first line. */
+  private String against;
+
   /** The store's last runs of CURRENT's program, as the baseline. */
   private List<AnalysisFile> history(List<AnalysisFile> cur) throws IOException {
     if (!baseline.isEmpty()) {
@@ -197,6 +200,12 @@ final class CheckCommand implements Callable<Integer> {
         StoreHistory.lastRuns(history, mainClass, last, false, spec.commandLine().getErr());
     if (runs.isEmpty()) {
       throw new BadInputException(history + ": no stored run of " + mainClass);
+    }
+    against = "the last " + runs.size() + " runs of " + mainClass + " in " + history;
+    if (cur.size() == 1 && runs.size() > 1) {
+      // One run against many: against their median, as one run against one.
+      against = "the median of " + against;
+      return List.of(StoreHistory.median(runs, against));
     }
     return runs;
   }

@@ -88,6 +88,30 @@ final class StoreHistory {
     }
   }
 
+  /**
+   * One run standing for {@code runs}: each property at its median share over them (for an odd
+   * count the middle run's figures, by-thread and by-call-path lists included; for an even count
+   * the upper middle's). A single current run is compared with it, as one run with one.
+   */
+  static AnalysisFile median(List<AnalysisFile> runs, String source) {
+    List<AnalysisFile.Property> props = new ArrayList<>();
+    for (AnalysisFile.Property p : runs.get(runs.size() - 1).properties()) {
+      List<AnalysisFile.Property> all = new ArrayList<>();
+      for (AnalysisFile run : runs) {
+        run.properties().stream().filter(q -> q.id().equals(p.id())).forEach(all::add);
+      }
+      all.sort(
+          (a, b) ->
+              a.percent() != b.percent()
+                  ? Double.compare(a.percent(), b.percent())
+                  : Long.compare(a.severityNs(), b.severityNs()));
+      props.add(all.get(all.size() / 2));
+    }
+    long[] times = runs.stream().mapToLong(AnalysisFile::timeNs).sorted().toArray();
+    AnalysisFile last = runs.get(runs.size() - 1);
+    return AnalysisFile.of(source, last.trace(), times[times.length / 2], props);
+  }
+
   /** One stored run's cells, summed by property and thread, and by property and call path. */
   private static final class Run {
     final long durationNs;

@@ -52,7 +52,21 @@ class CheckHistoryTest {
   void theSameProgramPassesAgainstItsHistory() {
     Cli.Result r = Cli.run("check", doc.toString(), "--history", store.toString(), "--last", "3");
     assertEquals(0, r.exit(), r.toString());
-    assertTrue(r.out().contains("against the last 3 runs of demo.Main"), r.out());
+    assertTrue(r.out().contains("against the median of the last 3 runs of demo.Main"), r.out());
+  }
+
+  @Test
+  void theMedianRunHasEachPropertysMiddleShare() throws Exception {
+    List<AnalysisFile> runs =
+        StoreHistory.lastRuns(store, "demo.Main", 3, false, new PrintWriter(new StringWriter()));
+    AnalysisFile json = AnalysisFile.read(doc);
+    AnalysisFile median = StoreHistory.median(runs, "m");
+    for (AnalysisFile.Property p : json.properties()) {
+      AnalysisFile.Property q =
+          median.properties().stream().filter(x -> x.id().equals(p.id())).findFirst().get();
+      assertEquals(p.severityNs(), q.severityNs(), p.id()); // three equal runs
+    }
+    assertEquals(json.timeNs(), median.timeNs());
   }
 
   @Test
