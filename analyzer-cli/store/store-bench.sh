@@ -4,7 +4,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$here"
-mvn -B -q -pl analyzer-cli/store -am test-compile
-cp="$(mvn -B -q -pl analyzer-cli/store dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)"
+# One reactor build: the class path of the store's tests, with the modules' own target/classes.
+cpfile="$(mktemp)"
+trap 'rm -f "$cpfile"' EXIT
+mvn -B -q -pl analyzer-cli/store -am test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$cpfile"
+cp="$(cat "$cpfile")"
 java -cp "analyzer-cli/store/target/test-classes:analyzer-cli/store/target/classes:$cp" \
   dev.weft.store.StoreBench "${1:-1000}" "${2:-200}"

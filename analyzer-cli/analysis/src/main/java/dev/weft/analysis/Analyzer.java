@@ -42,17 +42,20 @@ public final class Analyzer {
     private final String partial;
     private final boolean salvage;
     private final CellSink cells;
+    private final WaitSink waits;
 
-    private Options(DoubleConsumer progress, String partial, boolean salvage, CellSink cells) {
+    private Options(
+        DoubleConsumer progress, String partial, boolean salvage, CellSink cells, WaitSink waits) {
       this.progress = progress;
       this.partial = partial;
       this.salvage = salvage;
       this.cells = cells;
+      this.waits = waits;
     }
 
     /** No progress reporting; the status comes from the trace alone; a damaged trace fails. */
     public static Options defaults() {
-      return new Options(null, null, false, null);
+      return new Options(null, null, false, null, null);
     }
 
     /**
@@ -60,7 +63,7 @@ public final class Analyzer {
      * result is then {@link AnalysisResult.Status#PARTIAL} with the reader's verdict as its detail.
      */
     public Options withSalvage(boolean salvage) {
-      return new Options(progress, partial, salvage, cells);
+      return new Options(progress, partial, salvage, cells, waits);
     }
 
     /**
@@ -69,7 +72,7 @@ public final class Analyzer {
      * before the replay.)
      */
     public Options withProgress(DoubleConsumer listener) {
-      return new Options(listener, partial, salvage, cells);
+      return new Options(listener, partial, salvage, cells, waits);
     }
 
     /**
@@ -85,7 +88,7 @@ public final class Analyzer {
       if (reason != null && reason.isBlank()) {
         throw new IllegalArgumentException("a partial analysis needs a reason");
       }
-      return new Options(progress, reason == null ? null : reason.strip(), salvage, cells);
+      return new Options(progress, reason == null ? null : reason.strip(), salvage, cells, waits);
     }
 
     /**
@@ -94,8 +97,28 @@ public final class Analyzer {
      * which a store of results needs both of at once. Null for none.
      */
     public Options withCells(CellSink sink) {
-      return new Options(progress, partial, salvage, sink);
+      return new Options(progress, partial, salvage, sink, waits);
     }
+
+    /**
+     * Also told every wait the analysis counts, one part per property, as the wait ends during the
+     * replay (for a table of wait intervals). Null for none.
+     */
+    public Options withWaits(WaitSink sink) {
+      return new Options(progress, partial, salvage, cells, sink);
+    }
+  }
+
+  /**
+   * Receives the waits of an analysis, in the order they end: every part a wait property (a
+   * descendant of {@code time} other than {@code execution}) or {@code pool_queue_wait} counted.
+   * Pool workers' idle time is not among them (the analysis sums a worker's idle stretches and
+   * hands them out together); waits the analysis counts as execution (sleep, a lock found free) are
+   * not either.
+   */
+  public interface WaitSink {
+    /** One part of a wait; {@code w} is valid only during the call. */
+    void wait(CountedWait w);
   }
 
   /** Receives the exclusive severity cells of an analysis (zeros left out). */
@@ -155,6 +178,9 @@ public final class Analyzer {
   private AnalysisResult run() {
     boolean closed = defs.closedCleanly() && !defs.cut();
     Replay replay = replay(closed);
+    if (options.waits != null) {
+      replay.handWaitsTo(options.waits);
+    }
     replay.run(trace.events());
 
     // How each stream's reading ended: a damaged one lost its later events.

@@ -76,6 +76,10 @@ final class Replay {
   private long nextBegin;
 
   final PoolTable pools;
+
+  /** Null unless the caller asked for the waits one by one ({@link Analyzer.Options#withWaits}). */
+  private WaitLog waits;
+
   final CriticalPath critical;
   private final long[] javaIds;
   private final InstanceTable instances;
@@ -560,6 +564,22 @@ final class Replay {
         nextBeginIndex < beginOrder.length ? beginOrder[nextBeginIndex].begin : Long.MAX_VALUE;
   }
 
+  /** Hands every wait, as it ends, to {@code sink}. */
+  void handWaitsTo(Analyzer.WaitSink sink) {
+    waits = new WaitLog(sink, this, properties);
+    cube.log = waits;
+  }
+
+  Definitions defs() {
+    return defs;
+  }
+
+  private void beginWait() {
+    if (waits != null) {
+      waits.begin();
+    }
+  }
+
   private void beginThread(ThreadState th, long t) {
     th.started = true;
     th.begin = t;
@@ -992,8 +1012,12 @@ final class Replay {
     if (ts.creator < 0) {
       return;
     }
+    beginWait();
     for (Property p : taskHandlers) {
       p.onTaskStart(ts);
+    }
+    if (waits != null) {
+      waits.end("queue", ts.poolName, ts.creator, ts.created, t, 0, -1);
     }
   }
 
@@ -1067,8 +1091,14 @@ final class Replay {
     int inst = th.inst[i];
     j.master = inst >= 0 && instances.master[inst] == th.index;
     j.afterLastTask = Math.min(th.aux[i], th.accum[i]);
+    beginWait();
     for (Property p : joinHandlers) {
       p.onJoinWait(j);
+    }
+    if (waits != null) {
+      int rk = regionKinds.get(th.region[i]);
+      String construct = rk < 0 ? null : ConstructKind.ofCode(rk).id();
+      waits.end("join", construct, th.index, th.start[i], t, 0, -1);
     }
     critical.joinEnded(th.index, i, th.node[i], th.start[i], t, th.accum[i] - j.unclaimed());
     rest(th, j, th.stat[i]);
@@ -1173,8 +1203,14 @@ final class Replay {
     a.departed = departed;
     a.lastArriver = g >= 0 ? bo.lastThread[g] : -1;
     a.lastArriverNode = g >= 0 ? bo.lastNode[g] : ROOT;
+    beginWait();
     for (Property p : barrierHandlers) {
       p.onBarrierWait(a);
+    }
+    if (waits != null) {
+      int last = a.lastArriver != th.index ? a.lastArriver : -1;
+      String construct = lockKind(obj, th.region[i]).id();
+      waits.end("barrier", construct, th.index, th.start[i], t, obj, last);
     }
     long waited = th.accum[i] - a.unclaimed();
     if (departed && g >= 0 && bo.lastThread[g] >= 0 && bo.lastThread[g] != th.index) {
@@ -1275,8 +1311,17 @@ final class Replay {
     }
     a.waitingForHolder = 0;
     a.handoff = 0;
+    beginWait();
     for (Property p : lockHandlers) {
       p.onLockAcquisition(a);
+    }
+    if (waits != null) {
+      boolean shared = (flags & LockFlags.SHARED) != 0;
+      long release = shared ? a.lastExclusiveRelease : a.lastRelease;
+      int releaser = shared ? a.lastExclusiveReleaser : a.lastReleaser;
+      int blocker = release > a.start() && releaser != th.index ? releaser : -1;
+      String family = a.monitor ? "monitor" : "lock";
+      waits.end(family, kind.id(), th.index, th.start[i], t, obj, blocker);
     }
     long waited = th.accum[i] - a.unclaimed();
     if (acquired && waited > 0 && l >= 0) {
@@ -1503,8 +1548,12 @@ final class Replay {
     if (w.waitKind == WaitKind.OBJECT_WAIT) {
       th.monitorWaits++; // re-entering the monitor inside Object.wait may block
     }
+    beginWait();
     for (Property p : waitHandlers) {
       p.onWait(w);
+    }
+    if (waits != null) {
+      waits.end("condition", WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
     critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
     rest(th, w, th.stat[i]);
@@ -1533,8 +1582,12 @@ final class Replay {
     WaitSpan w = waitSpan;
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = 0;
+    beginWait();
     for (Property p : spinHandlers) {
       p.onSpin(w);
+    }
+    if (waits != null) {
+      waits.end("spin", "spin", th.index, th.start[i], t, 0, -1);
     }
     critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
     rest(th, w, th.stat[i]);

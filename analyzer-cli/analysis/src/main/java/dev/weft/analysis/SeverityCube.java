@@ -14,6 +14,9 @@ final class SeverityCube {
   private int mask;
   private int size;
 
+  /** Told every addition when waits are handed out ({@link Analyzer.Options#withWaits}). */
+  WaitLog log;
+
   SeverityCube() {
     keys = new long[1024];
     sums = new long[1024];
@@ -40,6 +43,9 @@ final class SeverityCube {
   void add(int property, int node, int thread, long ns) {
     if (ns == 0) {
       return;
+    }
+    if (log != null) {
+      log.added(property, node, ns);
     }
     long key = key(property, node, thread);
     long[] k = keys;
@@ -82,10 +88,13 @@ final class SeverityCube {
     Arrays.fill(keys, FREE);
     mask = keys.length - 1;
     size = 0;
+    WaitLog told = log;
+    log = null; // moving sums is not adding them
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != FREE) {
         add(property(oldKeys[i]), node(oldKeys[i]), thread(oldKeys[i]), oldSums[i]);
       }
     }
+    log = told;
   }
 }

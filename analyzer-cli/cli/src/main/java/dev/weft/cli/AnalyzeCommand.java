@@ -119,7 +119,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
     if (storeDir != null) {
       cells = new StoredRun.CellCollector();
-      options = options.withCells(cells);
+      options = cells.options(options);
     }
     try {
       return Analyzer.analyze(trace.dir(), options);

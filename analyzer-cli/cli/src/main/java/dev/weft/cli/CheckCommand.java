@@ -60,6 +60,29 @@ final class CheckCommand implements Callable<Integer> {
   List<Path> baseline = new ArrayList<>();
 
   @Option(
+      names = "--history",
+      paramLabel = "DIR",
+      description =
+          "Compare with the last runs of the same program in the store in DIR (see STORE.md)"
+              + " instead of --baseline.")
+  Path history;
+
+  @Option(
+      names = "--last",
+      paramLabel = "N",
+      description =
+          "With --history: how many of the program's latest runs (default: ${DEFAULT-VALUE}).")
+  int last = 10;
+
+  @Option(
+      names = "--main-class",
+      paramLabel = "CLASS",
+      description =
+          "With --history: the program whose runs to compare with (default: that of CURRENT's"
+              + " trace).")
+  String mainClass;
+
+  @Option(
       names = "--max-regression",
       paramLabel = "PCT",
       converter = Percent.Converter.class,
@@ -112,7 +135,7 @@ final class CheckCommand implements Callable<Integer> {
         new Check.Settings(
             Budgets.parse(budgets, "--budget"), maxRegression, noiseFloor, confidence);
     List<AnalysisFile> cur = load(current);
-    List<AnalysisFile> base = load(baseline);
+    List<AnalysisFile> base = history == null ? load(baseline) : history(cur);
     CheckResult result = Check.run(cur, base, settings);
 
     PrintWriter out = spec.commandLine().getOut();
@@ -120,7 +143,9 @@ final class CheckCommand implements Callable<Integer> {
     out.println(
         "weft check: "
             + names(current)
-            + (baseline.isEmpty() ? " (budgets only)" : " against baseline " + names(baseline))
+            + (history != null
+                ? " against " + against
+                : baseline.isEmpty() ? " (budgets only)" : " against baseline " + names(baseline))
             + " ("
             + settings.describe(cur.size(), base.size())
             + ")");
@@ -151,6 +176,38 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     return result.failed() ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
+  }
+
+  /** What --history compared with, for the report's first line. */
+  private String against;
+
+  /** The store's last runs of CURRENT's program, as the baseline. */
+  private List<AnalysisFile> history(List<AnalysisFile> cur) throws IOException {
+    if (!baseline.isEmpty()) {
+      throw new BadInputException("give either --baseline or --history, not both");
+    }
+    if (last < 1) {
+      throw new BadInputException("--last must be at least 1");
+    }
+    if (mainClass == null) {
+      mainClass = StoreHistory.mainClass(current.get(0), cur.get(0));
+      if (mainClass == null) {
+        throw new BadInputException(
+            current.get(0) + ": its trace is not there to name the program; give --main-class");
+      }
+    }
+    List<AnalysisFile> runs =
+        StoreHistory.lastRuns(history, mainClass, last, false, spec.commandLine().getErr());
+    if (runs.isEmpty()) {
+      throw new BadInputException(history + ": no stored run of " + mainClass);
+    }
+    against = "the last " + runs.size() + " runs of " + mainClass + " in " + history;
+    if (cur.size() == 1 && runs.size() > 1) {
+      // One run against many: against their median, as one run against one.
+      against = "the median of " + against;
+      return List.of(StoreHistory.median(runs, against));
+    }
+    return runs;
   }
 
   private List<AnalysisFile> load(List<Path> inputs) {

@@ -31,14 +31,17 @@ import picocli.CommandLine.Spec;
       "chrome: Chrome Trace Event JSON, which https://ui.perfetto.dev and chrome://tracing open:"
           + " the JVM as the process, one track per thread; slices for regions, tasks, lock waits"
           + " and holds, barrier, join and other waits; arrows from task creation to task start.",
-      "otf2: an OTF2 archive in DIR (-o DIR), which Vampir and otf2-print read."
+      "otf2: an OTF2 archive in DIR (-o DIR), which Vampir and otf2-print read.",
+      "parquet: the waits as table wait_intervals of the store in DIR (-o DIR, see STORE.md),"
+          + " with the run's row and cells; --events adds the raw events (table events)."
     })
 final class ExportCommand implements Callable<Integer> {
 
   /** Export formats. */
   enum Format {
     CHROME,
-    OTF2;
+    OTF2,
+    PARQUET;
 
     @Override
     public String toString() {
@@ -52,8 +55,8 @@ final class ExportCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "FORMAT",
       description =
-          "Export format: chrome (a JSON file) or otf2 (an archive directory, -o DIR) (default:"
-              + " ${DEFAULT-VALUE}).")
+          "Export format: chrome (a JSON file), otf2 (an archive directory, -o DIR) or parquet"
+              + " (a store, -o DIR) (default: ${DEFAULT-VALUE}).")
   Format format = Format.CHROME;
 
   @Mixin OutputFile output;
@@ -70,20 +73,22 @@ final class ExportCommand implements Callable<Integer> {
       names = "--from",
       paramLabel = "TIME",
       description =
-          "chrome: start of the time window, after the run's first event: 250 (ms), 1.5s, 300us.")
+          "chrome, parquet: start of the time window, after the run's first event: 250 (ms), 1.5s,"
+              + " 300us.")
   String from;
 
   @Option(
       names = "--to",
       paramLabel = "TIME",
-      description = "chrome: end of the time window, after the run's first event (as --from).")
+      description =
+          "chrome, parquet: end of the time window, after the run's first event (as --from).")
   String to;
 
   @Option(
       names = "--threads",
       paramLabel = "LIST",
       description =
-          "chrome: only these threads: stream ids or names, * matching anything"
+          "chrome, parquet: only these threads: stream ids or names, * matching anything"
               + " (main,ForkJoinPool-1-worker-*).")
   String threads;
 
@@ -96,13 +101,33 @@ final class ExportCommand implements Callable<Integer> {
               + " but handoff).")
   String kinds;
 
+  @Option(
+      names = "--events",
+      description = "parquet: also write the raw events, sorted for time-range queries.")
+  boolean events;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {
+    if (events && format != Format.PARQUET) {
+      throw new BadInputException("--events applies to --format parquet only");
+    }
     if (format == Format.OTF2) {
       return exportOtf2();
     }
+    if (format == Format.PARQUET) {
+      if (output.isStdout()) {
+        throw new BadInputException("--format parquet writes a store: give its directory with -o");
+      }
+      if (kinds != null || !lockHolds || trace.salvage) {
+        throw new BadInputException(
+            "--kinds, --no-lock-holds and --salvage do not apply to --format parquet");
+      }
+      return ParquetExport.run(
+          trace.dir(), output.file(), chromeFilter(), events, spec.commandLine().getErr());
+    }
+
     try (Trace t = trace.open()) {
       ChromeTraceExporter exporter = new ChromeTraceExporter(t, chromeFilter());
       boolean done = false;

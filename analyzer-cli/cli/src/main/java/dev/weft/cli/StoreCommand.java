@@ -1,6 +1,7 @@
 package dev.weft.cli;
 
 import dev.weft.store.RunSources;
+import dev.weft.store.StoreCompactor;
 import dev.weft.store.StoreWriter;
 import dev.weft.store.StoredRun;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
       "Keep analyses in a store: a directory of Parquet files (runs, results; see STORE.md).",
       "weft analyze TRACE --store DIR does the same for the trace it analyses."
     },
-    subcommands = {StoreCommand.Add.class})
+    subcommands = {StoreCommand.Add.class, StoreCommand.Compact.class})
 final class StoreCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -85,6 +86,32 @@ final class StoreCommand implements Runnable {
                   + " cells)");
         }
       }
+      err.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "compact",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Merge each partition's files into one per table: readers pay per file, so a store of"
+            + " many small runs reads several times faster once compacted.",
+        "Safe while runs are being added: new files are left alone, and readers never see a row"
+            + " twice or miss one (see STORE.md)."
+      })
+  static final class Compact implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
+    Path dir;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      StoreCompactor.Result r = StoreCompactor.compact(dir);
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "weft: compacted " + dir + ": " + r.merged() + " files merged into " + r.written());
       err.flush();
       return ExitCodes.OK;
     }

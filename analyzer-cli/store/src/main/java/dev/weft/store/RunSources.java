@@ -28,8 +28,7 @@ public final class RunSources {
     if (Files.isDirectory(input)) {
       StoredRun.CellCollector cells = new StoredRun.CellCollector();
       AnalysisResult result =
-          Analyzer.analyze(
-              input, Analyzer.Options.defaults().withSalvage(salvage).withCells(cells));
+          Analyzer.analyze(input, cells.options(Analyzer.Options.defaults().withSalvage(salvage)));
       return StoredRun.of(result, cells, definitions(input), labels);
     }
     AnalysisResult result = AnalysisJson.read(input);

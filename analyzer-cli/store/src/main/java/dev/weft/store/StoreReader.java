@@ -10,8 +10,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -23,10 +25,18 @@ import java.util.stream.Stream;
 public final class StoreReader implements AutoCloseable {
   private final Connection connection;
   private final List<Path> skipped;
+  private final Map<String, List<Path>> files;
+  private final List<Path> replaced;
 
-  private StoreReader(Connection connection, List<Path> skipped) {
+  private StoreReader(
+      Connection connection,
+      List<Path> skipped,
+      Map<String, List<Path>> files,
+      List<Path> replaced) {
     this.connection = connection;
     this.skipped = List.copyOf(skipped);
+    this.files = files;
+    this.replaced = List.copyOf(replaced);
   }
 
   /**
@@ -43,17 +53,27 @@ public final class StoreReader implements AutoCloseable {
     Connection c = StoreEngine.open();
     try {
       List<Path> skipped = new ArrayList<>();
+      Map<String, List<Path>> read = new HashMap<>();
+      List<Path> leftovers = new ArrayList<>();
       for (String table : StoreSchema.TABLES) {
         List<Path> files = files(dir.resolve(table));
-        files.removeAll(check(c, files, skipDamaged, skipped));
+        Set<Path> replaced = new HashSet<>();
+        files.removeAll(check(c, files, skipDamaged, skipped, replaced));
+        for (Path f : files) {
+          if (replaced.contains(f)) {
+            leftovers.add(f);
+          }
+        }
+        files.removeAll(replaced);
         define(c, table, files);
+        read.put(table, List.copyOf(files));
       }
       try (Statement st = c.createStatement()) {
         st.execute(
             "CREATE VIEW properties AS SELECT DISTINCT property AS id, parent, property_path"
                 + " FROM results");
       }
-      return new StoreReader(c, skipped);
+      return new StoreReader(c, skipped, read, leftovers);
     } catch (SQLException e) {
       close(c);
       throw new StoreException(dir + ": " + Sql.oneLine(e), e);
@@ -66,6 +86,16 @@ public final class StoreReader implements AutoCloseable {
   /** The connection whose views are the store's tables. */
   public Connection connection() {
     return connection;
+  }
+
+  /** The files read as {@code table}. */
+  public List<Path> files(String table) {
+    return files.getOrDefault(table, List.of());
+  }
+
+  /** Files left out because a compacted file replaces them (a compaction did not finish). */
+  public List<Path> replaced() {
+    return replaced;
   }
 
   /** Files left out because they were damaged or not store files. */
@@ -109,21 +139,22 @@ public final class StoreReader implements AutoCloseable {
    * Checks every file's schema version; returns the files to leave out (damaged or foreign, when
    * {@code skip}), adding them to {@code skipped}.
    */
-  private static List<Path> check(Connection c, List<Path> files, boolean skip, List<Path> skipped)
+  private static List<Path> check(
+      Connection c, List<Path> files, boolean skip, List<Path> skipped, Set<Path> replaced)
       throws StoreException, SQLException {
     if (files.isEmpty()) {
       return List.of();
     }
-    Map<String, String> versions;
+    Map<String, String> versions = new HashMap<>();
+    Map<String, String> replaces = new HashMap<>();
     List<Path> bad = new ArrayList<>();
     try {
-      versions = versions(c, files);
+      metadata(c, files, versions, replaces);
     } catch (SQLException whole) {
       // One file spoilt the batch: find which, one by one.
-      versions = new HashMap<>();
       for (Path f : files) {
         try {
-          versions.putAll(versions(c, List.of(f)));
+          metadata(c, List.of(f), versions, replaces);
         } catch (SQLException e) {
           if (!skip) {
             throw new StoreException(f + ": damaged or not a Parquet file: " + Sql.oneLine(e), e);
@@ -153,6 +184,12 @@ public final class StoreReader implements AutoCloseable {
                 + "; this weft reads version(s) "
                 + StoreSchema.READS);
       }
+      String listed = replaces.get(f.toString());
+      if (listed != null) {
+        for (String name : listed.split("\n")) {
+          replaced.add(f.resolveSibling(name));
+        }
+      }
     }
     skipped.addAll(bad);
     return bad;
@@ -166,21 +203,25 @@ public final class StoreReader implements AutoCloseable {
     }
   }
 
-  /** The schema version of each file that has one, by file name. */
-  private static Map<String, String> versions(Connection c, List<Path> files) throws SQLException {
-    Map<String, String> v = new HashMap<>();
+  /** The schema version and the replaced files of each file that has them, by file name. */
+  private static void metadata(
+      Connection c, List<Path> files, Map<String, String> versions, Map<String, String> replaces)
+      throws SQLException {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT file_name, decode(value) FROM parquet_kv_metadata("
+                "SELECT file_name, decode(key), decode(value) FROM parquet_kv_metadata("
                     + Sql.files(files)
-                    + ") WHERE decode(key) = "
-                    + Sql.literal(StoreSchema.VERSION_KEY))) {
+                    + ") WHERE decode(key) IN ("
+                    + Sql.literal(StoreSchema.VERSION_KEY)
+                    + ", "
+                    + Sql.literal(StoreSchema.REPLACES_KEY)
+                    + ")")) {
       while (rs.next()) {
-        v.put(rs.getString(1), rs.getString(2));
+        (StoreSchema.VERSION_KEY.equals(rs.getString(2)) ? versions : replaces)
+            .put(rs.getString(1), rs.getString(3));
       }
     }
-    return v;
   }
 
   private static void define(Connection c, String table, List<Path> files) throws SQLException {

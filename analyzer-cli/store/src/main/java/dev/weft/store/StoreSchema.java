@@ -16,6 +16,12 @@ public final class StoreSchema {
   /** The Parquet key-value metadata key holding the schema version. */
   public static final String VERSION_KEY = "weft.store.schema";
 
+  /**
+   * In a file written by {@code weft store compact}: the names of the files of its directory it
+   * replaces, one a line; a reader leaves them out if they are still there.
+   */
+  public static final String REPLACES_KEY = "weft.store.replaces";
+
   /** The table a file belongs to, in its metadata. */
   public static final String TABLE_KEY = "weft.store.table";
 
@@ -25,8 +31,14 @@ public final class StoreSchema {
   /** One row per property × call path × thread cell of a run. */
   public static final String RESULTS = "results";
 
+  /** One row per wait of a run, from {@code weft export --format parquet}. */
+  public static final String WAIT_INTERVALS = "wait_intervals";
+
+  /** One row per event of a run, from {@code weft export --format parquet --events}. */
+  public static final String EVENTS = "events";
+
   /** The tables, each a directory of the store. */
-  public static final List<String> TABLES = List.of(RUNS, RESULTS);
+  public static final List<String> TABLES = List.of(RUNS, RESULTS, WAIT_INTERVALS, EVENTS);
 
   static final String RUNS_COLUMNS =
       "run_id VARCHAR, started_at_ns BIGINT, duration_ns BIGINT, thread_time_ns BIGINT, host VARCHAR,"
@@ -35,12 +47,27 @@ public final class StoreSchema {
 
   static final String RESULTS_COLUMNS =
       "run_id VARCHAR, property VARCHAR, parent VARCHAR, property_path VARCHAR, callpath_key"
-          + " BIGINT, callpath VARCHAR, thread VARCHAR, time_ns BIGINT";
+          + " BIGINT, callpath VARCHAR, thread VARCHAR, time_ns BIGINT, count BIGINT";
+
+  static final String WAIT_INTERVALS_COLUMNS =
+      "run_id VARCHAR, thread VARCHAR, ts_ns BIGINT, dur_ns BIGINT, wait_ns BIGINT, kind VARCHAR,"
+          + " construct VARCHAR, property VARCHAR, callpath_key BIGINT, callpath VARCHAR,"
+          + " object_id BIGINT, blocker_thread VARCHAR";
+
+  static final String EVENTS_COLUMNS =
+      "run_id VARCHAR, thread VARCHAR, stream INTEGER, ts_ns BIGINT, kind VARCHAR, f0 BIGINT,"
+          + " f1 BIGINT, f2 BIGINT, f3 BIGINT";
 
   private StoreSchema() {}
 
   /** The columns of a table, as DuckDB column definitions. */
   static String columns(String table) {
-    return table.equals(RUNS) ? RUNS_COLUMNS : RESULTS_COLUMNS;
+    return switch (table) {
+      case RUNS -> RUNS_COLUMNS;
+      case RESULTS -> RESULTS_COLUMNS;
+      case WAIT_INTERVALS -> WAIT_INTERVALS_COLUMNS;
+      case EVENTS -> EVENTS_COLUMNS;
+      default -> throw new IllegalArgumentException(table);
+    };
   }
 }

@@ -64,17 +64,13 @@ public final class StoreWriter implements AutoCloseable {
    */
   public List<Path> add(Path dir, StoredRun run) throws StoreException {
     long storedAt = nowNs();
-    long when = run.startedAtNs() != null ? run.startedAtNs() : storedAt;
-    String partition =
-        "date=" + Instant.ofEpochSecond(0, when).atZone(ZoneOffset.UTC).toLocalDate();
-    String name = "run-" + run.runId() + ".parquet";
-    Path results = dir.resolve(StoreSchema.RESULTS).resolve(partition).resolve(name);
-    Path runs = dir.resolve(StoreSchema.RUNS).resolve(partition).resolve(name);
+    Path results = file(dir, StoreSchema.RESULTS, run, storedAt);
+    Path runs = file(dir, StoreSchema.RUNS, run, storedAt);
     Connection c = connection;
     try (Statement st = c.createStatement()) {
       st.execute("CREATE OR REPLACE TABLE results (" + StoreSchema.RESULTS_COLUMNS + ")");
       insertCells(st, run, results);
-      copy(st, StoreSchema.RESULTS, results);
+      copy(st, StoreSchema.RESULTS, StoreSchema.RESULTS, results, "");
       st.execute("CREATE OR REPLACE TABLE runs (" + StoreSchema.RUNS_COLUMNS + ")");
       try (PreparedStatement ps =
           c.prepareStatement(
@@ -96,7 +92,7 @@ public final class StoreWriter implements AutoCloseable {
         ps.setLong(9, storedAt);
         ps.executeUpdate();
       }
-      copy(st, StoreSchema.RUNS, runs);
+      copy(st, StoreSchema.RUNS, StoreSchema.RUNS, runs, "");
     } catch (SQLException e) {
       throw new StoreException(dir + ": cannot write the run: " + Sql.oneLine(e), e);
     }
@@ -132,6 +128,8 @@ public final class StoreWriter implements AutoCloseable {
           w.write(quoted(cell.thread()));
           w.write(',');
           w.write(Long.toString(cell.timeNs()));
+          w.write(',');
+          w.write(cell.count() == null ? "" : Long.toString(cell.count()));
           w.write('\n');
         }
       }
@@ -158,9 +156,40 @@ public final class StoreWriter implements AutoCloseable {
     return s == null ? "" : '"' + s.replace("\"", "\"\"") + '"';
   }
 
-  /** Writes {@code table} to a hidden temporary file beside {@code target}, then renames it. */
-  private static void copy(Statement st, String table, Path target)
+  /**
+   * The file of {@code run} in {@code table}: partitioned by the day (UTC) the run started, else
+   * the day it was stored.
+   */
+  static Path file(Path dir, String table, StoredRun run, long storedAt) {
+    long when = run.startedAtNs() != null ? run.startedAtNs() : storedAt;
+    String partition =
+        "date=" + Instant.ofEpochSecond(0, when).atZone(ZoneOffset.UTC).toLocalDate();
+    return dir.resolve(table).resolve(partition).resolve("run-" + run.runId() + ".parquet");
+  }
+
+  /**
+   * Writes {@code source} (a table, or a query in parentheses) as a file of {@code table} under a
+   * hidden temporary name beside {@code target}, then renames it.
+   *
+   * @param options more COPY options, each starting with ", "
+   */
+  static void copy(Statement st, String source, String table, Path target, String options)
       throws SQLException, StoreException {
+    copy(st, source, table, target, options, Map.of());
+  }
+
+  /** As above, with more key-value metadata. */
+  static void copy(
+      Statement st,
+      String source,
+      String table,
+      Path target,
+      String options,
+      Map<String, String> metadata)
+      throws SQLException, StoreException {
+    StringBuilder extra = new StringBuilder();
+    metadata.forEach(
+        (k, v) -> extra.append(", ").append(Sql.literal(k)).append(": ").append(Sql.literal(v)));
     Path tmp =
         target.resolveSibling(
             "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
@@ -168,7 +197,7 @@ public final class StoreWriter implements AutoCloseable {
       Files.createDirectories(target.getParent());
       st.execute(
           "COPY "
-              + table
+              + source
               + " TO "
               + Sql.literal(tmp.toString())
               + " (FORMAT parquet, COMPRESSION zstd, KV_METADATA {"
@@ -179,7 +208,10 @@ public final class StoreWriter implements AutoCloseable {
               + Sql.literal(StoreSchema.TABLE_KEY)
               + ": "
               + Sql.literal(table)
-              + "})");
+              + extra
+              + "}"
+              + options
+              + ")");
       try {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {

@@ -42,6 +42,9 @@ public record StoredRun(
    *     {@code property_path LIKE '%/wait/%'} selects a subtree
    * @param thread the thread's name, null when the run was stored from an analysis JSON document
    *     (which keeps threads and call paths apart)
+   * @param count how many waits (tasks, for {@code pool_queue_wait}) the cell holds; null for
+   *     execution, idle time, the roots outside {@code time} that are not waits, and runs stored
+   *     from an analysis JSON document
    */
   public record Cell(
       String property,
@@ -49,17 +52,54 @@ public record StoredRun(
       String propertyPath,
       List<String> callpath,
       String thread,
-      long timeNs) {
+      long timeNs,
+      Long count) {
     public Cell {
       callpath = List.copyOf(callpath);
     }
+
+    /** A cell without a count. */
+    public Cell(
+        String property,
+        String parent,
+        String propertyPath,
+        List<String> callpath,
+        String thread,
+        long timeNs) {
+      this(property, parent, propertyPath, callpath, thread, timeNs, null);
+    }
   }
 
-  /** Collects the cells an analysis reports through {@code Analyzer.Options.withCells}. */
-  public static final class CellCollector implements dev.weft.analysis.Analyzer.CellSink {
+  /**
+   * Collects the cells an analysis reports through {@code Analyzer.Options.withCells}, and counts
+   * the waits in each through {@code withWaits}: give it to both ({@link #options}).
+   */
+  public static final class CellCollector
+      implements dev.weft.analysis.Analyzer.CellSink, dev.weft.analysis.Analyzer.WaitSink {
     private final List<String[]> keys = new ArrayList<>();
     private final List<List<String>> paths = new ArrayList<>();
     private final List<Long> values = new ArrayList<>();
+    private final Map<WaitCell, long[]> counts = new HashMap<>();
+    private final Map<Integer, List<String>> nodePaths = new HashMap<>();
+
+    private record WaitCell(String property, List<String> callpath, String thread) {}
+
+    /** {@code options} with this collector told the cells and the waits. */
+    public dev.weft.analysis.Analyzer.Options options(dev.weft.analysis.Analyzer.Options options) {
+      return options.withCells(this).withWaits(this);
+    }
+
+    @Override
+    public void wait(dev.weft.analysis.CountedWait w) {
+      List<String> path = nodePaths.computeIfAbsent(w.node(), n -> w.callpath());
+      counts
+          .computeIfAbsent(new WaitCell(w.property(), path, w.threadName()), k -> new long[1])[0]++;
+    }
+
+    private Long count(String property, List<String> callpath, String thread) {
+      long[] n = counts.get(new WaitCell(property, callpath, thread));
+      return n == null ? null : n[0];
+    }
 
     @Override
     public void cell(String property, List<String> callpath, String thread, long ns) {
@@ -107,7 +147,8 @@ public record StoredRun(
                 paths.getOrDefault(id, "/" + id + "/"),
                 cells.paths.get(i),
                 cells.keys.get(i)[1],
-                cells.values.get(i)));
+                cells.values.get(i),
+                cells.count(id, cells.paths.get(i), cells.keys.get(i)[1])));
       }
     } else {
       for (PropertyResult p : result.properties()) {

@@ -54,6 +54,16 @@ public final class StoreBench {
     System.out.printf(
         "store write: %d runs of %d cells in %.1f s: %.1f runs/s, %.0f rows/s%n",
         runs, cellsPerRun, writeS, runs / writeS, (double) runs * cellsPerRun / writeS);
+    trend(dir, runs, "before compaction");
+    long c0 = System.nanoTime();
+    StoreCompactor.Result r = StoreCompactor.compact(dir);
+    System.out.printf(
+        "compact: %d files into %d in %.1f s%n",
+        r.merged(), r.written(), (System.nanoTime() - c0) / 1e9);
+    trend(dir, runs, "after compaction");
+  }
+
+  private static void trend(Path dir, int runs, String when) throws Exception {
     for (int i = 0; i < 3; i++) {
       long t0 = System.nanoTime();
       try (StoreReader reader = StoreReader.open(dir, false)) {
@@ -61,11 +71,12 @@ public final class StoreBench {
         Trend.Result t = Trend.of(reader.connection(), "lock_contention", runs, null);
         long t2 = System.nanoTime();
         System.out.printf(
-            "trend over %d runs: open (list + check %d files) %.0f ms, query %.0f ms; top %s%n",
+            "%s: trend over %d runs: open %.0f ms, query %.0f ms, total %.0f ms; top %s%n",
+            when,
             t.runIds().size(),
-            2 * runs,
             (t1 - t0) / 1e6,
             (t2 - t1) / 1e6,
+            (t2 - t0) / 1e6,
             t.rows().get(0).callpath());
       }
     }

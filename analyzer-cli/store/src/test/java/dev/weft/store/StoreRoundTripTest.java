@@ -35,7 +35,7 @@ class StoreRoundTripTest {
     Path trace = tmp.resolve("trace");
     SyntheticTrace.write(trace, 4, 40_000, new int[] {2, 2, 1, 1});
     StoredRun.CellCollector cells = new StoredRun.CellCollector();
-    result = Analyzer.analyze(trace, Analyzer.Options.defaults().withCells(cells));
+    result = Analyzer.analyze(trace, cells.options(Analyzer.Options.defaults()));
     try (Trace t = Trace.open(trace)) {
       run = StoredRun.of(result, cells, t.definitions(), Map.of("commit", "abc'123"));
     }
