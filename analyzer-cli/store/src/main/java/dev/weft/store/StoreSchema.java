@@ -40,7 +40,7 @@ public final class StoreSchema {
   private StoreSchema() {}
 
   /** The columns of a table, as DuckDB column definitions. */
-  static String columns(String table) {
+  public static String columns(String table) {
     return table.equals(RUNS) ? RUNS_COLUMNS : RESULTS_COLUMNS;
   }
 }
