@@ -21,7 +21,7 @@ java $(java -cp "$(echo analyzer-cli/spark/target/lib/spark-launcher_*.jar)" "$p
 for engine in duckdb spark; do
   for i in 1 2 3; do
     start=$(date +%s%N)
-    ./weft query --engine "$engine" "$store" "SELECT count(*) AS cells FROM results" > /dev/null
+    java -jar analyzer-cli/cli/target/weft.jar query --engine "$engine" "$store" "SELECT count(*) AS cells FROM results" > /dev/null
     echo "weft query --engine $engine (count the cells), end to end: $(( ($(date +%s%N) - start) / 1000000 )) ms"
   done
 done
