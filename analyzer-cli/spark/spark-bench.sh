@@ -6,9 +6,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$here"
 store="${3:-$(mktemp -d)/store}"
-mvn -B -q -Pspark -pl analyzer-cli/cli,analyzer-cli/spark -am package -DskipTests
-cp="$(mvn -B -q -Pspark -pl analyzer-cli/spark dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=/dev/stdout)"
+# Each module writes its test class path to its own target/ (weft's modules as their jars).
+mvn -B -q -Pspark -pl analyzer-cli/cli,analyzer-cli/spark -am package -DskipTests \
+  dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+cp="$(cat analyzer-cli/spark/target/test-classpath.txt)"
 # The module options Spark's own launcher gives its JVMs.
 printer="$(mktemp -d)/Options.java"
 echo 'class Options { public static void main(String[] a) {

@@ -13,10 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.Dataset;
@@ -106,23 +105,28 @@ public final class SparkStore {
    */
   private static List<Path> files(FileSystem fs, Path tableDir) throws StoreException {
     List<Path> out = new ArrayList<>();
-    if (!isDirectory(fs, tableDir)) {
-      return out;
-    }
-    try {
-      RemoteIterator<LocatedFileStatus> it = fs.listFiles(tableDir, true);
-      while (it.hasNext()) {
-        Path p = it.next().getPath();
-        String n = p.getName();
-        if (n.endsWith(".parquet") && !n.startsWith(".")) {
-          out.add(p);
-        }
+    if (isDirectory(fs, tableDir)) {
+      try {
+        collect(fs, tableDir, out);
+      } catch (IOException e) {
+        throw new StoreException(shown(tableDir) + ": cannot list: " + e.getMessage(), e);
       }
-    } catch (IOException e) {
-      throw new StoreException(shown(tableDir) + ": cannot list: " + e.getMessage(), e);
     }
     out.sort(null);
     return out;
+  }
+
+  // listStatus, not listFiles: the local file system's LocatedFileStatus asks each file's
+  // permissions, which without Hadoop's native library runs `ls` once per file.
+  private static void collect(FileSystem fs, Path dir, List<Path> out) throws IOException {
+    for (FileStatus s : fs.listStatus(dir)) {
+      String n = s.getPath().getName();
+      if (s.isDirectory()) {
+        collect(fs, s.getPath(), out);
+      } else if (n.endsWith(".parquet") && !n.startsWith(".")) {
+        out.add(s.getPath());
+      }
+    }
   }
 
   /** Checks each file's schema version (footers read in parallel); returns the files to skip. */
