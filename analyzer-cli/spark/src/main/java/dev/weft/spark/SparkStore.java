@@ -67,9 +67,11 @@ public final class SparkStore {
     }
     List<String> skipped = new ArrayList<>();
     for (String table : tables) {
-      List<Path> files = files(fs, new Path(root, table));
-      files.removeAll(check(conf, files, skipDamaged, skipped));
-      define(spark, table, files);
+      Path tableDir = new Path(root, table);
+      List<Path> files = files(fs, tableDir);
+      List<Path> bad = check(conf, files, skipDamaged, skipped);
+      files.removeAll(bad);
+      define(spark, table, bad.isEmpty() ? tableDir : null, files);
     }
     spark.sql(
         "CREATE OR REPLACE TEMPORARY VIEW properties AS SELECT DISTINCT property AS id, parent,"
@@ -196,16 +198,29 @@ public final class SparkStore {
     }
   }
 
-  private static void define(SparkSession spark, String table, List<Path> files) {
+  /**
+   * Defines the view of a table over {@code files}; given {@code tableDir} (no file was left out),
+   * over the directory instead, which Spark lists in one go rather than looking up each file.
+   */
+  private static void define(SparkSession spark, String table, Path tableDir, List<Path> files) {
     StructType schema = schema(table);
     Dataset<Row> df;
     if (files.isEmpty()) {
       df = spark.createDataFrame(List.of(), schema == null ? new StructType() : schema);
     } else {
-      String[] paths = files.stream().map(Path::toString).toArray(String[]::new);
       // The files' own columns: no partition column from the date=… directories.
       var reader = spark.read().option("mergeSchema", schema == null);
-      df = (schema == null ? reader : reader.schema(schema)).parquet(paths);
+      reader = schema == null ? reader : reader.schema(schema);
+      if (tableDir != null) {
+        // Spark's listing leaves out hidden (temporary) names as the check above did.
+        df =
+            reader
+                .option("recursiveFileLookup", true)
+                .option("pathGlobFilter", "*.parquet")
+                .parquet(tableDir.toString());
+      } else {
+        df = reader.parquet(files.stream().map(Path::toString).toArray(String[]::new));
+      }
     }
     df.createOrReplaceTempView(table);
   }
