@@ -21,8 +21,8 @@ import java.util.Locale;
  * (built by {@code mvn -Pspark package}: weft-spark.jar and Spark's jars in lib/). A child JVM, not
  * a class loader inside weft's: Spark needs module options (--add-opens) that only a JVM's command
  * line can give, its class path (Scala, its own Parquet and Jackson) stays apart from weft's and
- * DuckDB's, and it leaves threads behind that only an exit ends. The extra JVM costs about 0.1 s
- * beside Spark's own start (seconds).
+ * DuckDB's, and it leaves threads behind that only an exit ends. The extra JVM start costs a tenth
+ * of Spark's own session start or less (BENCHMARKS.md).
  */
 final class SparkEngine {
   /** A directory holding weft-spark.jar and lib/ (overrides where the module is looked for). */
