@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     name = "query",
     mixinStandardHelpOptions = true,
     description = {
-      "Run SQL over a store (see STORE.md) with DuckDB embedded.",
+      "Run SQL over a store (see STORE.md) with DuckDB embedded, or on Apache Spark.",
       "Tables: runs (one row per run), results (one row per property, call path and thread),"
           + " properties (id, parent, property_path), wait_intervals and events (weft export --format"
           + " parquet). Example: weft query DIR \"SELECT callpath,"
@@ -47,10 +47,39 @@ final class QueryCommand implements Callable<Integer> {
           "Leave out damaged or foreign Parquet files (saying how many) instead of failing.")
   boolean skipDamaged;
 
+  @Option(
+      names = "--engine",
+      paramLabel = "ENGINE",
+      description =
+          "duckdb (default), or spark: the same SQL on Apache Spark, in a JVM of its own (build it"
+              + " with 'mvn -Pspark package'; see README, History and fleets).")
+  Engine engine = Engine.DUCKDB;
+
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description = "With --engine spark: the Spark master (default: local[*]).")
+  String master;
+
   @Spec CommandSpec spec;
+
+  /** The engines weft query runs on. */
+  enum Engine {
+    DUCKDB,
+    SPARK
+  }
 
   @Override
   public Integer call() throws IOException {
+    if (engine == Engine.SPARK) {
+      return SparkEngine.run(
+          SparkEngine.args(master, format.name(), skipDamaged, dir.toString(), sql),
+          spec.commandLine().getOut(),
+          spec.commandLine().getErr());
+    }
+    if (master != null) {
+      throw new BadInputException("--master is for --engine spark");
+    }
     try (StoreReader store = StoreReader.open(dir, skipDamaged)) {
       StoreCommands.warnSkipped(store, spec.commandLine().getErr());
       String out;

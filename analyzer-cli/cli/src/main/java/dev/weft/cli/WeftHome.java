@@ -89,7 +89,7 @@ final class WeftHome {
   }
 
   /** The jar weft runs from, or null when it runs from a classes directory. */
-  private static Path weftJar() {
+  static Path weftJar() {
     try {
       var source = WeftCommand.class.getProtectionDomain().getCodeSource();
       if (source == null) {

@@ -41,6 +41,17 @@ public final class QueryOutput {
       }
       rows.add(row);
     }
+    return render(names, numeric, rows, format);
+  }
+
+  /**
+   * Rows already read (another engine's), in {@code format}, ending with a newline.
+   *
+   * @param numeric which columns are numbers (right-aligned, unquoted in JSON)
+   * @param rows each row's values as the engine prints them, null for null
+   */
+  public static String render(
+      List<String> names, boolean[] numeric, List<String[]> rows, Format format) {
     return switch (format) {
       case TABLE -> table(names, numeric, rows);
       case CSV -> csv(names, rows);

@@ -61,7 +61,7 @@ public final class StoreSchema {
   private StoreSchema() {}
 
   /** The columns of a table, as DuckDB column definitions. */
-  static String columns(String table) {
+  public static String columns(String table) {
     return switch (table) {
       case RUNS -> RUNS_COLUMNS;
       case RESULTS -> RESULTS_COLUMNS;

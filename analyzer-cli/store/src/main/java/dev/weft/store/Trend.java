@@ -46,7 +46,44 @@ public final class Trend {
    */
   public record Result(String mainClass, List<String> runIds, List<Row> rows) {}
 
+  // The queries are kept in the SQL that DuckDB and Spark both accept (weft-spark's tests run
+  // each on both): no DuckDB-only functions, '!' as LIKE's escape (a backslash starts an escape
+  // sequence inside Spark's string literals), parameters only where Spark takes a literal.
+
+  /** The main class of the latest run. */
+  public static final String LATEST_MAIN_CLASS_SQL =
+      "SELECT main_class FROM runs"
+          + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT 1";
+
+  /** The last N runs (parameter 2) of a main class (parameter 1), oldest first. */
+  public static final String RUNS_SQL =
+      "SELECT run_id FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t"
+          + " FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
+          + " ORDER BY t DESC, run_id DESC LIMIT ?) ORDER BY t, run_id";
+
+  /**
+   * Per run of {@link #RUNS_SQL} (numbered from 0, oldest first) and call path, the time of the
+   * subtree whose path matches the LIKE pattern (parameter 3, from {@link #subtreePattern}).
+   */
+  public static final String SERIES_SQL =
+      "WITH r AS (SELECT run_id, row_number() OVER (ORDER BY t, run_id) - 1 AS i FROM"
+          + " (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t FROM runs"
+          + " WHERE main_class IS NOT DISTINCT FROM ? ORDER BY t DESC, run_id DESC"
+          + " LIMIT ?)) SELECT r.i, x.callpath_key, sum(x.time_ns) FROM results x"
+          + " JOIN r ON x.run_id = r.run_id WHERE x.property_path LIKE ? ESCAPE '!'"
+          + " GROUP BY r.i, x.callpath_key";
+
+  /** A readable call path for each key in the subtree (parameter 1, a LIKE pattern). */
+  public static final String NAMES_SQL =
+      "SELECT callpath_key, min(callpath) FROM results WHERE property_path LIKE ?"
+          + " ESCAPE '!' GROUP BY callpath_key";
+
   private Trend() {}
+
+  /** The LIKE pattern (escape '!') of the property paths in the subtree of {@code property}. */
+  public static String subtreePattern(String property) {
+    return "%/" + property.replaceAll("[!%_]", "!$0") + "/%";
+  }
 
   /**
    * The trend of {@code property} over the last {@code last} runs of {@code mainClass} (null: the
@@ -58,11 +95,7 @@ public final class Trend {
       mainClass = latestMainClass(c);
     }
     List<String> runs = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT run_id FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t"
-                + " FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
-                + " ORDER BY t DESC, run_id DESC LIMIT ?) ORDER BY t, run_id")) {
+    try (PreparedStatement ps = c.prepareStatement(RUNS_SQL)) {
       ps.setString(1, mainClass);
       ps.setInt(2, last);
       try (ResultSet rs = ps.executeQuery()) {
@@ -73,18 +106,11 @@ public final class Trend {
     }
     Map<Long, long[]> series = new LinkedHashMap<>();
     Map<Long, String> names = new HashMap<>();
-    String like = "%/" + property.replace("%", "").replace("_", "\\_") + "/%";
+    String like = subtreePattern(property);
     if (!runs.isEmpty()) {
       // The runs joined in SQL (DuckDB plans a join far better than IN (…)) and numbered there in
       // the order of the list above, so that the rows carry small integers, not run ids.
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "WITH r AS (SELECT run_id, row_number() OVER (ORDER BY t, run_id) - 1 AS i FROM"
-                  + " (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t FROM runs"
-                  + " WHERE main_class IS NOT DISTINCT FROM ? ORDER BY t DESC, run_id DESC"
-                  + " LIMIT ?)) SELECT r.i, x.callpath_key, sum(x.time_ns) FROM results x"
-                  + " JOIN r ON x.run_id = r.run_id WHERE x.property_path LIKE ? ESCAPE '\\'"
-                  + " GROUP BY r.i, x.callpath_key")) {
+      try (PreparedStatement ps = c.prepareStatement(SERIES_SQL)) {
         ps.setString(1, mainClass);
         ps.setInt(2, last);
         ps.setString(3, like);
@@ -95,10 +121,7 @@ public final class Trend {
           }
         }
       }
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT callpath_key, min(callpath) FROM results WHERE property_path LIKE ?"
-                  + " ESCAPE '\\' GROUP BY callpath_key")) {
+      try (PreparedStatement ps = c.prepareStatement(NAMES_SQL)) {
         ps.setString(1, like);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
@@ -118,10 +141,7 @@ public final class Trend {
   }
 
   private static String latestMainClass(Connection c) throws SQLException {
-    try (PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT main_class FROM runs"
-                    + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT 1");
+    try (PreparedStatement ps = c.prepareStatement(LATEST_MAIN_CLASS_SQL);
         ResultSet rs = ps.executeQuery()) {
       return rs.next() ? rs.getString(1) : null;
     }
