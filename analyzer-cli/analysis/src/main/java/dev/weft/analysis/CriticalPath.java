@@ -264,6 +264,40 @@ final class CriticalPath {
     handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t, waited);
   }
 
+  // ---- notifications
+
+  private final Map<Long, Segment> notifyChains = new HashMap<>();
+  private final Map<Long, long[]> notifyTimes = new HashMap<>();
+  int openNotifiedWaits;
+
+  /** Thread {@code th} notified (or signalled) the waiters of lock or monitor {@code obj}. */
+  void notified(int th, long obj, long t) {
+    if (openNotifiedWaits == 0) {
+      return;
+    }
+    if (notifyChains.size() > 65_536) {
+      notifyChains.clear();
+      notifyTimes.clear();
+    }
+    notifyChains.put(obj, snapshot(th));
+    notifyTimes.put(obj, new long[] {t, th});
+  }
+
+  /**
+   * Thread {@code th}'s wait on {@code obj} at {@code node} (from {@code start}) ended at {@code
+   * t}, having waited {@code waited} ns: the latest notification of {@code obj} by another thread
+   * during the wait hands over; without one (a timeout, a spurious wake-up, an unrecorded notifier)
+   * the wait stays on the thread's own chain.
+   */
+  void notifiedWaitEnded(int th, long obj, int node, long start, long t, long waited) {
+    long[] when = notifyTimes.get(obj);
+    if (when == null || when[1] == th || when[0] < start || when[0] > t) {
+      own(th, node, waited);
+      return;
+    }
+    handOver(th, node, notifyChains.get(obj), when[0], t, waited);
+  }
+
   // ---- threads
 
   void threadCreated(int th, long childJavaId, long t) {

@@ -15,8 +15,9 @@ import dev.weft.analysis.PropertyInfo;
         caused is charged to that thread, at the call path where it was when it released the \
         waiters, instead of to the waiting thread. A barrier's waiting_for_last time of each \
         arrival goes to the generation's last arrival, at the call path it arrived from (its \
-        excess work); a lock's waiting_for_holder time goes to the holder that released the lock \
-        after the request, at the call path inside its critical section. The costs of one \
+        excess work); a lock's waiting_for_holder time is split at the releases during the wait, \
+        each piece going to the holder whose release ended it, at the call path inside its \
+        critical section. The costs of one \
         synchronisation sum to the waits they explain, so [[delay_cost_barrier]] equals the \
         waiting_for_last cause of [[barrier_wait]] and [[delay_cost_lock]] the waiting_for_holder \
         cause of [[lock_contention]], except for waits whose cause is not recorded (a holder \
