@@ -424,7 +424,7 @@ final class Replay {
         break;
       case NOTIFY:
         if (c.field(2) == WaitKind.OBJECT_WAIT || c.field(2) == WaitKind.CONDITION_AWAIT) {
-          critical.notified(th.index, c.field(1), t);
+          critical.notified(th.index, th.currentNode(), c.field(1), t);
         }
         break;
       default:
@@ -1519,6 +1519,13 @@ final class Replay {
     WaitSpan w = waitSpan;
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];
+    long[] notification =
+        notifiable(w.waitKind) && th.waitReleasePending
+            ? critical.notification(th.index, th.waitReleasedLock, th.start[i], t)
+            : null;
+    w.notifier = notification == null ? -1 : (int) notification[1];
+    w.notifierNode = notification == null ? ROOT : (int) notification[2];
+    w.notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
     if (w.waitKind == WaitKind.OBJECT_WAIT) {
       th.monitorWaits++; // re-entering the monitor inside Object.wait may block
     }
@@ -1530,7 +1537,7 @@ final class Replay {
     }
     if (notifiable(w.waitKind) && th.waitReleasePending) {
       critical.notifiedWaitEnded(
-          th.index, th.waitReleasedLock, th.node[i], th.start[i], t, th.accum[i] - w.unclaimed());
+          th.index, th.waitReleasedLock, notification, th.node[i], t, th.accum[i] - w.unclaimed());
     } else {
       critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
     }
@@ -1560,6 +1567,7 @@ final class Replay {
     WaitSpan w = waitSpan;
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = 0;
+    w.notifier = -1;
     for (Property p : spinHandlers) {
       p.onSpin(w);
     }

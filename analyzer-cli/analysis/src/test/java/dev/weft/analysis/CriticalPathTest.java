@@ -92,6 +92,28 @@ class CriticalPathTest {
    */
   @Test
   void notifyChainHandsOverAtTheNotify() {
+    AnalysisResult.CriticalPath cp = Analyzer.analyze(notifyChain()).criticalPath();
+    assertEquals(600, cp.lengthNs());
+    assertEquals(100, cp.thread("a"), cp.toString());
+    assertEquals(200, cp.thread("b"), cp.toString());
+    assertEquals(300, cp.thread("c"), cp.toString());
+  }
+
+  /**
+   * In the same chain, b's wait (1..110) up to a's notify at 100 is charged to a, c's (1..310) up
+   * to b's notify at 300 to b: the condition waits minus their wake-up latencies (10 each).
+   */
+  @Test
+  void notifyChainChargesEachWaitToItsNotifier() {
+    AnalysisResult r = Analyzer.analyze(notifyChain());
+    assertEquals(99, Check.onThread(r, "delay_cost_condition", "a"));
+    assertEquals(299, Check.onThread(r, "delay_cost_condition", "b"));
+    assertEquals(0, Check.onThread(r, "delay_cost_condition", "c"));
+    assertEquals(
+        Check.severity(r, "condition_wait") - 2 * 10, Check.severity(r, "delay_cost_condition"));
+  }
+
+  private Path notifyChain() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
     int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 31);
@@ -125,11 +147,7 @@ class CriticalPathTest {
       }
     }
     s[2].threadEnd(600);
-    AnalysisResult.CriticalPath cp = Analyzer.analyze(f.close(600)).criticalPath();
-    assertEquals(600, cp.lengthNs());
-    assertEquals(100, cp.thread("a"), cp.toString());
-    assertEquals(200, cp.thread("b"), cp.toString());
-    assertEquals(300, cp.thread("c"), cp.toString());
+    return f.close(600);
   }
 
   private static CriticalCallPath find(AnalysisResult.CriticalPath cp, String... path) {

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.TimeUnit;
 
@@ -58,6 +59,10 @@ public final class ForkJoinDag implements Scenario {
 
   /** Times (System.nanoTime) and threads each task recorded; written before the joins read them. */
   static final class Log {
+    volatile long warmUpSubmitted;
+    volatile long warmUpAwaited;
+    volatile long warmUpEnd;
+    volatile String warmUpThread;
     volatile long invoked;
     volatile long rootBegin;
     volatile long branchForked;
@@ -92,7 +97,15 @@ public final class ForkJoinDag implements Scenario {
     // Start the first worker before the measured graph, so that invoke does not create it.
     // The others are started by the graph's own forks: a fork that starts a worker returns only
     // after the start, so the truth counts the path up to each fork's return.
-    pool.submit(() -> {}).get();
+    log.warmUpSubmitted = System.nanoTime();
+    ForkJoinTask<?> warmUp =
+        pool.submit(
+            () -> {
+              log.warmUpThread = Thread.currentThread().getName();
+              log.warmUpEnd = System.nanoTime();
+            });
+    log.warmUpAwaited = System.nanoTime();
+    warmUp.get();
     log.invoked = System.nanoTime();
     pool.invoke(root);
     pool.shutdown();
@@ -106,6 +119,10 @@ public final class ForkJoinDag implements Scenario {
     Map<String, Long> onPath = new TreeMap<>();
     for (String worker : log.workers) {
       onPath.put(worker, 0L); // a worker that ran only siblings is off the path
+    }
+    if (log.warmUpEnd > log.warmUpAwaited) {
+      // main waited for the first worker's start-up: that is on the path too.
+      onPath.merge(log.warmUpThread, log.warmUpEnd - log.warmUpSubmitted, Long::sum);
     }
     boolean viaBranch = log.branchEnd > log.rootJoinsBranch;
     boolean viaLeaf = !log.leaf.equals(log.branch) && log.leafEnd > log.branchJoinsLeaf;
