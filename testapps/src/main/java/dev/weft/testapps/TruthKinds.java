@@ -47,6 +47,12 @@ public final class TruthKinds {
    */
   public static final String CRITICAL_PATH_NS = "critical_path_ns";
 
+  /**
+   * Per thread: the condition waits its notifications ended, each from the wait's start to the
+   * notification (property {@code delay_cost_condition}).
+   */
+  public static final String DELAY_COST_CONDITION_NS = "delay_cost_condition_ns";
+
   /** Waiting in {@code Object.wait} for a notification, per thread ({@code condition_wait}). */
   public static final String CONDITION_WAIT_NS = "condition_wait_ns";
 

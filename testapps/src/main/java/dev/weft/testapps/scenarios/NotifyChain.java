@@ -55,6 +55,7 @@ public final class NotifyChain implements Scenario {
     long started = 0;
     long[] notified = new long[threads];
     long[] ended = new long[threads];
+    long[] lastWait = new long[threads];
     long[] checksums = new long[threads];
     List<String> names = Team.names("link", threads);
     Thread[] links = new Thread[threads];
@@ -69,6 +70,7 @@ public final class NotifyChain implements Scenario {
                   synchronized (monitors[i]) {
                     while (!go[i]) {
                       long t0 = System.nanoTime();
+                      lastWait[i] = t0;
                       monitors[i].wait();
                       waited += System.nanoTime() - t0;
                     }
@@ -112,6 +114,9 @@ public final class NotifyChain implements Scenario {
       long from = i == 0 ? started : notified[i - 1];
       long to = i + 1 < threads ? notified[i] : ended[i];
       truth.add(TruthKinds.CRITICAL_PATH_NS, names.get(i), Math.max(0, to - from));
+      // The wait that link-(i+1)'s notification ended is charged to link-i.
+      long caused = i + 1 < threads && lastWait[i + 1] != 0 ? notified[i] - lastWait[i + 1] : 0;
+      truth.add(TruthKinds.DELAY_COST_CONDITION_NS, names.get(i), Math.max(0, caused));
     }
     long checksum = 0;
     for (long c : checksums) {

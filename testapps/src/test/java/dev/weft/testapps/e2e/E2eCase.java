@@ -139,7 +139,7 @@ record E2eCase(
             List.of("--threads", "4", "--work-ms", "8"),
             // Not critical_path_ns: main's share (before the first start, after the last join) is
             // outside the scenario's clock.
-            Set.of("condition_wait_ns"),
+            Set.of("condition_wait_ns", "delay_cost_condition_ns"),
             Map.of(),
             Map.of()));
     cases.add(

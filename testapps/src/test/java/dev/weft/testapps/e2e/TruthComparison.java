@@ -195,6 +195,12 @@ final class TruthComparison {
             perThread(
                 kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "condition_wait");
         case "critical_path_ns" -> criticalPathByThread(truth.get(kind));
+        case "delay_cost_condition_ns" ->
+            perThread(
+                kind,
+                truth.get(kind),
+                t -> 2 * Math.max(1, run.count(t, EventKind.NOTIFY)),
+                "delay_cost_condition");
         case "delay_cost_barrier_ns" ->
             perThread(kind, truth.get(kind), this::delaySteps, "delay_cost_barrier");
         case "barrier_wait_for_last_ns" ->
