@@ -2,12 +2,15 @@ package dev.weft.testapps;
 
 import dev.weft.testapps.scenarios.BarrierImbalance;
 import dev.weft.testapps.scenarios.ExecutorQueue;
+import dev.weft.testapps.scenarios.ForkJoinDag;
 import dev.weft.testapps.scenarios.ForkJoinImbalance;
 import dev.weft.testapps.scenarios.FutureWait;
 import dev.weft.testapps.scenarios.Hello;
 import dev.weft.testapps.scenarios.IdleThreads;
 import dev.weft.testapps.scenarios.LockContention;
+import dev.weft.testapps.scenarios.LockConvoy;
 import dev.weft.testapps.scenarios.Nested;
+import dev.weft.testapps.scenarios.NotifyChain;
 import dev.weft.testapps.scenarios.ParallelStream;
 import dev.weft.testapps.scenarios.Regions;
 import dev.weft.testapps.scenarios.SparseCg;
@@ -25,7 +28,10 @@ public final class Scenarios {
           new BarrierImbalance(),
           new SpinBarrier(),
           new LockContention(),
+          new LockConvoy(),
+          new NotifyChain(),
           new ForkJoinImbalance(),
+          new ForkJoinDag(),
           new ParallelStream(),
           new ExecutorQueue(),
           new FutureWait(),

@@ -34,6 +34,28 @@ public final class TruthKinds {
    */
   public static final String DELAY_COST_BARRIER_NS = "delay_cost_barrier_ns";
 
+  /**
+   * Per thread: the lock waits its holds caused. Every contended acquisition's wait, from the
+   * request to the last release before it, is split at the lock's releases in between, and each
+   * piece is charged to the thread whose release ended it.
+   */
+  public static final String DELAY_COST_LOCK_NS = "delay_cost_lock_ns";
+
+  /**
+   * Per thread: its time on the run's critical path (the chain of execution and hand-overs that
+   * decides the run's length), a hand-over's latency counted for the thread it hands over to.
+   */
+  public static final String CRITICAL_PATH_NS = "critical_path_ns";
+
+  /**
+   * Per thread: the condition waits its notifications ended, each from the wait's start to the
+   * notification (property {@code delay_cost_condition}).
+   */
+  public static final String DELAY_COST_CONDITION_NS = "delay_cost_condition_ns";
+
+  /** Waiting in {@code Object.wait} for a notification, per thread ({@code condition_wait}). */
+  public static final String CONDITION_WAIT_NS = "condition_wait_ns";
+
   /** Own request to own acquisition of a lock that was held (property {@code lock_contention}). */
   public static final String LOCK_CONTENTION_NS = "lock_contention_ns";
 

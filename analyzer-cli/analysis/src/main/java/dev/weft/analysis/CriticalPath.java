@@ -264,6 +264,51 @@ final class CriticalPath {
     handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t, waited);
   }
 
+  // ---- notifications
+
+  private final Map<Long, Segment> notifyChains = new HashMap<>();
+  private final Map<Long, long[]> notifyTimes = new HashMap<>();
+  int openNotifiedWaits;
+
+  /**
+   * Thread {@code th} notified (or signalled) the waiters of lock or monitor {@code obj} at call
+   * path {@code node}.
+   */
+  void notified(int th, int node, long obj, long t) {
+    if (openNotifiedWaits == 0) {
+      return;
+    }
+    if (notifyChains.size() > 65_536) {
+      notifyChains.clear();
+      notifyTimes.clear();
+    }
+    notifyChains.put(obj, snapshot(th));
+    notifyTimes.put(obj, new long[] {t, th, node});
+  }
+
+  /**
+   * The latest notification of {@code obj} by a thread other than {@code th} between {@code start}
+   * and {@code t}: {time, thread, call path}, or null.
+   */
+  long[] notification(int th, long obj, long start, long t) {
+    long[] when = notifyTimes.get(obj);
+    return when == null || when[1] == th || when[0] < start || when[0] > t ? null : when;
+  }
+
+  /**
+   * Thread {@code th}'s wait on {@code obj} at {@code node} ended at {@code t}, having waited
+   * {@code waited} ns: a notification during the wait ({@link #notification}) hands over; without
+   * one (a timeout, a spurious wake-up, an unrecorded notifier) the wait stays on the thread's own
+   * chain.
+   */
+  void notifiedWaitEnded(int th, long obj, long[] notification, int node, long t, long waited) {
+    if (notification == null) {
+      own(th, node, waited);
+      return;
+    }
+    handOver(th, node, notifyChains.get(obj), notification[0], t, waited);
+  }
+
   // ---- threads
 
   void threadCreated(int th, long childJavaId, long t) {

@@ -21,6 +21,10 @@ public final class LockAcquisition extends ThreadTime {
   ConstructKind kind;
   long waitingForHolder;
   long handoff;
+  int releases;
+  long[] releaseTimes;
+  int[] releaseThreads;
+  int[] releaseNodes;
 
   LockAcquisition() {}
 
@@ -70,6 +74,29 @@ public final class LockAcquisition extends ThreadTime {
 
   public int lastExclusiveReleaser() {
     return lastExclusiveReleaser;
+  }
+
+  /**
+   * How many releases of the lock are known from before this acquisition, oldest first: those made
+   * while any thread waited for it (at least every release since this request).
+   */
+  public int releases() {
+    return releases;
+  }
+
+  /** Time of known release {@code k} (0 ≤ k &lt; {@link #releases()}). */
+  public long releaseTime(int k) {
+    return releaseTimes[k];
+  }
+
+  /** Thread of known release {@code k}. */
+  public int releaseThread(int k) {
+    return releaseThreads[k];
+  }
+
+  /** Call path the releasing thread was in at known release {@code k}. */
+  public int releaseNode(int k) {
+    return releaseNodes[k];
   }
 
   /** A {@code synchronized} block or method (a JVM monitor) rather than a j.u.c. lock. */

@@ -24,6 +24,15 @@ final class LockTable {
   int[] releaseNode = new int[16];
   long[] lastExclusiveRelease = new long[16];
   int[] lastExclusiveReleaser = new int[16];
+  // The releases while someone waits (time, thread, call path), oldest first: each ends a piece
+  // of the waiters' waits. Emptied when nobody waits any more.
+  long[][] releaseTimes = new long[16][];
+  int[][] releaseThreads = new int[16][];
+  int[][] releaseNodes = new int[16][];
+  int[] releases = new int[16];
+
+  /** The most releases kept per lock while threads wait for it; older ones are dropped. */
+  static final int RELEASES_KEPT = 256;
 
   int get(long lock) {
     return slots.get(lock);
@@ -51,6 +60,10 @@ final class LockTable {
         releaseNode = Arrays.copyOf(releaseNode, cap);
         lastExclusiveRelease = Arrays.copyOf(lastExclusiveRelease, cap);
         lastExclusiveReleaser = Arrays.copyOf(lastExclusiveReleaser, cap);
+        releaseTimes = Arrays.copyOf(releaseTimes, cap);
+        releaseThreads = Arrays.copyOf(releaseThreads, cap);
+        releaseNodes = Arrays.copyOf(releaseNodes, cap);
+        releases = Arrays.copyOf(releases, cap);
       }
       i = size++;
     }
@@ -64,8 +77,42 @@ final class LockTable {
     releaseNode[i] = 0;
     lastExclusiveRelease[i] = NEVER;
     lastExclusiveReleaser[i] = -1;
+    releases[i] = 0;
     slots.put(lock, i);
     return i;
+  }
+
+  /** Keeps a release of lock slot {@code i} that ends a piece of its waiters' waits. */
+  void addRelease(int i, long t, int thread, int node) {
+    if (releaseTimes[i] == null) {
+      releaseTimes[i] = new long[8];
+      releaseThreads[i] = new int[8];
+      releaseNodes[i] = new int[8];
+    }
+    int n = releases[i];
+    if (n == RELEASES_KEPT) {
+      // Drop the older half: only waits that began before them lose pieces.
+      int half = n / 2;
+      System.arraycopy(releaseTimes[i], half, releaseTimes[i], 0, n - half);
+      System.arraycopy(releaseThreads[i], half, releaseThreads[i], 0, n - half);
+      System.arraycopy(releaseNodes[i], half, releaseNodes[i], 0, n - half);
+      n -= half;
+    } else if (n == releaseTimes[i].length) {
+      releaseTimes[i] = Arrays.copyOf(releaseTimes[i], n * 2);
+      releaseThreads[i] = Arrays.copyOf(releaseThreads[i], n * 2);
+      releaseNodes[i] = Arrays.copyOf(releaseNodes[i], n * 2);
+    }
+    releaseTimes[i][n] = t;
+    releaseThreads[i][n] = thread;
+    releaseNodes[i][n] = node;
+    releases[i] = n + 1;
+  }
+
+  /** A waiter of lock slot {@code i} stopped waiting; with none left, the releases are dropped. */
+  void waiterDone(int i) {
+    if (--waiters[i] <= 0) {
+      releases[i] = 0;
+    }
   }
 
   /** Drops the lock's state when it is free and nobody waits for it. */

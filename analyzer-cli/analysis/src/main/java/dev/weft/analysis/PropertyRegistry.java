@@ -4,6 +4,7 @@ import dev.weft.analysis.properties.BarrierWait;
 import dev.weft.analysis.properties.ConditionWait;
 import dev.weft.analysis.properties.DelayCost;
 import dev.weft.analysis.properties.DelayCostBarrier;
+import dev.weft.analysis.properties.DelayCostCondition;
 import dev.weft.analysis.properties.DelayCostLock;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
@@ -46,7 +47,8 @@ public final class PropertyRegistry {
           WorkImbalance::new,
           DelayCost::new,
           DelayCostBarrier::new,
-          DelayCostLock::new);
+          DelayCostLock::new,
+          DelayCostCondition::new);
 
   private PropertyRegistry() {}
 

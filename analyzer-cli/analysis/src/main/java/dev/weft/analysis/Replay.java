@@ -426,8 +426,13 @@ final class Replay {
       case VTHREAD_UNMOUNT:
         counters.virtualThreadRecords++;
         break;
+      case NOTIFY:
+        if (c.field(2) == WaitKind.OBJECT_WAIT || c.field(2) == WaitKind.CONDITION_AWAIT) {
+          critical.notified(th.index, th.currentNode(), c.field(1), t);
+        }
+        break;
       default:
-        // THREAD_BEGIN, MEASUREMENT_ON, NOTIFY: nothing to replay.
+        // THREAD_BEGIN, MEASUREMENT_ON: nothing to replay.
         break;
     }
   }
@@ -1283,7 +1288,12 @@ final class Replay {
       a.releaserNode = locks.releaseNode[l];
       a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
       a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
+      a.releases = locks.releases[l];
+      a.releaseTimes = locks.releaseTimes[l];
+      a.releaseThreads = locks.releaseThreads[l];
+      a.releaseNodes = locks.releaseNodes[l];
     } else {
+      a.releases = 0;
       a.lastRelease = LockTable.NEVER;
       a.lastReleaser = -1;
       a.lastExclusiveRelease = LockTable.NEVER;
@@ -1332,7 +1342,7 @@ final class Replay {
     }
     rest(th, a, th.stat[i]);
     if (l >= 0) {
-      locks.waiters[l]--;
+      locks.waiterDone(l);
       locks.releaseIfIdle(l);
     }
   }
@@ -1468,6 +1478,7 @@ final class Replay {
     }
     if (locks.waiters[l] > 0 && locks.lastRelease[l] == t && locks.lastReleaser[l] == th.index) {
       critical.lockReleased(l, th.index, t);
+      locks.addRelease(l, t, th.index, locks.releaseNode[l]);
     }
   }
 
@@ -1480,6 +1491,9 @@ final class Replay {
   private void waitEnter(ThreadState th, long t, int r, int kind) {
     int i = push(th, F_WAIT, tree.child(th.currentNode(), r), r, t, r, -1);
     th.aux[i] = kind;
+    if (notifiable(kind)) {
+      critical.openNotifiedWaits++;
+    }
     if ((kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT)
         && th.releaseEvent == th.events - 1) {
       // The recorder wrote the wait's release (LOCK_RELEASED just before WAIT_ENTER): that lock is
@@ -1530,6 +1544,11 @@ final class Replay {
     }
   }
 
+  /** Waits that a NOTIFY on the lock or monitor they gave up ends. */
+  private static boolean notifiable(int kind) {
+    return kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT;
+  }
+
   private void waitExit(ThreadState th, long t, int r) {
     int i = match(th, F_WAIT, r);
     if (i < 0) {
@@ -1545,6 +1564,13 @@ final class Replay {
     WaitSpan w = waitSpan;
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];
+    long[] notification =
+        notifiable(w.waitKind) && th.waitReleasePending
+            ? critical.notification(th.index, th.waitReleasedLock, th.start[i], t)
+            : null;
+    w.notifier = notification == null ? -1 : (int) notification[1];
+    w.notifierNode = notification == null ? ROOT : (int) notification[2];
+    w.notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
     if (w.waitKind == WaitKind.OBJECT_WAIT) {
       th.monitorWaits++; // re-entering the monitor inside Object.wait may block
     }
@@ -1555,7 +1581,15 @@ final class Replay {
     if (waits != null) {
       waits.end("condition", WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
-    critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+    if (notifiable(w.waitKind)) {
+      critical.openNotifiedWaits = Math.max(0, critical.openNotifiedWaits - 1);
+    }
+    if (notifiable(w.waitKind) && th.waitReleasePending) {
+      critical.notifiedWaitEnded(
+          th.index, th.waitReleasedLock, notification, th.node[i], t, th.accum[i] - w.unclaimed());
+    } else {
+      critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+    }
     rest(th, w, th.stat[i]);
     if (th.waitReleasePending && !th.waitReleaseRecorded) {
       // Object.wait returns holding the monitor again (a recorded release is re-taken by the
@@ -1583,6 +1617,7 @@ final class Replay {
     w.reset(cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = 0;
     beginWait();
+    w.notifier = -1;
     for (Property p : spinHandlers) {
       p.onSpin(w);
     }

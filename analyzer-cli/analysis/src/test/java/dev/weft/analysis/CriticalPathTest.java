@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.analysis.AnalysisResult.CriticalCallPath;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.StreamWriter;
+import dev.weft.trace.WaitKind;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,6 +82,72 @@ class CriticalPathTest {
     for (String t : List.of("a", "b", "c")) {
       assertEquals(1000, cp.thread(t), t + " in " + cp);
     }
+  }
+
+  /**
+   * A notify chain: a works 0..100 and notifies b (monitor M2) at 100; b, waiting in Object.wait
+   * since 1, wakes at 110, works to 300 and notifies c (monitor M3); c wakes at 310 and works to
+   * 600. The path runs through each thread's work from the notify that woke it: a 100, b 200 (its
+   * wake-up latency included), c 300.
+   */
+  @Test
+  void notifyChainHandsOverAtTheNotify() {
+    AnalysisResult.CriticalPath cp = Analyzer.analyze(notifyChain()).criticalPath();
+    assertEquals(600, cp.lengthNs());
+    assertEquals(100, cp.thread("a"), cp.toString());
+    assertEquals(200, cp.thread("b"), cp.toString());
+    assertEquals(300, cp.thread("c"), cp.toString());
+  }
+
+  /**
+   * In the same chain, b's wait (1..110) up to a's notify at 100 is charged to a, c's (1..310) up
+   * to b's notify at 300 to b: the condition waits minus their wake-up latencies (10 each).
+   */
+  @Test
+  void notifyChainChargesEachWaitToItsNotifier() {
+    AnalysisResult r = Analyzer.analyze(notifyChain());
+    assertEquals(99, Check.onThread(r, "delay_cost_condition", "a"));
+    assertEquals(299, Check.onThread(r, "delay_cost_condition", "b"));
+    assertEquals(0, Check.onThread(r, "delay_cost_condition", "c"));
+    assertEquals(
+        Check.severity(r, "condition_wait") - 2 * 10, Check.severity(r, "delay_cost_condition"));
+  }
+
+  private Path notifyChain() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 31);
+    int notify = f.region("Object.notify", ConstructKind.NOTIFY, 32);
+    long[] monitors = {0, 12, 13};
+    f.object(12, ConstructKind.MONITOR, 0);
+    f.object(13, ConstructKind.MONITOR, 0);
+    StreamWriter[] s = {f.thread("a", 0), f.thread("b", 0), f.thread("c", 0)};
+    long[] wakes = {0, 110, 310};
+    long[] notifies = {100, 300, -1};
+    for (int i = 1; i < 3; i++) {
+      s[i].lockRequest(0, sync, monitors[i]);
+      s[i].lockAcquired(0, monitors[i], 0);
+      s[i].lockReleased(1, monitors[i]);
+      s[i].waitEnter(1, wait, WaitKind.OBJECT_WAIT);
+    }
+    for (int i = 0; i < 3; i++) {
+      if (i > 0) {
+        s[i].waitExit(wakes[i], wait);
+        s[i].lockRequest(wakes[i], sync, monitors[i]);
+        s[i].lockAcquired(wakes[i], monitors[i], LockFlags.AFTER_WAIT);
+        s[i].lockReleased(wakes[i] + 1, monitors[i]);
+      }
+      if (i < 2) {
+        long t = notifies[i];
+        s[i].lockRequest(t, sync, monitors[i + 1]);
+        s[i].lockAcquired(t, monitors[i + 1], 0);
+        s[i].notify(t, notify, monitors[i + 1], WaitKind.OBJECT_WAIT);
+        s[i].lockReleased(t + 1, monitors[i + 1]);
+        s[i].threadEnd(t + 1);
+      }
+    }
+    s[2].threadEnd(600);
+    return f.close(600);
   }
 
   private static CriticalCallPath find(AnalysisResult.CriticalPath cp, String... path) {

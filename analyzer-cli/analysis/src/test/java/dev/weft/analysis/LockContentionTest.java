@@ -258,4 +258,39 @@ class LockContentionTest {
     assertEquals(60, cause(r, "lock_api_contention", "waiting_for_holder_ns"));
     assertEquals(0, onThread(r, "lock_api_contention", "a"));
   }
+
+  /**
+   * A convoy: w0 holds the lock 0..100; w1, w2 and w3 request it at 10, 20 and 30 and get it in
+   * turn, each holding it 100 after a hand-over of 5. Each wait is split at the releases during it:
+   * w1's 90 all goes to w0; w2's 180 to w0 (80) and w1 (100); w3's 270 to w0 (70), w1 and w2 (100
+   * each). The pieces sum to the waiting_for_holder cause.
+   */
+  @Test
+  void convoyChargesEachHolderTheWaitsItsHoldCaused() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 31);
+    f.object(LOCK, ConstructKind.REENTRANT_LOCK, 0);
+    StreamWriter[] w = new StreamWriter[4];
+    for (int i = 0; i < 4; i++) {
+      w[i] = f.thread("w" + i, 0);
+    }
+    w[0].lockRequest(0, lock, LOCK);
+    w[0].lockAcquired(0, LOCK, 0);
+    for (int i = 1; i < 4; i++) {
+      w[i].lockRequest(10 * i, lock, LOCK);
+    }
+    w[0].lockReleased(100, LOCK);
+    for (int i = 1; i < 4; i++) {
+      w[i].lockAcquired(100 * i + 5, LOCK, 0);
+      w[i].lockReleased(100 * i + 100, LOCK);
+    }
+    AnalysisResult r = Analyzer.analyze(f.close(500));
+    assertEquals(240, onThread(r, "delay_cost_lock", "w0"));
+    assertEquals(200, onThread(r, "delay_cost_lock", "w1"));
+    assertEquals(100, onThread(r, "delay_cost_lock", "w2"));
+    assertEquals(0, onThread(r, "delay_cost_lock", "w3"));
+    assertEquals(
+        cause(r, "lock_contention", "waiting_for_holder_ns"), severity(r, "delay_cost_lock"));
+    assertEquals(540, severity(r, "delay_cost_lock"));
+  }
 }

@@ -126,6 +126,29 @@ record E2eCase(
               Map.of()));
     }
     cases.add(of("fork-join-imbalance", List.of(), Set.of("join_wait_ns"), Map.of(), Map.of()));
+    cases.add(
+        of(
+            "lock-convoy",
+            List.of("--threads", "4", "--sections", "3", "--hold-ms", "5", "--first-hold-ms", "15"),
+            Set.of("lock_contention_ns", "delay_cost_lock_ns"),
+            Map.of(),
+            Map.of()));
+    cases.add(
+        of(
+            "notify-chain",
+            List.of("--threads", "4", "--work-ms", "8"),
+            // Not critical_path_ns: main's share (before the first start, after the last join) is
+            // outside the scenario's clock.
+            Set.of("condition_wait_ns", "delay_cost_condition_ns"),
+            Map.of(),
+            Map.of()));
+    cases.add(
+        of(
+            "fork-join-dag",
+            List.of("--sibling-ms", "8", "--branch-ms", "30", "--leaf-ms", "30", "--tail-ms", "8"),
+            Set.of(),
+            Map.of(),
+            Map.of()));
     E2eCase stream = of("parallel-stream", List.of(), Set.of(), Map.of(), Map.of());
     cases.add(
         new E2eCase(

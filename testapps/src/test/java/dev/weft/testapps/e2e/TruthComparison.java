@@ -185,6 +185,22 @@ final class TruthComparison {
         case "idle_threads_ns" -> perThread(kind, truth.get(kind), this::idleSteps, "idle_threads");
         case "limited_parallelism_ns" -> limitedParallelism(truth.get(kind));
         case "pool_queue_wait_ns" -> poolQueueWait(truth.get(kind));
+        case "delay_cost_lock_ns" ->
+            perThread(
+                kind,
+                truth.get(kind),
+                t -> run.count(t, EventKind.LOCK_RELEASED),
+                "delay_cost_lock");
+        case "condition_wait_ns" ->
+            perThread(
+                kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "condition_wait");
+        case "critical_path_ns" -> criticalPathByThread(truth.get(kind));
+        case "delay_cost_condition_ns" ->
+            perThread(
+                kind,
+                truth.get(kind),
+                t -> 2 * Math.max(1, run.count(t, EventKind.NOTIFY)),
+                "delay_cost_condition");
         case "delay_cost_barrier_ns" ->
             perThread(kind, truth.get(kind), this::delaySteps, "delay_cost_barrier");
         case "barrier_wait_for_last_ns" ->
@@ -224,6 +240,21 @@ final class TruthComparison {
             (double) cp.lengthNs() / run,
             0.95,
             1.0));
+  }
+
+  /**
+   * The critical path's share per thread. A thread's on-path time starts and ends at hand-overs
+   * (fork, task begin and end, join return, notify, wake-up): two boundaries each, on both sides.
+   */
+  private void criticalPathByThread(JsonNode truth) {
+    Map<String, Long> byThread = new LinkedHashMap<>();
+    AnalysisResult.CriticalPath cp = analysis.criticalPath();
+    if (cp != null) {
+      for (AnalysisResult.CriticalThread t : cp.byThread()) {
+        byThread.merge(t.thread(), t.ns(), Long::sum);
+      }
+    }
+    compareThreads("critical_path_ns", truth, byThread, t -> 4);
   }
 
   private interface Steps {

@@ -14,9 +14,14 @@ import dev.weft.trace.LockFlags;
     description =
         """
         For every contended acquisition: its waiting_for_holder part (see [[lock_contention]]), \
-        charged to the thread whose release the acquisition followed (the last exclusive \
-        releaser for a shared acquisition), at the call path it was in when it released: its \
-        critical section. A wait whose holder's release is missing is not charged.\
+        from the request to the last release before the acquisition, split at the releases in \
+        between: each piece is charged to the thread whose release ended it, at the call path it \
+        was in when it released (its critical section). In a convoy, a waiter behind three \
+        holders charges each of them the part of its wait that their hold (and their own \
+        hand-over) took, so every holder is charged the waits its holds caused. A shared (read) \
+        acquisition waits only for exclusive holders and is charged to the last exclusive \
+        releaser. The pieces of one wait sum to its waiting_for_holder part. A wait whose \
+        holder's release is missing is not charged.\
         """,
     diagnosis =
         """
@@ -27,12 +32,43 @@ public final class DelayCostLock extends Property {
   @Override
   public void onLockAcquisition(LockAcquisition a) {
     long wait = a.waitingForHolder();
+    if (wait <= 0) {
+      return;
+    }
+    if ((a.flags() & LockFlags.SHARED) == 0 && chargeReleases(a, wait)) {
+      return;
+    }
     boolean shared = (a.flags() & LockFlags.SHARED) != 0;
     int cause = shared ? a.lastExclusiveReleaser() : a.lastReleaser();
     long release = shared ? a.lastExclusiveRelease() : a.lastRelease();
-    if (wait <= 0 || cause < 0 || cause == a.thread() || release <= a.start()) {
+    if (cause < 0 || cause == a.thread() || release <= a.start()) {
       return;
     }
     add(a.releaserNode(), cause, wait);
+  }
+
+  /**
+   * Charges the pieces of the wait (request + {@code wait}) between the releases after the request;
+   * false when no release falls in it.
+   */
+  private boolean chargeReleases(LockAcquisition a, long wait) {
+    long from = a.start();
+    long end = a.start() + wait;
+    boolean charged = false;
+    for (int k = 0; k < a.releases(); k++) {
+      long t = a.releaseTime(k);
+      if (t <= from) {
+        continue;
+      }
+      if (t > end) {
+        break;
+      }
+      if (a.releaseThread(k) != a.thread()) {
+        add(a.releaseNode(k), a.releaseThread(k), t - from);
+        charged = true;
+      }
+      from = t;
+    }
+    return charged;
   }
 }

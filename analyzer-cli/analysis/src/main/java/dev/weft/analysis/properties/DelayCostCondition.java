@@ -1,0 +1,42 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.WaitSpan;
+
+/** Condition waits charged to the thread that notified the waiter. */
+@PropertyInfo(
+    id = "delay_cost_condition",
+    parent = "delay_cost",
+    name = "Condition delay cost",
+    info = "Waiting for a notification, charged to the notifying thread",
+    description =
+        """
+        For every Object.wait or Condition.await that a notification by another thread ended \
+        (the latest NOTIFY of the monitor or lock the wait gave up, made during the wait): the \
+        wait from its start to the notification, charged to the notifying thread at the call \
+        path of its notify, like a lock's holder is charged for its hold. The rest of the wait \
+        (from the notification to the wake-up) is hand-over latency and not charged. A wait that \
+        no recorded notification ended (a timeout, a spurious wake-up, a park) is not charged. \
+        In a chain of hand-overs (A notifies B, which then works and notifies C), C's wait is \
+        charged to B in full, although part of it was B's own wait for A: that part is a \
+        long-term cost of A, not computed.\
+        """,
+    diagnosis =
+        """
+        The notifiers at the top make others wait for their signal: shorten the work before \
+        they notify, notify earlier (as soon as the state the waiters need is ready), or hand \
+        work over in smaller pieces.\
+        """)
+public final class DelayCostCondition extends Property {
+  @Override
+  public void onWait(WaitSpan w) {
+    if (w.notifier() < 0 || w.notifier() == w.thread()) {
+      return;
+    }
+    long charged = Math.min(w.total(), w.notifyTime() - w.start());
+    if (charged > 0) {
+      add(w.notifierNode(), w.notifier(), charged);
+    }
+  }
+}
