@@ -38,7 +38,8 @@ class DelayCostTest {
 
   /**
    * a holds the lock in its critical section 100..300 (inside region "update"); b requests at 150
-   * and c at 200: b waits 150 for a; c waits for b's release at 400 (200), which is b's cost.
+   * and c at 200: b waits 150 for a; c waits 200..400, split at the releases during it: 200..300
+   * for a's hold (a's cost) and 300..400 for b's (b's cost).
    */
   @Test
   void lockWaitsAreChargedToTheHolderInItsCriticalSection() {
@@ -61,9 +62,9 @@ class DelayCostTest {
     c.lockAcquired(410, 5, 0);
     c.lockReleased(500, 5);
     AnalysisResult r = Analyzer.analyze(f.close(1000));
-    assertEquals(150, onThread(r, "delay_cost_lock", "a"));
-    assertEquals(200, onThread(r, "delay_cost_lock", "b"));
-    assertEquals(150, atPath(r, "delay_cost_lock", label("update", 30)));
+    assertEquals(250, onThread(r, "delay_cost_lock", "a"));
+    assertEquals(100, onThread(r, "delay_cost_lock", "b"));
+    assertEquals(250, atPath(r, "delay_cost_lock", label("update", 30)));
     assertEquals(cause(r, "lock_contention", "waiting_for_holder_ns"), severity(r, "delay_cost"));
   }
 }
