@@ -97,7 +97,14 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
     boolean done = false;
     try (Writer w = output.open()) {
-      w.write(f == ReportFormat.JSON ? AnalysisJson.toJson(result) : TextReport.render(result));
+      w.write(
+          f == ReportFormat.JSON
+              ? AnalysisJson.toJson(result)
+              : TextReport.render(
+                  result,
+                  output.isStdout()
+                      ? Terminal.columns(WeftCommand.root(spec))
+                      : TextReport.DEFAULT_WIDTH));
       done = true;
     } finally {
       if (!done) {

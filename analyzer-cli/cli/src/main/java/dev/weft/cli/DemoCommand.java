@@ -127,7 +127,7 @@ final class DemoCommand implements Callable<Integer> {
       }
       AnalysisResult result = Analyzer.analyze(dir);
       PrintWriter outWriter = spec.commandLine().getOut();
-      outWriter.print(TextReport.render(result));
+      outWriter.print(TextReport.render(result, Terminal.columns(WeftCommand.root(spec))));
       outWriter.flush();
       if (result.trace().events() == 0) {
         err.println(

@@ -1,11 +1,77 @@
 package dev.weft.cli;
 
 import java.io.Console;
+import java.io.File;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
-/** Whether the JVM's standard output is an interactive terminal (colours are only used then). */
+/**
+ * Whether the JVM's standard output is an interactive terminal (colours are only used then), and
+ * how wide text for it should be.
+ */
 final class Terminal {
+  /** Width of text when stdout is not a terminal and {@code COLUMNS} is not set. */
+  static final int DEFAULT_COLUMNS = 80;
+
   private Terminal() {}
+
+  /**
+   * Columns for text on the command's stdout: {@code COLUMNS} when set to a number; else the
+   * terminal's width when stdout is one (asked of {@code stty}); else {@value #DEFAULT_COLUMNS}.
+   */
+  static int columns(WeftCommand root) {
+    return columns(root.env("COLUMNS"), root.stdoutIsTerminal() ? Terminal::sttyColumns : () -> -1);
+  }
+
+  /** As {@link #columns(WeftCommand)}: {@code ttyColumns} gives the terminal's width, or -1. */
+  static int columns(String columnsEnv, java.util.function.IntSupplier ttyColumns) {
+    if (columnsEnv != null) {
+      try {
+        int n = Integer.parseInt(columnsEnv.trim());
+        if (n > 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // Not a number: as if unset.
+      }
+    }
+    int tty = ttyColumns.getAsInt();
+    return tty > 0 ? tty : DEFAULT_COLUMNS;
+  }
+
+  /**
+   * The controlling terminal's width from {@code stty size} (shells seldom export {@code COLUMNS}),
+   * or -1 when there is none or it does not answer within a second.
+   */
+  private static int sttyColumns() {
+    File tty = new File("/dev/tty");
+    if (!tty.exists()) {
+      return -1;
+    }
+    try {
+      Process p =
+          new ProcessBuilder("stty", "size")
+              .redirectInput(tty)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!p.waitFor(1, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return -1;
+      }
+      String[] rowsCols =
+          new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+              .trim()
+              .split(" ");
+      return rowsCols.length == 2 ? Integer.parseInt(rowsCols[1]) : -1;
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
 
   /**
    * True when stdout is a terminal. On JDK 17-21 {@link System#console()} exists only then; JDK 22+

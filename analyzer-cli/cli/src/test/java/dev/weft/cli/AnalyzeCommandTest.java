@@ -45,6 +45,31 @@ class AnalyzeCommandTest {
     assertEquals("", r.err());
   }
 
+  private static int longestLine(String text) {
+    return text.lines().mapToInt(String::length).max().orElse(0);
+  }
+
+  /** COLUMNS sets the text's width; without it, text not on a terminal is 80 wide. */
+  @Test
+  void textFitsColumnsOrEightyWhenNotATerminal() throws Exception {
+    Cli.Result narrow = Cli.run(java.util.Map.of("COLUMNS", "60"), "analyze", trace.toString());
+    assertEquals(0, narrow.exit(), narrow.toString());
+    assertTrue(longestLine(narrow.out()) <= 60, narrow.out());
+    Cli.Result wide = Cli.run(java.util.Map.of("COLUMNS", "200"), "analyze", trace.toString());
+    assertTrue(longestLine(wide.out()) > 80, wide.out());
+    assertTrue(wide.out().lines().count() < narrow.out().lines().count(), wide.out());
+    Cli.Result plain = Cli.run(java.util.Map.of(), "analyze", trace.toString());
+    assertTrue(longestLine(plain.out()) <= 80, plain.out());
+    Cli.Result bad = Cli.run(java.util.Map.of("COLUMNS", "wide"), "analyze", trace.toString());
+    assertEquals(plain.out(), bad.out());
+    // A file gets the width it always had, whatever the terminal.
+    Path file = tmp.resolve("a.txt");
+    Cli.run(java.util.Map.of("COLUMNS", "60"), "analyze", trace.toString(), "-o", file.toString());
+    assertEquals(
+        Cli.run(java.util.Map.of("COLUMNS", "100"), "analyze", trace.toString()).out(),
+        Files.readString(file));
+  }
+
   @Test
   void jsonToAFileIsTheAnalysisDocument() throws Exception {
     Path json = tmp.resolve("a.json");

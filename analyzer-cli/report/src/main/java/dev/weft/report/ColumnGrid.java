@@ -10,7 +10,7 @@ package dev.weft.report;
  * kinds floats, whatever the trace length.
  */
 final class ColumnGrid {
-  static final int KINDS = IntervalKind.values().length;
+  static final int KINDS = IntervalKind.ACTIVITIES;
 
   private final int columns;
   private final long origin;
@@ -111,7 +111,7 @@ final class ColumnGrid {
   }
 
   /** Symbols of the encoding: kind-major, then level (1 to 4). */
-  static final String SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
+  static final String SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
 
   private char symbol(int track, int col) {
     float[] c = cells[track];

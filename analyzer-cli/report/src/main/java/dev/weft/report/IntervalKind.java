@@ -1,36 +1,67 @@
 package dev.weft.report;
 
+import java.util.List;
+
 /**
- * What a thread is doing during a timeline interval. The timeline colours each kind from the
- * Okabe–Ito palette (distinguishable with the common forms of colour blindness); the legend names
- * every kind, so colour is never the only cue. The page takes ids, labels and colours from here.
+ * What a thread is doing during a timeline interval. Work is drawn in blues and green, waiting in
+ * warm colours (lock, barrier, join and condition waits each in their own) and spinning in black,
+ * from the Okabe–Ito palette (distinguishable with the common forms of colour blindness); sleeping
+ * is grey and a held lock a thin wine-coloured strip under the activity, both outside that palette.
+ * The legend names every kind, so colour is never the only cue. The page takes ids, labels, colours
+ * and the properties each kind shows from here.
  */
 public enum IntervalKind {
   /** A task running on a thread: {@code task_begin .. task_end}. */
-  TASK("task", "task", "#009E73"),
+  TASK("task", "task", "#009E73", "execution", "work_imbalance"),
   /** A user region or traced method: {@code enter .. exit}. */
-  REGION("region", "region", "#56B4E9"),
+  REGION("region", "region", "#56B4E9", "execution", "work_imbalance"),
   /** A parallel region on its master: {@code fork .. join}. */
-  PARALLEL("parallel", "parallel region (fork..join)", "#0072B2"),
+  PARALLEL("parallel", "parallel region (fork..join)", "#0072B2", "execution", "work_imbalance"),
   /** Waiting for a lock: {@code lock_request .. lock_acquired}. */
-  LOCK_WAIT("lock_wait", "lock wait", "#D55E00"),
+  LOCK_WAIT(
+      "lock_wait",
+      "lock wait",
+      "#D55E00",
+      "lock_contention",
+      "monitor_contention",
+      "lock_api_contention"),
   /** Waiting at a barrier, latch or phaser: {@code barrier_enter .. barrier_exit}. */
-  BARRIER_WAIT("barrier_wait", "barrier wait", "#E69F00"),
+  BARRIER_WAIT("barrier_wait", "barrier wait", "#CC79A7", "barrier_wait"),
   /** Waiting for forked or submitted work: {@code join_wait_enter .. join_wait_exit}. */
-  JOIN_WAIT("join_wait", "join wait", "#CC79A7"),
-  /** {@code Object.wait}, {@code Condition.await}, park, sleep: {@code wait_enter .. wait_exit}. */
-  WAIT("wait", "wait / sleep / park", "#F0E442"),
+  JOIN_WAIT("join_wait", "join wait", "#E69F00", "join_wait"),
+  /** {@code Object.wait}, {@code Condition.await}, park, yield: {@code wait_enter .. wait_exit}. */
+  WAIT("wait", "condition wait / park", "#F0E442", "condition_wait"),
   /** Busy-waiting: {@code spin_enter .. spin_exit}. */
-  SPIN("spin", "spin wait", "#000000");
+  SPIN("spin", "spin wait", "#000000", "spin_wait"),
+  /**
+   * {@code Thread.sleep}: a {@code wait_enter .. wait_exit} of the sleep kind; waits for no one.
+   */
+  SLEEP("sleep", "sleep", "#999999"),
+  /**
+   * A lock held: {@code lock_acquired .. lock_released} (outermost acquisition of a re-entrant
+   * lock). Drawn as a strip under the thread's activity, not as an activity of its own, so it is
+   * the last kind and not part of a summarised timeline's columns.
+   */
+  LOCK_HOLD("lock_hold", "lock held (strip)", "#882255", "delay_cost_lock");
+
+  /** The kinds that are a thread's activity (all but {@link #LOCK_HOLD}). */
+  static final int ACTIVITIES = LOCK_HOLD.ordinal();
 
   private final String id;
   private final String label;
   private final String color;
+  private final List<String> properties;
 
-  IntervalKind(String id, String label, String color) {
+  IntervalKind(String id, String label, String color, String... properties) {
     this.id = id;
     this.label = label;
     this.color = color;
+    this.properties = List.of(properties);
+  }
+
+  /** The analysis properties whose time this kind of interval shows (highlighted with them). */
+  public List<String> properties() {
+    return properties;
   }
 
   /** Stable lower_snake_case id, used in the page's data. */

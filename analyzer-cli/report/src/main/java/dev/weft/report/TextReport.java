@@ -25,16 +25,40 @@ import java.util.Map;
  * distribution, causes and explanation, then the most imbalanced regions, then the notes.
  */
 public final class TextReport {
-  private static final int WIDTH = 100;
+  /** Width of a report written to a file, and the default. */
+  public static final int DEFAULT_WIDTH = 100;
+
+  /** Narrowest and widest text the layout supports; other widths are clamped to these. */
+  public static final int MIN_WIDTH = 60;
+
+  public static final int MAX_WIDTH = 200;
+
   private static final int WORST = 3;
   private static final int MAX_THREADS = 8;
   private static final int MAX_CHILDREN = 6;
   private static final int MAX_REGIONS = 5;
 
-  private TextReport() {}
+  private final int width;
 
-  /** The report for {@code r}. */
+  private TextReport(int width) {
+    this.width = Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width));
+  }
+
+  /** The report for {@code r}, {@value #DEFAULT_WIDTH} columns wide. */
   public static String render(AnalysisResult r) {
+    return render(r, DEFAULT_WIDTH);
+  }
+
+  /**
+   * The report for {@code r} with lines of at most {@code width} characters ({@value #MIN_WIDTH} to
+   * {@value #MAX_WIDTH}; other widths are clamped). Long names and call paths wrap onto indented
+   * continuation lines; nothing is cut off.
+   */
+  public static String render(AnalysisResult r, int width) {
+    return new TextReport(width).build(r);
+  }
+
+  private String build(AnalysisResult r) {
     StringBuilder b = new StringBuilder();
     header(b, r);
     tree(b, r);
@@ -47,13 +71,15 @@ public final class TextReport {
     return b.toString();
   }
 
-  private static void header(StringBuilder b, AnalysisResult r) {
+  private void header(StringBuilder b, AnalysisResult r) {
     AnalysisResult.TraceInfo t = r.trace();
-    b.append("Weft wait-state analysis of ").append(t.path()).append('\n');
-    b.append(
+    wrap(b, "", "Weft wait-state analysis of " + t.path());
+    wrap(
+        b,
+        "  ",
         String.format(
             Locale.ROOT,
-            "  window %s, %d threads, %,d events%s, %s%n",
+            "window %s, %d threads, %,d events%s, %s",
             duration(t.durationNs()),
             t.threads(),
             t.events(),
@@ -74,37 +100,44 @@ public final class TextReport {
           "the agent was loaded into the running program; this recording could not see: "
               + String.join("; ", t.notSeenWhenAttached()));
     }
-    b.append("  total CPU allocation time ")
-        .append(duration(r.timeNs()))
-        .append(" (the sum of the threads' lifetimes; percentages below are of it)\n\n");
+    wrap(
+        b,
+        "  ",
+        "total CPU allocation time "
+            + duration(r.timeNs())
+            + " (the sum of the threads' lifetimes; percentages below are of it)");
+    b.append('\n');
   }
 
-  private static void tree(StringBuilder b, AnalysisResult r) {
+  private void tree(StringBuilder b, AnalysisResult r) {
     b.append("Properties (inclusive)\n");
+    int longest = 0;
     for (PropertyResult p : r.properties()) {
-      int depth = depth(r, p);
-      String label = "  ".repeat(depth + 1) + p.id();
-      if (!p.threadTime()) {
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "%-42s %12s %9s  %s (task time, not a share of CPU time; see below)%n",
-                label,
-                duration(p.severityNs()),
-                "",
-                p.name()));
-        continue;
+      longest = Math.max(longest, 2 * (depth(r, p) + 1) + p.id().length());
+    }
+    int labelW = Math.max(labelWidth(), Math.min(42, longest));
+    for (PropertyResult p : r.properties()) {
+      String label = "  ".repeat(depth(r, p) + 1) + p.id();
+      String figures =
+          p.threadTime()
+              ? String.format(Locale.ROOT, " %12s %8.2f%%  ", duration(p.severityNs()), p.percent())
+              : String.format(Locale.ROOT, " %12s %9s  ", duration(p.severityNs()), "");
+      String name =
+          p.threadTime() ? p.name() : p.name() + " (task time, not a share of CPU time; see below)";
+      if (width - labelW - figures.length() >= 16) {
+        nameRow(b, "", label, labelW, figures, name);
+      } else {
+        // Too narrow for a name column: the name goes under the id.
+        nameRow(b, "", label, labelW, figures, "");
+        wrap(b, " ".repeat(label.length() - p.id().length() + 2), name);
       }
-      b.append(
-          String.format(
-              Locale.ROOT,
-              "%-42s %12s %8.2f%%  %s%n",
-              label,
-              duration(p.severityNs()),
-              p.percent(),
-              p.name()));
     }
     b.append('\n');
+  }
+
+  /** Width of the property-id column: 42 at 100 columns and more, narrower below. */
+  private int labelWidth() {
+    return Math.max(18, Math.min(42, width - 58));
   }
 
   private static int depth(AnalysisResult r, PropertyResult p) {
@@ -117,7 +150,7 @@ public final class TextReport {
     return d;
   }
 
-  private static void worst(StringBuilder b, AnalysisResult r) {
+  private void worst(StringBuilder b, AnalysisResult r) {
     List<PropertyResult> candidates = new ArrayList<>();
     for (PropertyResult p : r.properties()) {
       if (!p.id().equals("time")
@@ -136,10 +169,12 @@ public final class TextReport {
     b.append("Worst properties\n");
     for (PropertyResult p : candidates.subList(0, Math.min(WORST, candidates.size()))) {
       PropertyInfo info = PropertyRegistry.info(p.id());
-      b.append(
+      wrap(
+          b,
+          "== ",
           String.format(
               Locale.ROOT,
-              "== %s  %s (%s of time)%n",
+              "%s  %s (%s of time)",
               p.id(),
               duration(p.exclusiveNs()),
               pct(p.exclusiveNs(), r.timeNs())));
@@ -163,13 +198,7 @@ public final class TextReport {
               String.format(Locale.ROOT, "     ... %d more%n", p.byThread().size() - MAX_THREADS));
           break;
         }
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "     %-30s %12s %8s%n",
-                t.thread(),
-                duration(t.severityNs()),
-                pct(t.severityNs(), r.timeNs())));
+        threadRow(b, t.thread(), duration(t.severityNs()), pct(t.severityNs(), r.timeNs()));
       }
       wrap(b, "   ", "what to do: " + Advice.of(p, r));
       b.append('\n');
@@ -190,15 +219,17 @@ public final class TextReport {
   }
 
   /** Who caused the waits: each delay-cost property's threads and call paths. */
-  private static void delayCosts(StringBuilder b, AnalysisResult r) {
+  private void delayCosts(StringBuilder b, AnalysisResult r) {
     boolean header = false;
     for (PropertyResult p : r.properties()) {
       if (p.id().equals("delay_cost") || !isDelayCost(r, p) || p.exclusiveNs() <= 0) {
         continue;
       }
       if (!header) {
-        b.append(
-            "Delay costs (waits charged to the thread and call path whose work caused them)\n");
+        wrap(
+            b,
+            "",
+            "Delay costs (waits charged to the thread and call path whose work caused them)");
         header = true;
       }
       List<String> threads = new ArrayList<>();
@@ -221,9 +252,10 @@ public final class TextReport {
         if (shown++ == MAX_CHILDREN && c.severityNs() * 100 <= p.exclusiveNs()) {
           break;
         }
-        b.append(
-            String.format(
-                Locale.ROOT, "     %12s  %s%n", duration(c.severityNs()), foldedLabel(c.path())));
+        wrap(
+            b,
+            String.format(Locale.ROOT, "     %12s  ", duration(c.severityNs())),
+            foldedLabel(c.path()));
       }
     }
     if (header) {
@@ -232,17 +264,19 @@ public final class TextReport {
   }
 
   /** The critical path: its length, threads and call paths, with what balancing each would save. */
-  private static void criticalPath(StringBuilder b, AnalysisResult r) {
+  private void criticalPath(StringBuilder b, AnalysisResult r) {
     AnalysisResult.CriticalPath cp = r.criticalPath();
     if (cp == null || cp.lengthNs() <= 0) {
       return;
     }
     long run = r.trace().durationNs();
-    b.append(
+    wrap(
+        b,
+        "",
         String.format(
             Locale.ROOT,
             "Critical path  %s (%s of the run's %s): the longest chain of work through the"
-                + " hand-overs between threads%n",
+                + " hand-overs between threads",
             duration(cp.lengthNs()),
             pct(cp.lengthNs(), run),
             duration(run)));
@@ -252,16 +286,12 @@ public final class TextReport {
       if (shown++ == MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
         break;
       }
-      b.append(
-          String.format(
-              Locale.ROOT,
-              "     %-30s %12s %8s%n",
-              t.thread(),
-              duration(t.ns()),
-              pct(t.ns(), cp.lengthNs())));
+      threadRow(b, t.thread(), duration(t.ns()), pct(t.ns(), cp.lengthNs()));
     }
-    b.append(
-        "   call paths (time on the path; what if balanced: how much shorter the path gets)\n");
+    wrap(
+        b,
+        "   ",
+        "call paths (time on the path; what if balanced: how much shorter the path gets)");
     shown = 0;
     int hidden = 0;
     for (AnalysisResult.CriticalCallPath c : cp.byCallpath()) {
@@ -270,14 +300,15 @@ public final class TextReport {
         continue;
       }
       shown++;
-      b.append(
+      wrap(
+          b,
           String.format(
               Locale.ROOT,
-              "     %12s %8s  what if balanced %10s  %s%n",
+              "     %12s %8s  what if balanced %10s  ",
               duration(c.ns()),
               pct(c.ns(), cp.lengthNs()),
-              c.whatIfNs() > 0 ? "-" + duration(c.whatIfNs()) : "0 ns",
-              foldedLabel(c.path())));
+              c.whatIfNs() > 0 ? "-" + duration(c.whatIfNs()) : "0 ns"),
+          foldedLabel(c.path()));
     }
     if (hidden > 0) {
       b.append(
@@ -288,27 +319,28 @@ public final class TextReport {
   }
 
   /** Task-time properties: per-task latency per pool and per creation call path. */
-  private static void latencies(StringBuilder b, AnalysisResult r) {
+  private void latencies(StringBuilder b, AnalysisResult r) {
     for (PropertyResult p : r.properties()) {
       AnalysisResult.Latency l = p.latency();
       if (p.threadTime() || l == null || l.all().tasks() == 0) {
         continue;
       }
-      b.append(p.name()).append(" (task latency, submission to start; not thread time)\n");
-      b.append(String.format(Locale.ROOT, "     %-52s %s%n", "", LATENCY_HEADER));
-      b.append(
-          String.format(
-              Locale.ROOT, "     %-52s %s%n", "all tasks", latencyRow(l.all().tasks(), l.all())));
+      wrap(b, "", p.name() + " (task latency, submission to start; not thread time)");
+      int labelW = Math.max(0, Math.min(52, width - 6 - LATENCY_HEADER.length()));
+      nameRow(b, "     ", "", labelW, " " + LATENCY_HEADER, "");
+      nameRow(b, "     ", "all tasks", labelW, " " + latencyRow(l.all().tasks(), l.all()), "");
       for (AnalysisResult.PoolLatency pl : l.byPool()) {
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "     %-52s %s%n",
-                "pool " + pl.pool(),
-                latencyRow(
+        nameRow(
+            b,
+            "     ",
+            "pool " + pl.pool(),
+            labelW,
+            " "
+                + latencyRow(
                     pl.tasks(),
                     new AnalysisResult.LatencyFigures(
-                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs())),
+            "");
       }
       long total = Math.max(1, p.severityNs());
       int shown = 0;
@@ -320,19 +352,17 @@ public final class TextReport {
         }
         shown++;
         String label = "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")";
-        if (label.length() > 52) {
-          b.append("     ").append(label).append('\n');
-          label = "";
-        }
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "     %-52s %s%n",
-                label,
-                latencyRow(
+        nameRow(
+            b,
+            "     ",
+            label,
+            labelW,
+            " "
+                + latencyRow(
                     pl.tasks(),
                     new AnalysisResult.LatencyFigures(
-                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs()))));
+                        pl.tasks(), pl.meanNs(), pl.p95Ns(), pl.maxNs())),
+            "");
       }
       if (hidden > 0) {
         b.append(
@@ -395,7 +425,7 @@ public final class TextReport {
     }
   }
 
-  private static void callTree(StringBuilder b, PropertyResult p, long time) {
+  private void callTree(StringBuilder b, PropertyResult p, long time) {
     Node root = new Node("(outside traced regions)");
     for (CallPathSeverity c : p.byCallpath()) {
       Node n = root;
@@ -429,14 +459,14 @@ public final class TextReport {
    * Prints {@code n} and its larger descendants, depth first. Iterative: a call path read back from
    * a JSON file may be arbitrarily deep.
    */
-  private static void printNode(StringBuilder b, Node n, int depth, long total, long time) {
+  private void printNode(StringBuilder b, Node n, int depth, long total, long time) {
     Deque<Object[]> stack = new ArrayDeque<>();
     stack.push(new Object[] {n, depth});
     while (!stack.isEmpty()) {
       Object[] item = stack.pop();
       int d = (Integer) item[1];
       if (item[0] instanceof String more) {
-        b.append(String.format(Locale.ROOT, "     %8s %s%s%n", "", "  ".repeat(d), more));
+        wrap(b, String.format(Locale.ROOT, "     %8s %s", "", treeIndent(d)), more);
         continue;
       }
       Node node = (Node) item[0];
@@ -444,13 +474,10 @@ public final class TextReport {
         b.append(String.format(Locale.ROOT, "     %8s %s%n", "", "... deeper levels not shown"));
         continue;
       }
-      b.append(
-          String.format(
-              Locale.ROOT,
-              "     %8s %s%s%n",
-              pct(node.inclusive, time),
-              "  ".repeat(d),
-              node.shown()));
+      wrap(
+          b,
+          String.format(Locale.ROOT, "     %8s %s", pct(node.inclusive, time), treeIndent(d)),
+          node.shown());
       List<Node> kids = new ArrayList<>(node.children.values());
       kids.sort(Comparator.comparingLong((Node k) -> k.inclusive).reversed());
       List<Object[]> next = new ArrayList<>();
@@ -474,11 +501,11 @@ public final class TextReport {
     }
   }
 
-  private static void regions(StringBuilder b, AnalysisResult r) {
+  private void regions(StringBuilder b, AnalysisResult r) {
     if (r.regions().isEmpty()) {
       return;
     }
-    b.append("Most imbalanced regions (time lost = sum over the team of max busy - own busy)\n");
+    wrap(b, "", "Most imbalanced regions (time lost = sum over the team of max busy - own busy)");
     int shown = 0;
     for (RegionResult g : r.regions()) {
       if (shown++ == MAX_REGIONS) {
@@ -503,7 +530,7 @@ public final class TextReport {
     b.append('\n');
   }
 
-  private static void notes(StringBuilder b, AnalysisResult r) {
+  private void notes(StringBuilder b, AnalysisResult r) {
     if (r.notes().isEmpty()) {
       return;
     }
@@ -518,13 +545,71 @@ public final class TextReport {
     return text.replaceAll("\\[\\[([a-z_]+)]]", "$1");
   }
 
-  private static void wrap(StringBuilder b, String indent, String text) {
-    String cont = " ".repeat(indent.length());
-    StringBuilder line = new StringBuilder(indent);
+  /**
+   * Indentation of a call-tree level: two spaces a level, at most enough to leave 24 columns for
+   * the frame.
+   */
+  private String treeIndent(int depth) {
+    return " ".repeat(Math.max(0, Math.min(2 * depth, width - 14 - 24)));
+  }
+
+  /** A thread's row: name, time and share; a long name gets a line of its own. */
+  private void threadRow(StringBuilder b, String thread, String ns, String share) {
+    nameRow(b, "     ", thread, 30, String.format(Locale.ROOT, " %12s %8s", ns, share), "");
+  }
+
+  /**
+   * A row of {@code indent}, {@code name} padded to {@code nameWidth}, {@code figures}, then {@code
+   * rest} wrapped. A name that does not fit its column (or leaves no room for the figures) is
+   * wrapped on lines of its own and the figures follow under the padded column.
+   */
+  private void nameRow(
+      StringBuilder b, String indent, String name, int nameWidth, String figures, String rest) {
+    String padded;
+    if (name.length() <= nameWidth) {
+      padded = name + " ".repeat(nameWidth - name.length());
+    } else if (indent.length() + name.length() + figures.length() <= width) {
+      padded = name;
+    } else {
+      wrap(b, indent, name);
+      padded = " ".repeat(nameWidth);
+    }
+    String head = indent + padded + figures;
+    if (rest.isEmpty()) {
+      b.append(head.stripTrailing()).append('\n');
+    } else {
+      wrap(b, head, rest);
+    }
+  }
+
+  /**
+   * Appends {@code text} after {@code first}, wrapped at word boundaries to the report's width;
+   * continuation lines are indented as far as {@code first} when that leaves at least 16 columns,
+   * else by 7. A word longer than a line is broken.
+   */
+  private void wrap(StringBuilder b, String first, String text) {
+    int contWidth = width - first.length() >= 16 ? first.length() : Math.min(first.length(), 7);
+    String cont = " ".repeat(contWidth);
+    StringBuilder line = new StringBuilder(first);
     boolean empty = true;
     for (String word : text.trim().split("\\s+")) {
-      if (!empty && line.length() + 1 + word.length() > WIDTH) {
-        b.append(line).append('\n');
+      if (word.isEmpty()) {
+        continue;
+      }
+      boolean fits = line.length() + (empty ? 0 : 1) + word.length() <= width;
+      if (!fits && (!empty || line.length() > cont.length())) {
+        b.append(line.toString().stripTrailing()).append('\n');
+        line = new StringBuilder(cont);
+        empty = true;
+      }
+      // A word longer than a whole line: as much as fits, then the rest on the next lines.
+      while (cont.length() + word.length() > width && line.length() + (empty ? 0 : 1) < width) {
+        if (!empty) {
+          line.append(' ');
+        }
+        int room = width - line.length();
+        b.append(line).append(word, 0, room).append('\n');
+        word = word.substring(room);
         line = new StringBuilder(cont);
         empty = true;
       }
@@ -534,7 +619,7 @@ public final class TextReport {
       line.append(word);
       empty = false;
     }
-    b.append(line).append('\n');
+    b.append(line.toString().stripTrailing()).append('\n');
   }
 
   static String pct(long ns, long total) {

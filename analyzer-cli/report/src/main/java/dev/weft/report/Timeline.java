@@ -160,6 +160,11 @@ final class Timeline {
       g.writeStringField("id", k.id());
       g.writeStringField("label", k.label());
       g.writeStringField("color", k.color());
+      g.writeArrayFieldStart("properties");
+      for (String p : k.properties()) {
+        g.writeString(p);
+      }
+      g.writeEndArray();
       g.writeEndObject();
     }
     g.writeEndArray();

@@ -3,6 +3,7 @@ package dev.weft.report;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.RegionDef;
@@ -41,6 +42,8 @@ final class TimelineReader {
   private static final int JOIN_WAIT = IntervalKind.JOIN_WAIT.ordinal();
   private static final int WAIT = IntervalKind.WAIT.ordinal();
   private static final int SPIN = IntervalKind.SPIN.ordinal();
+  private static final int SLEEP = IntervalKind.SLEEP.ordinal();
+  private static final int LOCK_HOLD = IntervalKind.LOCK_HOLD.ordinal();
 
   /**
    * Width of the first columns when the trace's length cannot be estimated from its definitions.
@@ -87,12 +90,21 @@ final class TimelineReader {
     return new TimelineReader(trace, limits).run();
   }
 
-  /** Threads outside any pool first, then each pool's workers; by stream id within a group. */
+  /**
+   * Threads outside any pool first, then each pool's workers (pools in the order of their ids); in
+   * a group by creation (the Java thread id, which the JVM hands out as threads are created), then
+   * by stream id.
+   */
   private void orderTracks() {
     TreeMap<Integer, List<ThreadDef>> byPool = new TreeMap<>();
     for (int stream : trace.streamIds()) {
       ThreadDef t = defs.thread(stream);
       byPool.computeIfAbsent(t.pool(), p -> new ArrayList<>()).add(t);
+    }
+    for (List<ThreadDef> members : byPool.values()) {
+      members.sort(
+          java.util.Comparator.comparingLong(ThreadDef::javaId)
+              .thenComparingInt(ThreadDef::stream));
     }
     for (Map.Entry<Integer, List<ThreadDef>> e : byPool.entrySet()) {
       int pool = e.getKey();
@@ -140,6 +152,8 @@ final class TimelineReader {
         openAtEnd += track.depth;
         closeFrom(track, 0, end, true);
       }
+      openAtEnd += track.held.size();
+      releaseAll(track, end, true);
     }
     return build(end);
   }
@@ -204,12 +218,27 @@ final class TimelineReader {
         // An acquisition without a request (tryLock, or a request before the trace began) is no
         // wait.
         pop(track, LOCK_WAIT, c.field(0), t, false);
+        if ((c.field(1) & (LockFlags.FAILED | LockFlags.ABORTED)) == 0) {
+          track.acquire(c.field(0), t);
+        }
+        break;
+      case LOCK_RELEASED:
+        long since = track.release(c.field(0));
+        if (since != Long.MIN_VALUE) {
+          addHold(track, c.field(0), since, t, false);
+        }
         break;
       case WAIT_ENTER:
-        push(track, WAIT, c.field(0), t, waitLabel((int) c.field(0), c.field(1)));
+        push(
+            track,
+            c.field(1) == WaitKind.SLEEP ? SLEEP : WAIT,
+            c.field(0),
+            t,
+            waitLabel((int) c.field(0), c.field(1)));
         break;
       case WAIT_EXIT:
-        pop(track, WAIT, c.field(0), t, true);
+        // The exit does not say the kind: the innermost open wait or sleep at this site.
+        pop(track, innermostWaitKind(track, c.field(0)), c.field(0), t, true);
         break;
       case SPIN_ENTER:
         push(track, SPIN, c.field(0), t, regionLabel((int) c.field(0)));
@@ -219,6 +248,7 @@ final class TimelineReader {
         break;
       case THREAD_END:
         closeFrom(track, 0, t, false);
+        releaseAll(track, t, false);
         break;
       default:
         break;
@@ -276,6 +306,39 @@ final class TimelineReader {
       }
     }
     track.depth = Math.min(track.depth, from);
+  }
+
+  /** The kind (wait or sleep) of the innermost open wait at {@code region}; wait when none. */
+  private static int innermostWaitKind(OpenTrack track, long region) {
+    for (int i = track.depth - 1; i >= 0; i--) {
+      if ((track.kinds[i] == WAIT || track.kinds[i] == SLEEP) && track.keys[i] == region) {
+        return track.kinds[i];
+      }
+    }
+    return WAIT;
+  }
+
+  /** Ends every lock hold of a track at {@code t}: its thread ended, or the trace did. */
+  private void releaseAll(OpenTrack track, long t, boolean openAtTheEnd) {
+    for (Map.Entry<Long, long[]> e : track.held.entrySet()) {
+      addHold(track, e.getKey(), e.getValue()[0], t, openAtTheEnd);
+    }
+    track.held.clear();
+  }
+
+  /** A lock held from {@code from} to {@code to}: an interval of the detail only (no column). */
+  private void addHold(OpenTrack track, long lock, long from, long to, boolean openAtTheEnd) {
+    intervals++;
+    if (!detailed) {
+      return;
+    }
+    if (intervals > limits.maxIntervals()) {
+      summarise();
+      return;
+    }
+    ObjectDef o = defs.object(lock);
+    int label = label("lock on " + (o == null ? "object " + lock : o.className()));
+    track.addInterval(from, to, LOCK_HOLD | (openAtTheEnd ? Timeline.OPEN_AT_END : 0), label);
   }
 
   /** Adds the time since the last change to the track's innermost open kind. */
@@ -417,6 +480,9 @@ final class TimelineReader {
     long[] starts = new long[8];
     int[] labels = new int[8];
 
+    /** Locks held: lock id → {time of the outermost acquisition, acquisitions not yet released}. */
+    final Map<Long, long[]> held = new LinkedHashMap<>();
+
     long[] ivStart = new long[16];
     long[] ivEnd = new long[16];
     int[] ivCode = new int[16];
@@ -441,6 +507,29 @@ final class TimelineReader {
       starts[depth] = t;
       labels[depth] = label;
       depth++;
+    }
+
+    void acquire(long lock, long t) {
+      long[] h = held.get(lock);
+      if (h == null) {
+        held.put(lock, new long[] {t, 1});
+      } else {
+        h[1]++;
+      }
+    }
+
+    /**
+     * Releases one acquisition; returns the outermost acquisition's time when the lock is now free,
+     * else {@link Long#MIN_VALUE} (still held re-entrantly, or a release of a lock acquired before
+     * the trace began).
+     */
+    long release(long lock) {
+      long[] h = held.get(lock);
+      if (h == null || --h[1] > 0) {
+        return Long.MIN_VALUE;
+      }
+      held.remove(lock);
+      return h[0];
     }
 
     void addInterval(long start, long end, int code, int label) {

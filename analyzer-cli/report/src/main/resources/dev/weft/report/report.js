@@ -526,6 +526,7 @@
       thPane.dataset.scope = scope;
       thPane.dataset.callpath = state.callNode ? state.callNode.key : '';
       thPane.dataset.threads = String(values.size);
+      if (timeline) timeline.focus(n ? n.key : null, state.callNode ? state.callNode.frame : null);
     }
 
     /** Selects the call path through a source location (File.java:12): current property first. */
@@ -786,7 +787,10 @@
     }
 
     const legend = el('div', { class: 'legend', 'aria-label': 'Legend' });
-    for (const k of kinds) legend.append(el('span', { class: 'key' }, el('span', { class: 'swatch', style: 'background:' + k.color }), k.label));
+    for (const k of kinds) {
+      legend.append(el('span', { class: 'key', 'data-kind': k.id },
+        el('span', { class: 'swatch', style: 'background:' + k.color + (k.id === 'lock_hold' ? ';height:3px' : '') }), k.label));
+    }
     legend.append(el('span', { class: 'key' }, el('span', { class: 'swatch', style: 'background:#bdbdbd;height:3px' }), 'thread alive, none of these'));
     if (detailed && arrows.length) legend.append(el('span', { class: 'key' }, '→ task created → task begins'));
     sec.append(legend);
@@ -915,6 +919,55 @@
       return kinds[k] ? kinds[k].color : '#888';
     }
 
+    const HOLD = kinds.findIndex((k) => k.id === 'lock_hold');
+    const mixWhite = (color, a) => {
+      const hex = /^#?([0-9a-f]{6})$/i.exec(color || '');
+      const rgb = hex ? [0, 2, 4].map((i) => parseInt(hex[1].substr(i, 2), 16)) : [136, 136, 136];
+      return 'rgb(' + rgb.map((v) => Math.round(255 + (v - 255) * a)).join(',') + ')';
+    };
+    // What is not selected is drawn at a quarter of its colour.
+    const DIM = 0.25;
+    const dimmed = kinds.map((k) => mixWhite(k.color, DIM));
+
+    // The selected property (and call path): the kinds that show it, and per track which intervals.
+    let focus = null;
+    function frameMatches(label, frame) {
+      const i = label.indexOf(frame);
+      return i >= 0 && (i === 0 || label.charAt(i - 1) === ' ') && !/[0-9]/.test(label.charAt(i + frame.length));
+    }
+    function setFocus(property, frame) {
+      const ks = new Set();
+      kinds.forEach((k, i) => { if ((k.properties || []).includes(property)) ks.add(i); });
+      focus = null;
+      let count = 0;
+      if (ks.size) {
+        focus = { kinds: ks, flags: null };
+        if (detailed) {
+          // Per interval: of a selected kind and, with a call path, inside an interval of its frame.
+          focus.flags = tracks.map((t) => {
+            const within = [];
+            if (frame) {
+              for (let i = 0; i < t.s.length; i++) {
+                const label = t.l[i] >= 0 && tl.labels ? tl.labels[t.l[i]] : '';
+                if (label && frameMatches(label, frame)) within.push(t.s[i], t.e[i]);
+              }
+            }
+            const f = new Uint8Array(t.s.length);
+            for (let i = 0; i < t.s.length; i++) {
+              if (!ks.has(t.c[i] & 0xf)) continue;
+              let inside = !frame;
+              for (let j = 0; !inside && j < within.length; j += 2) inside = t.s[i] >= within[j] && t.e[i] <= within[j + 1];
+              if (inside) { f[i] = 1; count++; }
+            }
+            return f;
+          });
+        }
+      }
+      sec.dataset.focus = focus ? property + (frame ? ' @ ' + frame : '') : '';
+      sec.dataset.focusIntervals = String(count);
+      draw();
+    }
+
     function draw() {
       draws++;
       offset = Math.max(0, Math.min(fullHeight - height, scroll.scrollTop));
@@ -994,7 +1047,7 @@
         ctx.beginPath();
         ctx.rect(GUTTER, top, W - GUTTER, trackH);
         ctx.clip();
-        if (detailed) drawIntervals(t, top, scale);
+        if (detailed) drawIntervals(t, top, scale, r.index);
         else drawColumns(t, top, scale);
         ctx.restore();
       }
@@ -1037,27 +1090,38 @@
       return lo;
     }
 
-    function drawIntervals(t, top, scale) {
+    function drawIntervals(t, top, scale, ti) {
       const n = t.s.length;
-      let lastX = -1;
-      let lastCode = -1;
-      for (let i = firstVisible(t, v0 - t.maxDur); i < n; i++) {
-        const s = t.s[i];
-        if (s > v1) break;
-        const e = t.e[i];
-        if (e < v0) continue;
-        const code = t.c[i];
-        const depth = (code >> 4) & 0xff;
-        const x0 = GUTTER + (s - v0) * scale;
-        const x1 = GUTTER + (e - v0) * scale;
-        const px = Math.floor(x0);
-        // Many intervals in one pixel: one rectangle per pixel and kind is enough.
-        if (x1 - x0 < 1 && px === lastX && code === lastCode) continue;
-        lastX = px;
-        lastCode = code;
-        const inset = Math.min(depth * 2, Math.floor(trackH / 2) - 1);
-        ctx.fillStyle = kindColor(code & 0xf);
-        ctx.fillRect(Math.max(GUTTER - 1, x0), top + inset, Math.max(1, Math.min(x1, width + 1) - Math.max(GUTTER - 1, x0)), trackH - 2 * inset);
+      const flags = focus && focus.flags ? focus.flags[ti] : null;
+      // Lock holds are a strip along the bottom, drawn over the activity (second pass).
+      const stripH = Math.max(2, Math.floor(trackH / 4));
+      for (const holds of [false, true]) {
+        let lastX = -1;
+        let lastCode = -1;
+        for (let i = firstVisible(t, v0 - t.maxDur); i < n; i++) {
+          const s = t.s[i];
+          if (s > v1) break;
+          const e = t.e[i];
+          if (e < v0) continue;
+          const code = t.c[i];
+          const kind = code & 0xf;
+          if ((kind === HOLD) !== holds) continue;
+          const on = !focus || (flags ? flags[i] === 1 : focus.kinds.has(kind));
+          const key = on ? code : -1 - code;
+          const x0 = GUTTER + (s - v0) * scale;
+          const x1 = GUTTER + (e - v0) * scale;
+          const px = Math.floor(x0);
+          // Many intervals in one pixel: one rectangle per pixel and kind is enough.
+          if (x1 - x0 < 1 && px === lastX && key === lastCode) continue;
+          lastX = px;
+          lastCode = key;
+          const depth = (code >> 4) & 0xff;
+          const inset = holds ? trackH - stripH : Math.min(depth * 2, Math.floor(trackH / 2) - 1);
+          ctx.fillStyle = on ? kindColor(kind) : dimmed[kind];
+          const xa = Math.max(GUTTER - 1, x0);
+          const h = holds ? stripH : trackH - 2 * inset;
+          ctx.fillRect(xa, top + inset, Math.max(1, Math.min(x1, width + 1) - xa), h);
+        }
       }
     }
 
@@ -1069,6 +1133,7 @@
       const rgb = hex ? [0, 2, 4].map((i) => parseInt(hex[1].substr(i, 2), 16)) : [136, 136, 136];
       return ALPHA.map((a) => 'rgb(' + rgb.map((v) => Math.round(255 + (v - 255) * a)).join(',') + ')');
     });
+    const dimShades = kinds.map((k) => ALPHA.map((a) => mixWhite(k.color, a * DIM)));
     function drawColumns(t, top, scale) {
       const cols = t.cols;
       const c0 = Math.max(0, Math.floor(v0 / colNs));
@@ -1082,7 +1147,8 @@
         if (runSym > 0) {
           const k = Math.floor((runSym - 1) / 4);
           const level = ((runSym - 1) % 4) + 1;
-          ctx.fillStyle = shades[k] ? shades[k][level] : '#888';
+          const on = !focus || focus.kinds.has(k);
+          ctx.fillStyle = shades[k] ? (on ? shades[k][level] : dimShades[k][level]) : '#888';
           ctx.fillRect(runX, top, Math.max(1, x - runX), trackH);
         }
       };
@@ -1219,13 +1285,17 @@
       tip.style.top = (e.clientY - wr.top + 14) + 'px';
     });
     canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+    // The plain wheel scrolls the threads and the page as anywhere else; with Ctrl (or ⌘, and the
+    // pinch gesture, which browsers report as Ctrl+wheel) it zooms around the pointer. A sideways
+    // wheel or Shift+wheel pans.
     canvas.addEventListener('wheel', (e) => {
-      e.preventDefault();
       const rect = canvas.getBoundingClientRect();
-      if (Math.abs(e.deltaX) > Math.abs(e.deltaY) || e.shiftKey) {
-        pan(((e.shiftKey ? e.deltaY : e.deltaX) / plotW()));
-      } else {
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
         zoom(e.deltaY < 0 ? 1 / 1.25 : 1.25, tOf(e.clientX - rect.left));
+      } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY) || e.shiftKey) {
+        e.preventDefault();
+        pan(((e.shiftKey ? e.deltaY : e.deltaX) / plotW()));
       }
     }, { passive: false });
     canvas.addEventListener('keydown', (e) => {
@@ -1255,6 +1325,7 @@
     resize();
 
     return {
+      focus: setFocus,
       highlight: (name) => {
         const i = tracks.findIndex((t) => t.name === name);
         highlighted = i;

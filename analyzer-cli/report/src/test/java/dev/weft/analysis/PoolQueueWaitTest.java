@@ -88,7 +88,8 @@ class PoolQueueWaitTest {
     assertEquals(19, first.tasks());
     assertEquals(200, p.latency().byCallpath().get(1).maxNs());
 
-    String text = TextReport.render(r);
+    // Wide enough that the note is on one line.
+    String text = TextReport.render(r, TextReport.MAX_WIDTH);
     assertFalse(text.contains("== pool_queue_wait"), text); // never ranked with thread waits
     assertTrue(text.contains("task time, not a share of CPU time"), text);
     assertTrue(text.contains("Pool queue wait (task latency"), text);

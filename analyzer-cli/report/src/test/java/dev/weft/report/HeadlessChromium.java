@@ -356,7 +356,18 @@ final class HeadlessChromium implements AutoCloseable {
 
   /** Turns the mouse wheel at a viewport point (negative {@code deltaY}: away from the user). */
   void wheel(double x, double y, double deltaY) {
+    wheel(x, y, deltaY, 0);
+  }
+
+  /** Ctrl held, for {@link #wheel(double, double, double, int)}. */
+  static final int CTRL = 2;
+
+  /**
+   * As {@link #wheel(double, double, double)} with modifier keys held (a sum of {@link #CTRL}…).
+   */
+  void wheel(double x, double y, double deltaY, int modifiers) {
     ObjectNode p = JSON.createObjectNode();
+    p.put("modifiers", modifiers);
     p.put("type", "mouseWheel");
     p.put("x", x);
     p.put("y", y);

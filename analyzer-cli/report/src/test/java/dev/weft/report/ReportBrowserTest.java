@@ -1,6 +1,7 @@
 package dev.weft.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -176,7 +177,8 @@ class ReportBrowserTest {
     assertEquals("detailed", text("document.getElementById('timeline').dataset.mode"));
     assertEquals(5, integer("+document.getElementById('timeline').dataset.tracks"));
     assertEquals(3, integer("+document.getElementById('timeline').dataset.groups"));
-    assertEquals(12, integer("+document.getElementById('timeline').dataset.intervals"));
+    // 12 activities and main's lock hold.
+    assertEquals(13, integer("+document.getElementById('timeline').dataset.intervals"));
     assertEquals(3, integer("+document.getElementById('timeline').dataset.arrows"));
     long viewEnd = browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong();
     assertEquals(2000, viewEnd);
@@ -191,11 +193,11 @@ class ReportBrowserTest {
     browser.key("0", "Digit0", 48);
     assertEquals(
         2000, browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong());
-    // The wheel zooms around the pointer; dragging pans; the buttons zoom and reset.
+    // Ctrl+wheel zooms around the pointer; dragging pans; the buttons zoom and reset.
     JsonNode canvas = browser.box("#timeline-canvas");
     double px = canvas.get("x").asDouble() + 170 + (canvas.get("width").asDouble() - 178) * 0.75;
     double py = canvas.get("y").asDouble() + 60;
-    browser.wheel(px, py, -400);
+    browser.wheel(px, py, -400, HeadlessChromium.CTRL);
     long start = browser.eval("+document.getElementById('timeline').dataset.viewStart").asLong();
     long end = browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong();
     assertTrue(
@@ -210,12 +212,15 @@ class ReportBrowserTest {
     assertTrue(
         browser.eval("+document.getElementById('timeline').dataset.viewEnd").asLong() < 2000);
     browser.click("#timeline button[aria-label^='Show the whole trace']");
+    // With 'time' selected nothing is dimmed.
+    browser.click("#pane-properties .row[data-id=\"time\"] .name");
     // The canvas really has the tracks' colours: the main thread's region (sky blue) is painted.
     assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "region colour drawn");
     assertTrue(
         browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "lock wait colour drawn");
 
     // Clicking a thread in the thread pane highlights its track.
+    browser.click("#pane-properties .row[data-id=\"barrier_wait\"] .name");
     browser.click("#pane-threads [data-thread=\"timer\"]");
     assertEquals("timer", text("document.getElementById('timeline').dataset.highlighted"));
 
@@ -248,6 +253,73 @@ class ReportBrowserTest {
     Files.createDirectories(shot.getParent());
     Files.write(shot, browser.screenshot());
     assertTrue(Files.size(shot) > 10_000, "screenshot written");
+    assertNoJavaScriptErrors();
+  }
+
+  /**
+   * Colours: work, each wait, sleep and lock holds apart. Selecting a property highlights its
+   * intervals and dims the rest; selecting a call path narrows that to the intervals at it. The
+   * plain wheel over the timeline scrolls the page and leaves the view alone.
+   */
+  @Test
+  void selectionHighlightsItsIntervalsAndTheWheelScrollsThePage() throws Exception {
+    Path trace = Fixtures.smallTrace(tmp.resolve("focus"));
+    Path page = writeReport(tmp.resolve("focus.html"), Fixtures.analysis(), trace);
+    open(page);
+    browser.click("#pane-properties .row[data-id=\"time\"] .name");
+    assertEquals("", text("document.getElementById('timeline').dataset.focus"));
+    // main sleeps (grey, not the condition-wait yellow) and holds a lock (wine strip); the timer
+    // waits at a barrier (reddish purple); workers run regions (sky blue).
+    for (int[] rgb :
+        new int[][] {
+          {0x99, 0x99, 0x99}, {0x88, 0x22, 0x55}, {0xCC, 0x79, 0xA7}, {0x56, 0xB4, 0xE9}
+        }) {
+      assertTrue(
+          browser.eval(canvasHasColor(rgb[0], rgb[1], rgb[2])).asBoolean(),
+          String.format("colour %02X%02X%02X drawn", rgb[0], rgb[1], rgb[2]));
+    }
+    assertFalse(browser.eval(canvasHasColor(0xF0, 0xE4, 0x42)).asBoolean(), "no condition wait");
+
+    // Lock contention: its lock wait keeps its colour, everything else is dimmed to a quarter.
+    browser.click("#pane-properties .row[data-id=\"lock_contention\"] .name");
+    assertEquals("lock_contention", text("document.getElementById('timeline').dataset.focus"));
+    assertEquals(1, integer("+document.getElementById('timeline').dataset.focusIntervals"));
+    assertTrue(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "lock wait in full");
+    assertFalse(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "no region in full");
+    assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9, 0.25)).asBoolean(), "regions dimmed");
+    assertTrue(
+        browser.eval(canvasHasColor(0xCC, 0x79, 0xA7, 0.25)).asBoolean(), "barrier wait dimmed");
+
+    // A call path narrows the highlight to the intervals at it: the wait at Worker.java:33 is one,
+    // App.java:61 has none in this trace.
+    browser.key("ArrowRight", "ArrowRight", 39);
+    browser.click("#pane-properties .row[data-id=\"lock_api_contention\"] .name");
+    browser.click("#pane-callpaths li[data-key$=\"ReentrantLock.lock @ Worker.java:33\"] .name");
+    assertEquals(1, integer("+document.getElementById('timeline').dataset.focusIntervals"));
+    assertTrue(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "its wait in full");
+    browser.click("#pane-callpaths li[data-key$=\"ReentrantLock.lock @ App.java:61\"] .name");
+    assertEquals(0, integer("+document.getElementById('timeline').dataset.focusIntervals"));
+    assertFalse(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00)).asBoolean(), "no wait in full");
+    assertTrue(browser.eval(canvasHasColor(0xD5, 0x5E, 0x00, 0.25)).asBoolean(), "wait dimmed");
+
+    // Execution highlights the work: regions in full again.
+    browser.click("#pane-properties .row[data-id=\"execution\"] .name");
+    assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "regions in full");
+
+    // The plain wheel over the canvas leaves the view as it is and its default (scrolling the
+    // page) alone; Ctrl+wheel zooms and takes the event.
+    browser.eval(
+        "window.addEventListener('wheel', (e) => { window.wheelPrevented = e.defaultPrevented; })");
+    JsonNode canvas = browser.box("#timeline-canvas");
+    double px = canvas.get("x").asDouble() + canvas.get("width").asDouble() / 2;
+    double py = canvas.get("y").asDouble() + 40;
+    browser.wheel(px, py, 300);
+    assertEquals("false", text("String(window.wheelPrevented)"));
+    assertEquals(0, integer("+document.getElementById('timeline').dataset.viewStart"));
+    assertEquals(2000, integer("+document.getElementById('timeline').dataset.viewEnd"));
+    browser.wheel(px, py, -300, HeadlessChromium.CTRL);
+    assertEquals("true", text("String(window.wheelPrevented)"));
+    assertTrue(integer("+document.getElementById('timeline').dataset.viewEnd") < 2000, "zoomed");
     assertNoJavaScriptErrors();
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.Trace;
 import dev.weft.trace.TraceWriter;
@@ -68,14 +69,18 @@ class TimelineReaderTest {
             iv(100, 910, IntervalKind.PARALLEL, 1),
             iv(130, 900, IntervalKind.JOIN_WAIT, 2),
             iv(1000, 1200, IntervalKind.LOCK_WAIT, 1),
-            iv(1500, 1800, IntervalKind.WAIT, 1)),
+            iv(1200, 1300, IntervalKind.LOCK_HOLD, 0),
+            iv(1500, 1800, IntervalKind.SLEEP, 1)),
         main);
     assertEquals("main @ App.java:10", tl.labels().get((int) main.intervals().get(0)[3]));
     assertEquals(
         "ReentrantLock.lock @ Worker.java:33 on java.util.concurrent.locks.ReentrantLock",
         tl.labels().get((int) main.intervals().get(3)[3]));
     assertEquals(
-        "sleep @ Thread.sleep @ App.java:44", tl.labels().get((int) main.intervals().get(4)[3]));
+        "lock on java.util.concurrent.locks.ReentrantLock",
+        tl.labels().get((int) main.intervals().get(4)[3]));
+    assertEquals(
+        "sleep @ Thread.sleep @ App.java:44", tl.labels().get((int) main.intervals().get(5)[3]));
     assertIntervals(
         List.of(iv(200, 400, IntervalKind.SPIN, 0), iv(500, 800, IntervalKind.BARRIER_WAIT, 0)),
         tl.tracks().get(1));
@@ -93,12 +98,46 @@ class TimelineReaderTest {
     assertIntervals(List.of(iv(1450, 1700, IntervalKind.TASK, 0)), tl.tracks().get(4));
 
     assertArrayEquals(new long[] {0, 110, 2, 150, 0, 120, 3, 170, 0, 1400, 4, 1450}, tl.arrows());
-    assertEquals(12, tl.stats().intervals());
+    assertEquals(13, tl.stats().intervals());
     assertEquals(3, tl.stats().arrows());
     assertEquals(0, tl.stats().unmatchedEnds());
     assertEquals(0, tl.stats().openAtEnd());
     assertEquals(5, tl.stats().streams());
     assertNull(main.columns());
+  }
+
+  /**
+   * A re-entrant lock is held from its outermost acquisition to its last release; a failed tryLock
+   * holds nothing; a lock still held when the thread ends is held to its end. Rows go by pool, then
+   * by thread creation (Java thread id), not by the order the streams were opened.
+   */
+  @Test
+  void lockHoldsAndRowsInCreationOrder() throws IOException {
+    Path dir = tmp.resolve("holds");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 0, 1));
+      Fixtures.region(w, 1, ConstructKind.REENTRANT_LOCK, "lock", "A.java", 1);
+      StreamWriter late = w.openStream(30, "created-late", 0, 0, 0);
+      StreamWriter early = w.openStream(10, "created-early", 0, 0, 0);
+      early.lockAcquired(100, 5, 0);
+      early.lockAcquired(150, 5, LockFlags.REENTRANT);
+      early.lockReleased(200, 5);
+      early.lockAcquired(250, 6, LockFlags.FAILED);
+      early.lockReleased(300, 5);
+      early.lockAcquired(400, 5, 0);
+      early.threadEnd(500);
+      late.enter(100, 1);
+      late.exit(600, 1);
+      w.close(600);
+    }
+    Timeline tl = read(dir, TimelineLimits.defaults());
+    // Times are relative to the first event, at 100.
+    assertEquals(
+        List.of("created-early", "created-late"),
+        tl.tracks().stream().map(Timeline.Track::name).toList());
+    assertIntervals(
+        List.of(iv(0, 200, IntervalKind.LOCK_HOLD, 0), iv(300, 400, IntervalKind.LOCK_HOLD, 0)),
+        tl.tracks().get(0));
   }
 
   @Test
@@ -119,11 +158,16 @@ class TimelineReaderTest {
     }
     Timeline tl = read(dir, TimelineLimits.defaults());
     assertEquals(1, tl.stats().unmatchedEnds());
-    assertEquals(1, tl.stats().openAtEnd());
+    // The lock wait, and the lock acquired at 60 and never released.
+    assertEquals(2, tl.stats().openAtEnd());
     assertEquals(960, tl.end(), "the trace's end record, relative to the first event at 40");
     Timeline.Track a = tl.tracks().get(0);
-    assertEquals(1, a.intervals().size());
-    long[] wait = a.intervals().get(0);
+    assertEquals(2, a.intervals().size());
+    long[] hold = a.intervals().get(0);
+    assertArrayEquals(
+        new long[] {20, 960, IntervalKind.LOCK_HOLD.ordinal() | Timeline.OPEN_AT_END},
+        new long[] {hold[0], hold[1], hold[2]});
+    long[] wait = a.intervals().get(1);
     assertEquals(60, wait[0]);
     assertEquals(960, wait[1]);
     assertEquals(IntervalKind.LOCK_WAIT.ordinal(), wait[2] & Timeline.KIND_MASK);
@@ -139,7 +183,7 @@ class TimelineReaderTest {
             Fixtures.smallTrace(tmp.resolve("t")),
             TimelineLimits.defaults().withMaxIntervals(11).withColumns(16));
     assertEquals(Timeline.Mode.SUMMARISED, tl.mode());
-    assertEquals(12, tl.stats().intervals());
+    assertEquals(13, tl.stats().intervals());
     assertEquals(0, tl.arrows().length);
     assertEquals(List.of(), tl.labels());
     // 2000 ns over 16 columns: 126 ns each (the END record tells the length up front).
@@ -190,7 +234,7 @@ class TimelineReaderTest {
   /** Brute force: the innermost interval at every instant, summed per column and kind. */
   private static void checkColumns(
       Timeline.Track detail, Timeline.Track summary, long width, int columns) {
-    int kinds = IntervalKind.values().length;
+    int kinds = IntervalKind.ACTIVITIES;
     double[][] time = new double[columns][kinds];
     TreeSet<Long> cuts = new TreeSet<>();
     for (long[] i : detail.intervals()) {
@@ -208,7 +252,9 @@ class TimelineReaderTest {
         long bestDepth = -1;
         for (long[] i : detail.intervals()) {
           long depth = (i[2] >> Timeline.DEPTH_SHIFT) & Timeline.DEPTH_MASK;
-          if (i[0] <= mid && mid < i[1] && depth > bestDepth) {
+          // A lock hold is drawn under the activity and is no column's activity.
+          boolean activity = (i[2] & Timeline.KIND_MASK) != IntervalKind.LOCK_HOLD.ordinal();
+          if (activity && i[0] <= mid && mid < i[1] && depth > bestDepth) {
             best = (int) (i[2] & Timeline.KIND_MASK);
             bestDepth = depth;
           }
