@@ -4,6 +4,7 @@ import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.StreamCursor;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -85,6 +86,16 @@ final class TraceStats {
         }
       }
     }
+    long firstThread = Long.MAX_VALUE;
+    for (ThreadDef t : defs.threads()) {
+      if (!t.names().isEmpty()) {
+        firstThread = Math.min(firstThread, t.names().get(0).time());
+      }
+    }
+    this.idleWindow =
+        defs.closedCleanly() && firstThread != Long.MAX_VALUE && defs.endTime() > firstThread
+            ? defs.endTime() - firstThread
+            : 0;
     this.streams = Collections.unmodifiableList(list);
     this.events = allEvents;
     this.eventBytes = allBytes;
@@ -99,10 +110,21 @@ final class TraceStats {
     return new TraceStats(trace);
   }
 
-  /** Nanoseconds from the first to the last event of any thread; 0 for an empty trace. */
+  /**
+   * Nanoseconds from the first to the last event of any thread. A closed trace without events (a
+   * program that used no construct Weft records: its threads are defined, nothing more) spans from
+   * its first thread's definition to its end, as the analysis' window does; 0 when there is nothing
+   * to measure.
+   */
   long durationNanos() {
-    return events == 0 ? 0 : lastTime - firstTime;
+    if (events > 0) {
+      return lastTime - firstTime;
+    }
+    return idleWindow;
   }
+
+  /** For a trace without events: its first thread definition to its END record, or 0. */
+  private final long idleWindow;
 
   /** Encoded bytes per event (block headers and padding excluded); 0 for an empty trace. */
   double bytesPerEvent() {

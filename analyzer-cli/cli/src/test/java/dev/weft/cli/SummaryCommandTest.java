@@ -61,6 +61,22 @@ class SummaryCommandTest {
   }
 
   @Test
+  void aTraceWithoutEventsLastsAsLongAsTheAnalysisWindow() throws Exception {
+    // A serial program: its main is defined at the start, records nothing, and the trace closes.
+    Path serial = tmp.resolve("serial");
+    try (dev.weft.trace.TraceWriter w =
+        dev.weft.trace.TraceWriter.create(serial, dev.weft.trace.TraceWriter.Options.defaults())) {
+      w.openStream(1, "main", 1, 0, System.nanoTime() - 500_000_000L);
+    }
+    Cli.Result r = Cli.run("summary", serial.toString(), "--format", "json");
+    assertEquals(0, r.exit(), r.toString());
+    long summary = new ObjectMapper().readTree(r.out()).get("duration_ns").asLong();
+    long window = dev.weft.analysis.Analyzer.analyze(serial).trace().durationNs();
+    assertTrue(summary >= 500_000_000L, r.out());
+    assertEquals(window, summary, "summary and analysis give the run one duration");
+  }
+
+  @Test
   void textNamesThreadsPoolsProcessAndKinds() {
     Cli.Result r = Cli.run("summary", trace.toString());
     assertEquals(0, r.exit(), r.toString());
