@@ -52,8 +52,9 @@ final class JvmCounts {
   JvmCounts(TraceWriter writer, boolean on) {
     this.writer = writer;
     this.off = !on;
-    // The next Java id: a thread object never started, only to draw one.
-    this.boundary = new Thread((Runnable) null).getId();
+    // The next Java id: a thread object never started, only to draw one. Named, so that it takes
+    // no number from the JVM's "Thread-N" names (the application's unnamed threads keep theirs).
+    this.boundary = new Thread(null, null, "weft-id-boundary", 0, false).getId();
   }
 
   /** Threads that ended after the recording started but before the baseline: no record. */

@@ -114,6 +114,22 @@ class RecorderTest {
     }
   }
 
+  @Test
+  void startingARecorderTakesNoNumberFromTheJvmsThreadNames() throws Exception {
+    // An application printing its unnamed threads' names ("Thread-N") prints the same with the
+    // agent: the recorder's start does not create an unnamed thread.
+    int before = threadNumber(new Thread(() -> {}));
+    TraceWriter writer = TraceWriter.create(tmp.resolve("t"), TraceWriter.Options.defaults());
+    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+    int after = threadNumber(new Thread(() -> {}));
+    r.close(Map.of());
+    assertEquals(before + 1, after);
+  }
+
+  private static int threadNumber(Thread t) {
+    return Integer.parseInt(t.getName().substring("Thread-".length()));
+  }
+
   /** A thread created now that enters and exits region 1, then ends (its run() hook). */
   private static Thread runsARegion(Recorder r, String name) throws InterruptedException {
     Thread t =
