@@ -134,31 +134,31 @@ public final class Definitions {
       if (type < TraceFiles.DEF_STRING || type > TraceFiles.DEF_THREAD_JVM_COUNTS) {
         continue;
       }
-      long len = 0;
-      int q = at + 1;
-      int shift = 0;
-      boolean ok = false;
-      while (q < end && shift < 35) {
-        int x = b.get(q++);
-        len |= (long) (x & 0x7F) << shift;
-        shift += 7;
-        if (x >= 0) {
-          ok = true;
-          break;
-        }
+      ByteBuffer d = b.duplicate().position(at + 1);
+      long len;
+      try {
+        len = Varint.get(d);
+      } catch (RuntimeException e) {
+        continue; // runs past the file, or longer than a varint: not a record's length here
       }
-      if (!ok || len < TraceFiles.DEF_CHECKSUM_SIZE || len > end - q) {
+      int q = d.position();
+      if (len < TraceFiles.DEF_CHECKSUM_SIZE || len > end - q) {
         continue;
       }
       int body = q + (int) len - TraceFiles.DEF_CHECKSUM_SIZE;
       budget -= body - at;
-      CRC32C crc = new CRC32C();
-      crc.update(b.array(), at, body - at);
-      if ((int) crc.getValue() == b.getInt(body)) {
+      if (checksumMatches(b, at, body)) {
         return at;
       }
     }
     return -1;
+  }
+
+  /** Whether the CRC-32C of the bytes [start, body) is the one stored at {@code body}. */
+  private static boolean checksumMatches(ByteBuffer b, int start, int body) {
+    CRC32C crc = new CRC32C();
+    crc.update(b.array(), start, body - start);
+    return (int) crc.getValue() == b.getInt(body);
   }
 
   private void parse(Path file, ByteBuffer b) {
@@ -195,9 +195,7 @@ public final class Definitions {
             throw bad(file, start, "record too short for its checksum");
           }
           int body = b.position() - TraceFiles.DEF_CHECKSUM_SIZE;
-          CRC32C crc = new CRC32C();
-          crc.update(b.array(), start, body - start);
-          if ((int) crc.getValue() != b.getInt(body)) {
+          if (!checksumMatches(b, start, body)) {
             throw bad(file, start, "checksum mismatch in a record of type 0x" + hex(type));
           }
           r.limit(r.limit() - TraceFiles.DEF_CHECKSUM_SIZE);

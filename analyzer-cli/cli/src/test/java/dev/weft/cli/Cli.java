@@ -40,8 +40,6 @@ final class Cli {
    * after each line: a test can act when a run in another thread reaches a point.
    */
   static Result runWatchingErr(Consumer<String> onErr, String... args) {
-    CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(Map.of(), false));
-    StringWriter out = new StringWriter();
     StringWriter err =
         new StringWriter() {
           @Override
@@ -50,18 +48,19 @@ final class Cli {
             onErr.accept(toString());
           }
         };
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int exit = cl.execute(args);
-    return new Result(exit, out.toString(), err.toString());
+    return run(Map.of(), cl -> {}, err, args);
   }
 
   /** Runs with {@code setup} applied to the command line first (e.g. to reach a subcommand). */
   static Result run(Map<String, String> env, Consumer<CommandLine> setup, String... args) {
+    return run(env, setup, new StringWriter(), args);
+  }
+
+  private static Result run(
+      Map<String, String> env, Consumer<CommandLine> setup, StringWriter err, String... args) {
     CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, false));
     setup.accept(cl);
     StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int exit = cl.execute(args);

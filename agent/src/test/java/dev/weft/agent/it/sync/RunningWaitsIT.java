@@ -234,15 +234,7 @@ class RunningWaitsIT {
         continue;
       }
       seen++;
-      int best = -1;
-      long bestOverlap = 0;
-      for (int j = 0; j < logged.size(); j++) {
-        long overlap = Math.min(r[1], logged.get(j)[1]) - Math.max(r[0], logged.get(j)[0]);
-        if (!taken[j] && overlap > bestOverlap) {
-          best = j;
-          bestOverlap = overlap;
-        }
-      }
+      int best = mostOverlapping(r, logged, taken);
       assertTrue(best >= 0, what + ": the recorded wait at " + r[0] + " is not in the log");
       taken[best] = true;
       pairedSeen.add(r);
@@ -306,15 +298,7 @@ class RunningWaitsIT {
     boolean[] taken = new boolean[seen.size()];
     for (int i = 0; i < logged.size(); i++) {
       long[] l = logged.get(i);
-      int best = -1;
-      long bestOverlap = 0;
-      for (int j = 0; j < seen.size(); j++) {
-        long overlap = Math.min(l[1], seen.get(j)[1]) - Math.max(l[0], seen.get(j)[0]);
-        if (!taken[j] && overlap > bestOverlap) {
-          best = j;
-          bestOverlap = overlap;
-        }
-      }
+      int best = mostOverlapping(l, seen, taken);
       if (best < 0) {
         assertTrue(
             i == 0 || i == logged.size() - 1,
@@ -354,6 +338,21 @@ class RunningWaitsIT {
             + " ns; largest difference of one wait "
             + worst
             + " ns");
+  }
+
+  /** The index of the wait not yet taken that overlaps {@code w} most, or -1 when none does. */
+  private static int mostOverlapping(long[] w, List<long[]> candidates, boolean[] taken) {
+    int best = -1;
+    long bestOverlap = 0;
+    for (int j = 0; j < candidates.size(); j++) {
+      long[] c = candidates.get(j);
+      long overlap = Math.min(w[1], c[1]) - Math.max(w[0], c[0]);
+      if (!taken[j] && overlap > bestOverlap) {
+        best = j;
+        bestOverlap = overlap;
+      }
+    }
+    return best;
   }
 
   private static long total(List<long[]> waits) {
