@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.ChildJvm.Result;
 import dev.weft.agentit.apps.OldLibrariesApp;
+import dev.weft.agentit.apps.ReflectionReachApp;
 import dev.weft.trace.EventKind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,8 +18,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The agent's ASM is relocated and the agent has no Byte Buddy: an application that ships its own,
- * older copies of both keeps using them, with the same results, while the agent weaves and records.
+ * The agent keeps to itself. Its ASM is relocated and it has no Byte Buddy: an application that
+ * ships its own, older copies of both keeps using them, with the same results, while the agent
+ * weaves and records. And the packages it opens to itself stay closed to the application.
  */
 @Tag("child-jvm")
 class IsolationIT {
@@ -60,5 +62,24 @@ class IsolationIT {
     int a = t.region("OldLibrariesApp.generateWithAsm").id();
     assertEquals(1, t.count(EventKind.ENTER, bb));
     assertEquals(1, t.count(EventKind.EXIT, a));
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void packagesOpenedToTheAgentStayClosedToTheApplication(Path jdk) throws IOException {
+    String cp = ChildJvm.classPath();
+    String app = ReflectionReachApp.class.getName();
+    Path trace = tmp.resolve("trace");
+    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
+    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
+
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals("", traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    for (String field : List.of("ReentrantLock.sync", "CyclicBarrier.generation", "String.value")) {
+      assertTrue(traced.stdout().contains(field + ": refused"), traced.stdout());
+    }
+    // The agent itself did reach them: the lock was recorded.
+    assertEquals(1, TraceFacts.read(trace).count(EventKind.LOCK_ACQUIRED));
   }
 }

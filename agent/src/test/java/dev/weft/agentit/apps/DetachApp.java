@@ -27,9 +27,9 @@ public final class DetachApp {
   public static void main(String[] args) throws Exception {
     int s = round("before");
     System.out.println("recording before: " + Weft.isRecording());
-    Object dir = Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+    Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
     System.out.println("detached: " + (dir != null));
-    Object again = Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+    Object again = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
     System.out.println("second detach: " + again);
     Weft.on();
     s += round("after");

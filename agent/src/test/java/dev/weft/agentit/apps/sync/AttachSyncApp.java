@@ -54,7 +54,7 @@ public final class AttachSyncApp {
     System.out.println("early block: " + early.block());
     System.out.println("late: " + contended(late, () -> late.method()));
     if (attach) {
-      Object dir = Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+      Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
       System.err.flush();
       if (dir == null) {
         throw new IllegalStateException("not attached");

@@ -228,7 +228,7 @@ public final class RunningJucWaitsApp {
     Thread.sleep(RECORD_MS);
     if (attach) {
       detached = System.nanoTime();
-      Object dir = Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+      Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
       if (dir == null) {
         throw new IllegalStateException("not attached");
       }
