@@ -30,6 +30,7 @@ final class BridgeInstaller {
   private static final String SINK = "dev.weft.agent.bridge.WeftSink";
   private static final String BRIDGE = "dev.weft.agent.bridge.WeftBridge";
   private static final String CALLEE_BRIDGE = "dev.weft.agent.bridge.WeftCalleeBridge";
+  private static final String REFLECTION = "dev.weft.agent.bridge.WeftReflection";
 
   private BridgeInstaller() {}
 
@@ -67,6 +68,7 @@ final class BridgeInstaller {
       inJavaLang.defineClass(read(jar, SINK));
       inJavaLang.defineClass(read(jar, BRIDGE));
       inJavaLang.defineClass(read(jar, CALLEE_BRIDGE));
+      inJavaLang.defineClass(read(jar, REFLECTION));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.weft.agent.constructs;
 
+import dev.weft.agent.bridge.WeftReflection;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
@@ -39,8 +40,9 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  *   <li><b>Methods</b> of a class woven as it is defined: the {@code synchronized} modifier is
  *       removed and the body is wrapped in an explicit monitor on {@code this} (or the class), with
  *       a catch-all handler that releases it, as javac compiles a block. This gives the request
- *       time, which the JVM's own method entry hides. A retransformation cannot change modifiers,
- *       so the rewrite is remembered and repeated when such a class is retransformed.
+ *       time, which the JVM's own method entry hides. Reflection still reports the modifier ({@link
+ *       SynchronizedFlags}). A retransformation cannot change modifiers, so the rewrite is
+ *       remembered and repeated when such a class is retransformed.
  *   <li><b>Methods</b> of a class that was loaded before the agent (attach): the modifier stays;
  *       the request and acquisition are recorded together on entry (the wait for the monitor is not
  *       visible) and the release before every return and when an exception leaves.
@@ -147,6 +149,10 @@ public final class Monitors implements ConstructInstrumentation {
           mode = SyncMode.REWRITE;
           newAccess &= ~Opcodes.ACC_SYNCHRONIZED;
           rewroteAny = true;
+          if (!target.retransforming()) {
+            // Reflection still reports the modifier (SynchronizedFlags).
+            WeftReflection.rewritten(target.loader(), target.internalName(), name + descriptor);
+          }
         } else {
           mode = SyncMode.HOOKS;
         }

@@ -26,6 +26,7 @@ import dev.weft.agent.constructs.RunningThreadJoins;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
+import dev.weft.agent.constructs.SynchronizedFlags;
 import dev.weft.agent.constructs.ThreadJoins;
 import dev.weft.agent.constructs.Threads;
 import dev.weft.agent.constructs.UserRegions;
@@ -44,6 +45,7 @@ public final class Constructs {
         // Before any family that adds locals: a rewritten synchronized method keeps its monitor in
         // a slot that later visitors must see in use (see Monitors).
         new Monitors(),
+        new SynchronizedFlags(),
         new ReentrantLocks(),
         new ReadWriteLocks(),
         new StampedLocks(),

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.it.ChildJvm.Result;
 import dev.weft.agentit.apps.OldLibrariesApp;
 import dev.weft.agentit.apps.ReflectionReachApp;
+import dev.weft.agentit.apps.SynchronizedFlagsApp;
+import dev.weft.trace.ConstructKind;
 import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,5 +84,31 @@ class IsolationIT {
     }
     // The agent itself did reach them: the lock was recorded.
     assertEquals(1, TraceFacts.read(trace).count(EventKind.LOCK_ACQUIRED));
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void rewrittenSynchronizedMethodsKeepTheirFlagForReflection(Path jdk) throws IOException {
+    String cp = ChildJvm.classPath();
+    String app = SynchronizedFlagsApp.class.getName();
+    Path trace = tmp.resolve("trace");
+    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
+    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
+
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals("", traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertTrue(traced.stdout().contains("getMethod: public synchronized"), traced.stdout());
+    // The methods were rewritten and recorded: every entry is a request and an acquisition.
+    TraceFacts t = TraceFacts.read(trace);
+    long methodRegions =
+        t.all().stream()
+            .filter(e -> e.kind() == EventKind.LOCK_REQUEST)
+            .filter(
+                e ->
+                    t.definitions.region((int) e.get(Field.REGION)).kind()
+                        == ConstructKind.SYNCHRONIZED_METHOD)
+            .count();
+    assertEquals(3000, methodRegions);
   }
 }
