@@ -39,21 +39,29 @@ class IsolationIT {
     }
   }
 
+  /**
+   * Runs {@code app} without the agent and with it (recording into {@code trace}): both exit 0, and
+   * the recorded run prints the same and nothing on stderr.
+   */
+  private Result runAsWithoutTheAgent(Path jdk, String cp, Class<?> app, Path trace)
+      throws IOException {
+    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app.getName()), tmp);
+    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app.getName()), tmp);
+    assertEquals(0, plain.exitCode(), plain.stderr());
+    assertEquals(0, traced.exitCode(), traced.stderr());
+    assertEquals(plain.stdout(), traced.stdout());
+    assertEquals("", traced.stderr());
+    return traced;
+  }
+
   @ParameterizedTest
   @MethodSource("jdks")
   void applicationKeepsItsOwnByteBuddyAndAsm(Path jdk) throws IOException {
     Path byteBuddy = lib("byte-buddy-");
     Path asm = lib("asm-");
     String cp = ChildJvm.classPath(byteBuddy, asm);
-    String app = OldLibrariesApp.class.getName();
     Path trace = tmp.resolve("trace");
-    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
-    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
-
-    assertEquals(0, plain.exitCode(), plain.stderr());
-    assertEquals(0, traced.exitCode(), traced.stderr());
-    assertEquals(plain.stdout(), traced.stdout());
-    assertEquals("", traced.stderr());
+    Result traced = runAsWithoutTheAgent(jdk, cp, OldLibrariesApp.class, trace);
     assertTrue(
         traced.stdout().contains("byte buddy from " + byteBuddy.getFileName()), traced.stdout());
     assertTrue(traced.stdout().contains("asm from " + asm.getFileName()), traced.stdout());
@@ -70,15 +78,9 @@ class IsolationIT {
   @ParameterizedTest
   @MethodSource("jdks")
   void packagesOpenedToTheAgentStayClosedToTheApplication(Path jdk) throws IOException {
-    String cp = ChildJvm.classPath();
-    String app = ReflectionReachApp.class.getName();
     Path trace = tmp.resolve("trace");
-    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
-    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
-
-    assertEquals(0, traced.exitCode(), traced.stderr());
-    assertEquals("", traced.stderr());
-    assertEquals(plain.stdout(), traced.stdout());
+    Result traced =
+        runAsWithoutTheAgent(jdk, ChildJvm.classPath(), ReflectionReachApp.class, trace);
     for (String field : List.of("ReentrantLock.sync", "CyclicBarrier.generation", "String.value")) {
       assertTrue(traced.stdout().contains(field + ": refused"), traced.stdout());
     }
@@ -89,15 +91,9 @@ class IsolationIT {
   @ParameterizedTest
   @MethodSource("jdks")
   void rewrittenSynchronizedMethodsKeepTheirFlagForReflection(Path jdk) throws IOException {
-    String cp = ChildJvm.classPath();
-    String app = SynchronizedFlagsApp.class.getName();
     Path trace = tmp.resolve("trace");
-    Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, app), tmp);
-    Result traced = ChildJvm.run(ChildJvm.command(jdk, "out=" + trace, cp, app), tmp);
-
-    assertEquals(0, traced.exitCode(), traced.stderr());
-    assertEquals("", traced.stderr());
-    assertEquals(plain.stdout(), traced.stdout());
+    Result traced =
+        runAsWithoutTheAgent(jdk, ChildJvm.classPath(), SynchronizedFlagsApp.class, trace);
     assertTrue(traced.stdout().contains("getMethod: public synchronized"), traced.stdout());
     // The methods were rewritten and recorded: every entry is a request and an acquisition.
     TraceFacts t = TraceFacts.read(trace);
