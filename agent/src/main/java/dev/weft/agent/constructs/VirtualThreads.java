@@ -12,8 +12,8 @@ import org.objectweb.asm.Opcodes;
  * Virtual threads (JDK 21+, family {@code threads}): THREAD_BEGIN/END at the start and end of
  * {@code VirtualThread.run(task)}, on the virtual thread; VTHREAD_MOUNT at the entry of {@code
  * VirtualThread.mount()} and VTHREAD_UNMOUNT at the return of {@code unmount()}, on the carrier
- * (the current thread there is the carrier, on JDK 21, where both run inside the continuation, as
- * on JDK 25, where they run around it). The recorder writes a virtual thread's events to its
+ * (both are called by {@code runContinuation()} around the continuation's run, JDK 21 to 25, and
+ * there the current thread is the carrier). The recorder writes a virtual thread's events to its
  * carrier's stream between those records (see the recorder); the scheduler's own fork-join tasks,
  * one per stretch of a virtual thread, are not recorded.
  */
