@@ -100,5 +100,11 @@ class VirtualThreadPropertiesTest {
     assertEquals(List.of(0.5, 1.0, 1.0, 0.6, 0.0), c2.share().subList(0, 5));
     assertEquals(0.15, c2.share().get(15)); // 3000..3030 of 3000..3200
     assertNull(r.property("pool_queue_wait").timeline());
+    AnalysisResult back =
+        AnalysisJson.read(
+            new java.io.ByteArrayInputStream(
+                AnalysisJson.toJson(r).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            "json");
+    assertEquals(t, back.property("carrier_utilisation").timeline(), "the JSON round trip");
   }
 }
