@@ -91,9 +91,10 @@ class VirtualLocksIT {
         compared++;
         assertEquals(ROUNDS, acquisitions.getOrDefault(t.stream(), 0), "acquisitions of " + t);
         long traced = waited.getOrDefault(t.stream(), 0L);
-        // ±10 %, and 0.1 ms for the threads that hardly waited (the recorder's own time is in the
-        // thread's measurement, a few microseconds per round).
-        long margin = Math.max(own / 10, 100_000);
+        // ±10 %, and 1 ms for the threads that hardly waited: the recorder's own time is in the
+        // thread's measurement (a few microseconds per round), and on a loaded host a carrier
+        // descheduled between the thread's clock reading and the recorder's added up to 0.2 ms.
+        long margin = Math.max(own / 10, 1_000_000);
         assertTrue(
             Math.abs(traced - own) <= margin,
             "virtual thread " + t.javaId() + ": traced " + traced + " ns, measured " + own + " ns");
