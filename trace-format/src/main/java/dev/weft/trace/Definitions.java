@@ -28,6 +28,7 @@ public final class Definitions {
   private final Map<Integer, ThreadDef> threads = new TreeMap<>();
   private final Map<Integer, ThreadDef> supplements = new TreeMap<>();
   private final Map<Integer, Integer> owners = new HashMap<>();
+  private final Map<Long, Integer> carriedByJavaId = new HashMap<>();
   private final Map<Integer, PoolDef> pools = new HashMap<>();
   private final Map<Long, ObjectDef> objects = new HashMap<>();
   private final Map<String, String> attributes = new LinkedHashMap<>();
@@ -353,6 +354,9 @@ public final class Definitions {
               e.getKey(), f[0], names.getOrDefault(e.getKey(), List.of()), (int) f[1], (int) f[2]);
       if (t.isSupplement()) {
         supplements.put(t.stream(), t);
+      } else if (t.isCarried()) {
+        threads.put(t.stream(), t);
+        carriedByJavaId.put(t.javaId(), t.stream());
       } else {
         threads.put(t.stream(), t);
         if (!t.isVirtual()) {
@@ -419,11 +423,30 @@ public final class Definitions {
     return Collections.unmodifiableCollection(threads.values());
   }
 
-  /** Every stream's THREAD definition, supplements included, by stream id. */
+  /**
+   * Every stream's THREAD definition, supplements included, by stream id: the streams that have an
+   * event file. Virtual threads on their carriers' streams ({@link ThreadDef#CARRIED}) have none
+   * and are left out.
+   */
   public Collection<ThreadDef> streamDefinitions() {
     Map<Integer, ThreadDef> all = new TreeMap<>(threads);
+    all.values().removeIf(ThreadDef::isCarried);
     all.putAll(supplements);
     return Collections.unmodifiableCollection(all.values());
+  }
+
+  /**
+   * The logical stream of the virtual thread with Java id {@code javaId} whose events are on its
+   * carriers' streams ({@link ThreadDef#CARRIED}), or 0 when there is none.
+   */
+  public int carriedStream(long javaId) {
+    Integer s = carriedByJavaId.get(javaId);
+    return s == null ? 0 : s;
+  }
+
+  /** Whether any virtual thread is recorded on its carriers' streams (since 1.3). */
+  public boolean hasCarriedThreads() {
+    return !carriedByJavaId.isEmpty();
   }
 
   /** The supplement streams that belong to another stream's thread, by stream id. */

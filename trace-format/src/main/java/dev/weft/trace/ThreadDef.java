@@ -8,7 +8,7 @@ import java.util.List;
  * @param stream the stream id, which names the thread's event file
  * @param javaId {@code Thread.getId()}
  * @param names every name the thread had, in order, the first being its name when it first recorded
- * @param flags {@link #VIRTUAL}, {@link #DAEMON}, {@link #SUPPLEMENT}
+ * @param flags {@link #VIRTUAL}, {@link #DAEMON}, {@link #SUPPLEMENT}, {@link #CARRIED}
  * @param pool the pool the thread works for (a {@link PoolDef} id), 0 when none
  */
 public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, int pool) {
@@ -22,6 +22,14 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
    * Definitions#owner}).
    */
   public static final int SUPPLEMENT = 4;
+
+  /**
+   * Since 1.3, with {@link #VIRTUAL}: a virtual thread with no event file of its own. Its events
+   * are on the streams of the carriers that ran it, each stretch between a {@code vthread_mount}
+   * and a {@code vthread_unmount} of its Java id; readers give them this definition's stream id, a
+   * logical stream ({@link Trace#events()}).
+   */
+  public static final int CARRIED = 8;
 
   /** A name the thread took at a time (trace nanoTime clock). */
   public record Rename(long time, String name) {}
@@ -37,6 +45,11 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
 
   public boolean isVirtual() {
     return (flags & VIRTUAL) != 0;
+  }
+
+  /** See {@link #CARRIED}. */
+  public boolean isCarried() {
+    return (flags & CARRIED) != 0;
   }
 
   /** See {@link #SUPPLEMENT}. */

@@ -44,9 +44,14 @@ final class ThreadVerifier {
   private long lastTime = Long.MIN_VALUE;
   private EventKind lastKind;
   private long droppedEvents;
+
+  /** Of a carrier: the Java id of the virtual thread mounted on it, or 0. */
+  private long mountedVthread;
+
   private long unmatched;
   private String firstUnmatched;
 
+  /** {@code cursor}: the stream's own, or null for a virtual thread on its carriers' streams. */
   ThreadVerifier(TraceVerifier.Run run, int stream, StreamCursor cursor) {
     this.run = run;
     this.stream = stream;
@@ -139,6 +144,21 @@ final class ThreadVerifier {
         droppedEvents += c.field(0);
         historyUnknown();
         break;
+      case VTHREAD_MOUNT:
+        if (mountedVthread != 0) {
+          error(
+              time, "vthread_mount of " + c.field(0) + " while " + mountedVthread + " is mounted");
+        }
+        mountedVthread = c.field(0);
+        break;
+      case VTHREAD_UNMOUNT:
+        if (mountedVthread != 0 && mountedVthread != c.field(0)) {
+          error(
+              time,
+              "vthread_unmount of " + c.field(0) + " while " + mountedVthread + " is mounted");
+        }
+        mountedVthread = 0;
+        break;
       default:
         break;
     }
@@ -215,7 +235,7 @@ final class ThreadVerifier {
     }
     boolean ended = lastKind == EventKind.THREAD_END;
     String why =
-        cursor.state() == StreamCursor.State.CUT || traceCut
+        (cursor != null && cursor.state() == StreamCursor.State.CUT) || traceCut
             ? "at the cut end of the trace"
             : "when recording stopped (thread still running)";
     if (!stack.isEmpty()) {
@@ -232,6 +252,9 @@ final class ThreadVerifier {
       }
     }
     locks.atEnd(ended, why, lastTime);
+    if (cursor == null) {
+      return; // a virtual thread on its carriers' streams: their drops are theirs
+    }
     long header = cursor.headerDropped();
     if (droppedEvents > header) {
       error(
@@ -257,6 +280,9 @@ final class ThreadVerifier {
   }
 
   long drops() {
+    if (cursor == null) {
+      return droppedEvents;
+    }
     Long atClose = run.defs.drops().get(stream);
     return Math.max(Math.max(droppedEvents, cursor.headerDropped()), atClose == null ? 0 : atClose);
   }

@@ -397,7 +397,7 @@ public final class Trace implements Closeable {
     for (Integer id : files.keySet()) {
       cursors.add(stream(id));
     }
-    return new MergedCursor(cursors, definitions::owner);
+    return VirtualThreadCursor.over(new MergedCursor(cursors, definitions::owner), definitions);
   }
 
   /** A new cursor over one thread's events. */

@@ -143,8 +143,16 @@ public final class TraceVerifier {
           error(e.getMessage());
         }
       }
+      List<ThreadVerifier> carried = new ArrayList<>();
+      for (ThreadDef t : defs.threads()) {
+        if (t.isCarried()) {
+          ThreadVerifier v = new ThreadVerifier(this, t.stream(), null);
+          carried.add(v);
+          put(t.stream(), v);
+        }
+      }
       long events = 0;
-      MergedCursor merged = new MergedCursor(cursors);
+      EventCursor merged = VirtualThreadCursor.over(new MergedCursor(cursors), defs);
       while (merged.next()) {
         events++;
         if (origin == Long.MIN_VALUE) {
@@ -154,6 +162,9 @@ public final class TraceVerifier {
         if (k == EventKind.MEASUREMENT_ON) {
           // Measurement was off for every thread: what each had open may have closed unseen.
           for (ThreadVerifier t : threads) {
+            t.historyUnknown();
+          }
+          for (ThreadVerifier t : carried) {
             t.historyUnknown();
           }
         }
@@ -173,6 +184,9 @@ public final class TraceVerifier {
         }
         t.atEnd(cut || damaged);
         dropped += t.drops();
+      }
+      for (ThreadVerifier t : carried) {
+        t.atEnd(cut || damaged);
       }
       cut |= integrity.status() == Trace.Status.CUT;
       if (moreErrors > 0) {

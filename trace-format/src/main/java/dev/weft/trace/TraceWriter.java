@@ -254,6 +254,21 @@ public final class TraceWriter implements Closeable {
     return s;
   }
 
+  /**
+   * Defines a virtual thread whose events go to its carriers' streams between VTHREAD_MOUNT and
+   * VTHREAD_UNMOUNT records of {@code javaId} ({@link ThreadDef#CARRIED}): a logical stream, with a
+   * stream id and no event file. Costs one definition record, where a stream of its own would cost
+   * a file and a window.
+   *
+   * @return the logical stream's id
+   */
+  public int defineCarriedThread(long javaId, String name, int flags, long time)
+      throws IOException {
+    int id = nextStream.getAndIncrement();
+    defineThread(id, javaId, name, flags | ThreadDef.VIRTUAL | ThreadDef.CARRIED, 0, time);
+    return id;
+  }
+
   private synchronized void defineThread(
       int id, long javaId, String name, int flags, int pool, long time) throws IOException {
     definitions.writeThread(id, javaId, name, flags, pool, time);

@@ -129,7 +129,8 @@ class CorruptionTest {
   @Test
   void definitionsOfAnotherMajorVersionFailToOpen() throws IOException {
     patch(defs, 8, (byte) 3);
-    assertOpenFails(defs, "trace format version 3.2 is not supported");
+    assertOpenFails(
+        defs, "trace format version 3." + TraceFiles.VERSION_MINOR + " is not supported");
   }
 
   @Test

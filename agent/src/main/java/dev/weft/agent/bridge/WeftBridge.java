@@ -554,6 +554,38 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#vthreadMount}. */
+  public static void vthreadMount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadMount(vthread);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#vthreadUnmount}. */
+  public static void vthreadUnmount(Thread vthread) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.vthreadUnmount(vthread);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#threadEnd}. */
   public static void threadEnd() {
     WeftSink s = sink;

@@ -155,6 +155,18 @@ public abstract class WeftSink {
   /** The calling thread ends (recorded when its begin was). */
   public abstract void threadEnd();
 
+  /**
+   * The calling platform thread starts carrying virtual thread {@code vthread} (JDK 21+: on entry
+   * to {@code VirtualThread.mount()}, before the virtual thread becomes the current thread).
+   */
+  public void vthreadMount(Thread vthread) {}
+
+  /**
+   * The calling platform thread stops carrying virtual thread {@code vthread} (on return from
+   * {@code VirtualThread.unmount()}, the carrier the current thread again).
+   */
+  public void vthreadUnmount(Thread vthread) {}
+
   // ---- failure
   // -----------------------------------------------------------------------------------
 

@@ -98,6 +98,7 @@ final class EventPath {
     this.on = startOn;
     this.failAfter = failAfter;
     this.carriers = inst == null ? null : CarrierStates.create(inst);
+    VirtualThreadPins.use(carriers);
     this.jvmCounts = new JvmCounts(writer, startOn);
   }
 
@@ -211,6 +212,9 @@ final class EventPath {
           return null;
         }
       }
+      if (s.carriedStream == 0) {
+        defineCarried(s);
+      }
       long id = s.thread.getId();
       if (c.mounted != id) {
         long now = System.nanoTime();
@@ -227,6 +231,38 @@ final class EventPath {
       c.busy = false;
       throw e;
     }
+  }
+
+  /**
+   * Defines the calling virtual thread as a logical stream on its carriers' streams, at its first
+   * event (one definition record, no file). Pinned: it writes under the trace writer's monitor
+   * while holding the carrier's stream. A virtual thread whose definition failed keeps its events
+   * on the carriers' streams, where readers leave them to the carrier.
+   */
+  private void defineCarried(ThreadState s) {
+    s.carriedStream = -1;
+    boolean pinned = carriers.pin();
+    try {
+      Thread t = s.thread;
+      s.carriedStream =
+          writer.defineCarriedThread(t.getId(), t.getName(), flags(t), System.nanoTime());
+    } catch (java.io.IOException | RuntimeException e) {
+      // Left undefined: see above.
+    } finally {
+      if (pinned) {
+        carriers.unpin();
+      }
+    }
+  }
+
+  /** Keeps a virtual caller on its carrier until {@link #unpin} (see {@link CarrierStates#pin}). */
+  boolean pin() {
+    return carriers != null && carriers.pin();
+  }
+
+  /** Ends a {@link #pin} that returned true. */
+  void unpin() {
+    carriers.unpin();
   }
 
   /** The state of the carrier running the calling virtual thread, or null if it cannot be told. */
@@ -293,7 +329,7 @@ final class EventPath {
     return s;
   }
 
-  private static boolean isVirtual(Thread t) {
+  static boolean isVirtual(Thread t) {
     // JDK 21+: java.lang.VirtualThread / BoundVirtualThread; compiled for 17, so by name.
     String c = t.getClass().getName();
     return c.startsWith("java.lang.") && c.endsWith("VirtualThread");

@@ -54,11 +54,16 @@ final class ObjectDefinitions {
         break;
       }
     }
+    boolean pinned = VirtualThreadPins.pin();
     try {
       writer.defineObject(describer.describe(id, o, regions.kind(region)));
     } catch (Exception e) {
       // Events keep the id; only the object's description is lost (counted).
       descriptionsLost.increment();
+    } finally {
+      if (pinned) {
+        VirtualThreadPins.unpin();
+      }
     }
   }
 
@@ -80,11 +85,16 @@ final class ObjectDefinitions {
       if (def.kind() == ConstructKind.VIRTUAL_THREAD) {
         virtualScheduler = id;
       }
+      boolean pinned = VirtualThreadPins.pin();
       try {
         writer.definePool(def);
       } catch (Exception e) {
         // Events keep the id; only the pool's description is lost (counted).
         descriptionsLost.increment();
+      } finally {
+        if (pinned) {
+          VirtualThreadPins.unpin();
+        }
       }
     }
     return id;

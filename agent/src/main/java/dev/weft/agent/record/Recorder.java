@@ -34,6 +34,7 @@ public final class Recorder extends WeftSink {
   private final LockEvents locks;
   private final WaitEvents waits;
   private final ThreadEvents threads;
+  private final VirtualThreadEvents virtualThreads;
 
   /** As the full constructor, with every task recorded ({@code tasks=all}). */
   public Recorder(
@@ -71,6 +72,7 @@ public final class Recorder extends WeftSink {
     this.locks = new LockEvents(path, regions, objects);
     this.waits = new WaitEvents(path, objects);
     this.threads = new ThreadEvents(path, objects);
+    this.virtualThreads = new VirtualThreadEvents(path);
   }
 
   /**
@@ -319,6 +321,16 @@ public final class Recorder extends WeftSink {
   @Override
   public void threadEnd() {
     threads.threadEnd();
+  }
+
+  @Override
+  public void vthreadMount(Thread vthread) {
+    virtualThreads.mount(vthread);
+  }
+
+  @Override
+  public void vthreadUnmount(Thread vthread) {
+    virtualThreads.unmount(vthread);
   }
 
   // ---- life cycle

@@ -145,20 +145,32 @@ public final class RegionRegistry {
     Site s = all[site];
     Integer id = s.regionsByName.get(name);
     if (id == null) {
-      synchronized (s) {
-        id = s.regionsByName.get(name);
-        if (id == null && s.regionsByName.size() >= MAX_NAMES_PER_SITE) {
-          name = OVERFLOW_NAME; // a name with a counter in it must not grow the definitions forever
-          id = s.regionsByName.get(name);
-        }
-        if (id == null) {
-          int r = reserve();
-          id = define(r, s.kind, name, s.declaringClass, s.method, s.file, s.line, s.line) ? r : 0;
-          s.regionsByName.put(name, id);
+      boolean pinned = VirtualThreadPins.pin(); // the definition is written under monitors
+      try {
+        id = defineAt(s, name);
+      } finally {
+        if (pinned) {
+          VirtualThreadPins.unpin();
         }
       }
     }
     return id;
+  }
+
+  private int defineAt(Site s, String name) {
+    synchronized (s) {
+      Integer id = s.regionsByName.get(name);
+      if (id == null && s.regionsByName.size() >= MAX_NAMES_PER_SITE) {
+        name = OVERFLOW_NAME; // a name with a counter in it must not grow the definitions forever
+        id = s.regionsByName.get(name);
+      }
+      if (id == null) {
+        int r = reserve();
+        id = define(r, s.kind, name, s.declaringClass, s.method, s.file, s.line, s.line) ? r : 0;
+        s.regionsByName.put(name, id);
+      }
+      return id;
+    }
   }
 
   /** The construct kind of a defined region, or {@link ConstructKind#UNKNOWN}. */

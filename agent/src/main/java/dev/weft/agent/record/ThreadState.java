@@ -39,6 +39,12 @@ final class ThreadState extends ThreadGuard {
   /** Opening the stream failed unexpectedly: events are counted by the recorder instead. */
   boolean noStream;
 
+  /**
+   * Of a virtual thread: its logical stream on its carriers' streams, 0 before its first event, -1
+   * when it could not be defined.
+   */
+  int carriedStream;
+
   /** Of a carrier: the Java id of the virtual thread whose events follow in the stream, or 0. */
   long mounted;
 

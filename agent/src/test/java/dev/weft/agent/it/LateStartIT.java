@@ -118,6 +118,7 @@ class LateStartIT {
     // Every one of the 1,000 enters and 1,000 exits is recorded or counted as skipped. An exit may
     // be skipped after its enter was recorded (the virtual thread moved to a carrier that was
     // busy); an enter is never skipped with its exit recorded.
+    assertEquals(0, skipped, "no virtual thread's event lost");
     assertEquals(2000, enters + exits + skipped);
     assertTrue(exits <= enters, enters + " enters, " + exits + " exits");
     // Skipped only while a virtual thread that holds its carrier's stream is unmounted inside the
@@ -125,9 +126,14 @@ class LateStartIT {
     // thread, so that long window loses nothing; writing a first-use definition (the region's)
     // does not pin, and may cost a few events. Before the pin, under load, a run kept 377 of 1,000.
     assertTrue(enters >= 950, enters + " of 1,000 enters recorded, " + skipped + " skipped");
+    List<dev.weft.trace.ThreadDef> withFiles =
+        t.definitions.threads().stream().filter(d -> !d.isCarried()).toList();
     assertTrue(
-        t.definitions.threads().size() <= 1 + Runtime.getRuntime().availableProcessors() + 2,
-        "main and a few carriers, never a stream per virtual thread: " + t.definitions.threads());
+        withFiles.size() <= 1 + Runtime.getRuntime().availableProcessors() + 2,
+        "main and a few carriers, never an event file per virtual thread: " + withFiles);
+    assertEquals(
+        t.eventsByStream.keySet(),
+        withFiles.stream().map(d -> d.stream()).collect(java.util.stream.Collectors.toSet()));
     // Every virtual-region event on a carrier's stream follows a mount of some virtual thread.
     for (var e : t.eventsByStream.entrySet()) {
       long mounted = 0;
@@ -142,6 +148,21 @@ class LateStartIT {
       }
     }
     assertTrue(t.count(EventKind.VTHREAD_MOUNT) >= 1);
+    // Each virtual thread is a logical stream of its own, and the trace verifies.
+    try (dev.weft.trace.Trace whole = dev.weft.trace.Trace.open(trace)) {
+      assertEquals(List.of(), dev.weft.trace.TraceVerifier.verify(whole).errors());
+      java.util.Map<Integer, Integer> perThread = new java.util.HashMap<>();
+      dev.weft.trace.EventCursor c = whole.events();
+      while (c.next()) {
+        if (c.kind() == EventKind.ENTER && c.field(0) == virtualRegion) {
+          perThread.merge(c.stream(), 1, Integer::sum);
+        }
+      }
+      for (int stream : perThread.keySet()) {
+        assertTrue(whole.definitions().thread(stream).isCarried(), "on a virtual thread's stream");
+      }
+      assertEquals(1000, perThread.values().stream().mapToInt(Integer::intValue).sum());
+    }
     boolean carrierPool =
         t.definitions.pools().stream()
             .anyMatch(p -> p.kind() == dev.weft.trace.ConstructKind.VIRTUAL_THREAD);

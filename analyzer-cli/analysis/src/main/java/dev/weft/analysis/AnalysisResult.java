@@ -205,7 +205,35 @@ public record AnalysisResult(
    * @param unit {@code task_ns} for a property in task time (summed over tasks, not a share of CPU
    *     allocation time: its {@code percent} is 0), null for thread time
    * @param latency per-task latency figures of a task-time property, or null
+   * @param timeline the property's series over time (e.g. each carrier's busy share), or null
    */
+  /**
+   * A property's series over time: the analysed window cut into equal buckets, one row per thread.
+   *
+   * @param startNs the first bucket's start (trace clock, as {@code window})
+   * @param bucketNs each bucket's length
+   * @param rows one per thread the series is about
+   * @param summary the whole window: the mean of the rows' shares, and what it is of
+   */
+  public record Timeline(long startNs, long bucketNs, List<TimelineRow> rows, String summary) {
+    public Timeline {
+      rows = List.copyOf(rows);
+    }
+  }
+
+  /**
+   * One thread's row of a {@link Timeline}.
+   *
+   * @param thread the thread's name
+   * @param share per bucket, the fraction of it (0 to 1) the property measures, e.g. busy
+   * @param total that fraction over the whole window
+   */
+  public record TimelineRow(String thread, List<Double> share, double total) {
+    public TimelineRow {
+      share = List.copyOf(share);
+    }
+  }
+
   public record PropertyResult(
       String id,
       String parent,
@@ -216,7 +244,24 @@ public record AnalysisResult(
       List<CallPathSeverity> byCallpath,
       @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> causes,
       @JsonInclude(JsonInclude.Include.NON_NULL) String unit,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Latency latency) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Latency latency,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Timeline timeline) {
+
+    /** A property without a timeline. */
+    public PropertyResult(
+        String id,
+        String parent,
+        String name,
+        long severityNs,
+        double percent,
+        List<ThreadSeverity> byThread,
+        List<CallPathSeverity> byCallpath,
+        Map<String, Long> causes,
+        String unit,
+        Latency latency) {
+      this(
+          id, parent, name, severityNs, percent, byThread, byCallpath, causes, unit, latency, null);
+    }
 
     /** A property in thread time. */
     public PropertyResult(

@@ -98,8 +98,8 @@ final class Notes {
     add(
         n,
         c.virtualThreadRecords,
-        "virtual-thread mount/unmount records were not analysed (time stays with the carrier"
-            + " threads)");
+        "virtual-thread mount/unmount records: a carrier's time running virtual threads counts"
+            + " as the carrier's too (see carrier_utilisation)");
     return n;
   }
 

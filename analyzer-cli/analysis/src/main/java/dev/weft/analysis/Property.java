@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * One analysis property (an EXPERT/Scalasca pattern): its metadata in a {@link PropertyInfo}
@@ -126,4 +127,19 @@ public abstract class Property {
 
   /** A parallel region's or barrier's busy time per thread, once, at the end of the analysis. */
   public void onRegion(RegionBusy region) {}
+
+  /** A carrier thread mounts or unmounts a virtual thread. */
+  public void onCarrierSwitch(CarrierSwitch carrierSwitch) {}
+
+  /**
+   * A property's series over time, for the JSON {@code timeline} object and the report; null when
+   * it has none.
+   *
+   * @param from the analysed window's start (trace clock, ns)
+   * @param to its end
+   * @param threadName a thread's name by its index
+   */
+  public AnalysisResult.Timeline timeline(long from, long to, IntFunction<String> threadName) {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 package dev.weft.analysis;
 
 import dev.weft.analysis.properties.BarrierWait;
+import dev.weft.analysis.properties.CarrierUtilisation;
 import dev.weft.analysis.properties.ConditionWait;
 import dev.weft.analysis.properties.DelayCost;
 import dev.weft.analysis.properties.DelayCostBarrier;
@@ -17,6 +18,7 @@ import dev.weft.analysis.properties.PoolQueueWait;
 import dev.weft.analysis.properties.SpinWait;
 import dev.weft.analysis.properties.ThreadManagement;
 import dev.weft.analysis.properties.Time;
+import dev.weft.analysis.properties.VthreadPinning;
 import dev.weft.analysis.properties.WorkImbalance;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,7 +50,9 @@ public final class PropertyRegistry {
           DelayCost::new,
           DelayCostBarrier::new,
           DelayCostLock::new,
-          DelayCostCondition::new);
+          DelayCostCondition::new,
+          VthreadPinning::new,
+          CarrierUtilisation::new);
 
   private PropertyRegistry() {}
 

@@ -56,6 +56,7 @@ final class Replay {
   private final Property[] remainderHandlers;
   private final Property[] taskHandlers;
   private final Property[] regionHandlers;
+  private final Property[] carrierHandlers;
 
   // Occurrences handed to properties: flyweights, reused.
   private final IdleTime idle = new IdleTime();
@@ -65,6 +66,7 @@ final class Replay {
   private final WaitSpan waitSpan = new WaitSpan();
   private final ThreadTime remainder = new ThreadTime();
   private final TaskStart taskStart = new TaskStart();
+  private final CarrierSwitch carrierSwitch = new CarrierSwitch();
 
   final ThreadState[] threads;
   // Threads by stream id: a dense array for the usual small ids, a map for any others (stream ids
@@ -223,6 +225,7 @@ final class Replay {
     remainderHandlers = handlers("onRemainder", ThreadTime.class);
     taskHandlers = handlers("onTaskStart", TaskStart.class);
     regionHandlers = handlers("onRegion", RegionBusy.class);
+    carrierHandlers = handlers("onCarrierSwitch", CarrierSwitch.class);
 
     this.threads = threadStates;
     this.pools = pools;
@@ -255,6 +258,22 @@ final class Replay {
       if (th != null) {
         javaIds[th.index] = d.javaId();
       }
+    }
+  }
+
+  /** A mount or unmount of a virtual thread on carrier {@code th}, for the properties. */
+  private void carrierSwitch(ThreadState th, long t, boolean mount, long vthreadJavaId) {
+    if (carrierHandlers.length == 0) {
+      return;
+    }
+    ThreadState v = thread(defs.carriedStream(vthreadJavaId));
+    CarrierSwitch s = carrierSwitch;
+    s.carrier = th.index;
+    s.vthread = v == null ? -1 : v.index;
+    s.time = t;
+    s.mount = mount;
+    for (Property p : carrierHandlers) {
+      p.onCarrierSwitch(s);
     }
   }
 
@@ -425,6 +444,7 @@ final class Replay {
       case VTHREAD_MOUNT:
       case VTHREAD_UNMOUNT:
         counters.virtualThreadRecords++;
+        carrierSwitch(th, t, kind == EventKind.VTHREAD_MOUNT, c.field(0));
         break;
       case NOTIFY:
         if (c.field(2) == WaitKind.OBJECT_WAIT || c.field(2) == WaitKind.CONDITION_AWAIT) {

@@ -107,7 +107,8 @@ public final class Results {
               cs,
               prop.causes(),
               threadTime ? null : prop.info().unit(),
-              latency(prop.latency(), replay.tree, defs)));
+              latency(prop.latency(), replay.tree, defs),
+              prop.timeline(windowStart, windowEnd, t -> threads[t].name)));
     }
 
     List<RegionResult> regions = new ArrayList<>();

@@ -66,6 +66,7 @@ public final class TextReport {
     delayCosts(b, r);
     criticalPath(b, r);
     latencies(b, r);
+    timelines(b, r);
     regions(b, r);
     notes(b, r);
     return b.toString();
@@ -123,7 +124,12 @@ public final class TextReport {
               ? String.format(Locale.ROOT, " %12s %8.2f%%  ", duration(p.severityNs()), p.percent())
               : String.format(Locale.ROOT, " %12s %9s  ", duration(p.severityNs()), "");
       String name =
-          p.threadTime() ? p.name() : p.name() + " (task time, not a share of CPU time; see below)";
+          p.threadTime()
+              ? p.name()
+              : p.name()
+                  + (p.timeline() != null
+                      ? " (carrier time, not a share of CPU time; see below)"
+                      : " (task time, not a share of CPU time; see below)");
       if (width - labelW - figures.length() >= 16) {
         nameRow(b, "", label, labelW, figures, name);
       } else {
@@ -316,6 +322,43 @@ public final class TextReport {
               Locale.ROOT, "     ... %d smaller call paths (each ≤ 1 %% of the path)%n", hidden));
     }
     b.append('\n');
+  }
+
+  /** Busy shares over time ({@code 0} idle … {@code @} busy), one row per thread, per property. */
+  private void timelines(StringBuilder b, AnalysisResult r) {
+    String ramp = " .:-=+*#%@";
+    for (PropertyResult p : r.properties()) {
+      AnalysisResult.Timeline t = p.timeline();
+      if (t == null || t.rows().isEmpty()) {
+        continue;
+      }
+      wrap(
+          b,
+          "",
+          p.name()
+              + " over time ("
+              + t.rows().get(0).share().size()
+              + " buckets of "
+              + duration(t.bucketNs())
+              + "; ' ' idle to '@' busy)");
+      wrap(b, "   ", t.summary());
+      int labelW = Math.max(8, Math.min(32, width - 40));
+      int shown = 0;
+      for (AnalysisResult.TimelineRow row : t.rows()) {
+        if (shown++ == MAX_THREADS) {
+          b.append(String.format(Locale.ROOT, "     ... %d more%n", t.rows().size() - MAX_THREADS));
+          break;
+        }
+        StringBuilder bar = new StringBuilder("|");
+        for (double share : row.share()) {
+          int level = (int) Math.round(Math.max(0, Math.min(1, share)) * (ramp.length() - 1));
+          bar.append(ramp.charAt(level));
+        }
+        bar.append(String.format(Locale.ROOT, "| %5.1f %%", 100 * row.total()));
+        nameRow(b, "     ", row.thread(), labelW, " " + bar, "");
+      }
+      b.append('\n');
+    }
   }
 
   /** Task-time properties: per-task latency per pool and per creation call path. */

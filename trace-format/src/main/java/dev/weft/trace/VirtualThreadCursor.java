@@ -1,0 +1,81 @@
+package dev.weft.trace;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Gives each virtual thread its own logical stream (since 1.3): the events a carrier's stream holds
+ * between {@code vthread_mount} and {@code vthread_unmount} of a virtual thread defined with {@link
+ * ThreadDef#CARRIED} are reported with that thread's stream id, so a virtual thread that unmounted
+ * inside a section and resumed on another carrier reads as one thread. The mount and unmount
+ * records themselves stay the carrier's: they are its view (what it ran, and when).
+ *
+ * <p>Events of a virtual thread without such a definition (traces before 1.3, or a definition the
+ * writer could not write) stay on the carrier's stream, as older readers saw them.
+ */
+final class VirtualThreadCursor implements EventCursor {
+  private final EventCursor merged;
+  private final Definitions defs;
+
+  /** By carrier stream: the logical stream of the virtual thread mounted on it, or 0. */
+  private final Map<Integer, Integer> mounted = new HashMap<>();
+
+  private int stream;
+
+  VirtualThreadCursor(EventCursor merged, Definitions defs) {
+    this.merged = merged;
+    this.defs = defs;
+  }
+
+  /**
+   * The merged events of {@code trace}'s streams, virtual threads demultiplexed when it has any.
+   */
+  static EventCursor over(EventCursor merged, Definitions defs) {
+    return defs.hasCarriedThreads() ? new VirtualThreadCursor(merged, defs) : merged;
+  }
+
+  @Override
+  public boolean next() {
+    if (!merged.next()) {
+      return false;
+    }
+    int carrier = merged.stream();
+    EventKind k = merged.kind();
+    if (k == EventKind.VTHREAD_MOUNT) {
+      int logical = defs.carriedStream(merged.field(0));
+      if (logical > 0) {
+        mounted.put(carrier, logical);
+      } else {
+        mounted.remove(carrier);
+      }
+      stream = carrier;
+    } else if (k == EventKind.VTHREAD_UNMOUNT) {
+      mounted.remove(carrier);
+      stream = carrier;
+    } else {
+      Integer logical = mounted.isEmpty() ? null : mounted.get(carrier);
+      stream = logical == null ? carrier : logical;
+    }
+    return true;
+  }
+
+  @Override
+  public EventKind kind() {
+    return merged.kind();
+  }
+
+  @Override
+  public long time() {
+    return merged.time();
+  }
+
+  @Override
+  public int stream() {
+    return stream;
+  }
+
+  @Override
+  public long field(int index) {
+    return merged.field(index);
+  }
+}
