@@ -1,6 +1,7 @@
 package dev.weft.cli.fuzz;
 
 import dev.weft.trace.EventKind;
+import dev.weft.trace.TraceFiles;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ final class TraceLayout {
     }
     int major = u16(b, 8);
     int minor = u16(b, 10);
-    if (major != 1 || minor > 2) {
+    if (major != 1 || minor > TraceFiles.VERSION_MINOR) {
       return new EventFile(major, minor, blocks, events, Math.min(b.length, lastNonZero(b) + 1));
     }
     int pos = EVENTS_HEADER;
