@@ -768,6 +768,7 @@
     sec.dataset.kept = detailed ? '' : String(intervalCount);
     sec.dataset.arrows = String(arrows.length / 4);
     sec.dataset.columns = String(num(tl.columns));
+    sec.dataset.columnNs = String(colNs);
 
     sec.append(el('h2', { text: 'Timeline' }));
     const limit = fmtCount(tl.max_intervals);
@@ -1085,6 +1086,7 @@
       range.textContent = fmtNs(Math.max(0, v0)) + ' – ' + fmtNs(Math.min(end, v1)) + ' of ' + fmtNs(end);
       sec.dataset.draws = String(draws);
       sec.dataset.stretchesDrawn = String(stretchesDrawn);
+      sec.dataset.stretchMinNs = detailed ? '' : String(stretchMin(scale));
       sec.dataset.offset = String(Math.round(offset));
       sec.dataset.viewStart = String(Math.round(v0));
       sec.dataset.viewEnd = String(Math.round(v1));

@@ -448,6 +448,25 @@ class ReportBrowserTest {
     assertTrue(
         browser.eval(canvasHasColor(0x56, 0xB4, 0xE9, 0.4, 0.6, 0.8, 1.0)).asBoolean(),
         "region colour drawn");
+
+    // Zooming in returns to detail: the kept stretches, all drawn once a column is 3+ px wide.
+    int kept = integer("+document.getElementById('timeline').dataset.kept");
+    assertTrue(kept > 100, "stretches kept: " + kept);
+    // At the full view only stretches a column long are drawn; zoomed in, every kept one is.
+    assertEquals(
+        integer("+document.getElementById('timeline').dataset.columnNs"),
+        integer("+document.getElementById('timeline').dataset.stretchMinNs"),
+        "only long stretches at first");
+    int atFull = integer("+document.getElementById('timeline').dataset.stretchesDrawn");
+    browser.click("#timeline-canvas");
+    for (int i = 0; i < 12; i++) {
+      browser.key("+", "Equal", 187);
+    }
+    assertEquals(0, integer("+document.getElementById('timeline').dataset.stretchMinNs"));
+    int zoomed = integer("+document.getElementById('timeline').dataset.stretchesDrawn");
+    assertTrue(zoomed > 0, "stretches drawn when zoomed in (" + atFull + " at full view)");
+    // Exact stretches are drawn in the kind's full colour.
+    assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "region in full");
     assertNoJavaScriptErrors();
   }
 }
