@@ -36,8 +36,8 @@ final class Durations {
   }
 
   /**
-   * Parses {@code 1.5ms}, {@code 200us} (or {@code µs}), {@code 3s}, {@code 500ns}; a bare number
-   * is nanoseconds.
+   * Parses {@code 1.5ms}, {@code 200us} (or {@code µs}), {@code 3s}, {@code 2m} (or {@code min}),
+   * {@code 1h}, {@code 500ns}; a bare number is nanoseconds.
    *
    * @throws IllegalArgumentException with a message for the user when it is not a duration
    */
@@ -57,19 +57,25 @@ final class Durations {
     } else if (s.endsWith("s")) {
       unit = 1e9;
       number = s.substring(0, s.length() - 1);
+    } else if (s.endsWith("min") || s.endsWith("m")) {
+      unit = 60e9;
+      number = s.substring(0, s.length() - (s.endsWith("min") ? 3 : 1));
+    } else if (s.endsWith("h")) {
+      unit = 3600e9;
+      number = s.substring(0, s.length() - 1);
     } else {
       unit = 1;
       number = s;
     }
     try {
       double v = Double.parseDouble(number.strip()) * unit;
-      if (Double.isNaN(v) || Double.isInfinite(v) || v < 0) {
+      if (Double.isNaN(v) || Double.isInfinite(v) || v < 0 || v >= Long.MAX_VALUE) {
         throw new NumberFormatException();
       }
       return Math.round(v);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "'" + text + "' is not a duration (e.g. 1500000, 1.5ms, 200us, 2s)");
+          "'" + text + "' is not a duration (e.g. 1500000, 1.5ms, 200us, 2s, 2m, 1h)");
     }
   }
 

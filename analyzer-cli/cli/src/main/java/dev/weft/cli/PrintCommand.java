@@ -58,7 +58,8 @@ final class PrintCommand implements Callable<Integer> {
       names = "--from",
       paramLabel = "TIME",
       converter = Durations.Converter.class,
-      description = "Only events at or after TIME since the trace start (ns, or 1.5ms, 200us, 2s).")
+      description =
+          "Only events at or after TIME since the trace start (ns, or 1.5ms, 200us, 2s, 1m).")
   Long from;
 
   @Option(

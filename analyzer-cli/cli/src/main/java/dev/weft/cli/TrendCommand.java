@@ -33,6 +33,7 @@ final class TrendCommand implements Callable<Integer> {
       names = "--property",
       required = true,
       paramLabel = "ID",
+      completionCandidates = PropertyIds.class,
       description = "The property (see PROPERTIES.md), e.g. lock_contention or wait.")
   String property;
 

@@ -95,5 +95,8 @@ class WeftCommandTest {
     assertTrue(r.out().contains("\"lock_request\" \"lock_acquired\""), "print --kind values");
     assertTrue(r.out().contains("(\"text\" \"json\" \"html\")"), "analyze --format values");
     assertTrue(r.out().contains("(\"auto\" \"always\" \"never\")"), "--color values");
+    // Property ids for trend --property.
+    assertTrue(
+        r.out().contains("\"lock_contention\" \"monitor_contention\""), "trend --property values");
   }
 }

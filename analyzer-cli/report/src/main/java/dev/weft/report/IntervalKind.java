@@ -3,12 +3,14 @@ package dev.weft.report;
 import java.util.List;
 
 /**
- * What a thread is doing during a timeline interval. Work is drawn in blues and green, waiting in
- * warm colours (lock, barrier, join and condition waits each in their own) and spinning in black,
- * from the Okabe–Ito palette (distinguishable with the common forms of colour blindness); sleeping
- * is grey and a held lock a thin wine-coloured strip under the activity, both outside that palette.
- * The legend names every kind, so colour is never the only cue. The page takes ids, labels, colours
- * and the properties each kind shows from here.
+ * What a thread is doing during a timeline interval. Work is drawn in blues and green; the waits
+ * each in their own colour: lock vermillion, barrier yellow, join indigo, condition wine, spin
+ * black, sleep light grey; a held lock is a thin orange strip under the activity. The colours come
+ * from the Okabe–Ito and Tol palettes and were chosen so that every wait kind differs from every
+ * other kind by at least 20 CIELAB units with normal vision and as simulated for protanopia,
+ * deuteranopia and tritanopia (the lock-hold strip, which also differs in shape, by at least 15);
+ * {@code IntervalKindColoursTest} checks this. The legend names every kind, so colour is never the
+ * only cue. The page takes ids, labels, colours and the properties each kind shows from here.
  */
 public enum IntervalKind {
   /** A task running on a thread: {@code task_begin .. task_end}. */
@@ -26,23 +28,23 @@ public enum IntervalKind {
       "monitor_contention",
       "lock_api_contention"),
   /** Waiting at a barrier, latch or phaser: {@code barrier_enter .. barrier_exit}. */
-  BARRIER_WAIT("barrier_wait", "barrier wait", "#CC79A7", "barrier_wait"),
+  BARRIER_WAIT("barrier_wait", "barrier wait", "#F0E442", "barrier_wait"),
   /** Waiting for forked or submitted work: {@code join_wait_enter .. join_wait_exit}. */
-  JOIN_WAIT("join_wait", "join wait", "#E69F00", "join_wait"),
+  JOIN_WAIT("join_wait", "join wait", "#332288", "join_wait"),
   /** {@code Object.wait}, {@code Condition.await}, park, yield: {@code wait_enter .. wait_exit}. */
-  WAIT("wait", "condition wait / park", "#F0E442", "condition_wait"),
+  WAIT("wait", "condition wait / park", "#882255", "condition_wait"),
   /** Busy-waiting: {@code spin_enter .. spin_exit}. */
   SPIN("spin", "spin wait", "#000000", "spin_wait"),
   /**
    * {@code Thread.sleep}: a {@code wait_enter .. wait_exit} of the sleep kind; waits for no one.
    */
-  SLEEP("sleep", "sleep", "#999999"),
+  SLEEP("sleep", "sleep", "#BBBBBB"),
   /**
    * A lock held: {@code lock_acquired .. lock_released} (outermost acquisition of a re-entrant
    * lock). Drawn as a strip under the thread's activity, not as an activity of its own, so it is
    * the last kind and not part of a summarised timeline's columns.
    */
-  LOCK_HOLD("lock_hold", "lock held (strip)", "#882255", "delay_cost_lock");
+  LOCK_HOLD("lock_hold", "lock held (strip)", "#E69F00", "delay_cost_lock");
 
   /** The kinds that are a thread's activity (all but {@link #LOCK_HOLD}). */
   static final int ACTIVITIES = LOCK_HOLD.ordinal();

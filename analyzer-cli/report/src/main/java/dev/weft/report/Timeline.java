@@ -30,8 +30,9 @@ final class Timeline {
    *
    * @param first time of its first event (relative), or -1 when it has none
    * @param last time of its last event (relative), or -1
-   * @param intervals in detailed mode: per interval {start, end, code, label} with relative times,
-   *     sorted by start then depth; empty in summarised mode
+   * @param intervals per interval {start, end, code, label} with relative times, sorted by start
+   *     then depth: in detailed mode all, in summarised mode the thread's longest stretches of one
+   *     innermost activity (depth 0, never overlapping)
    * @param columns in summarised mode, the encoded columns ({@link ColumnGrid#encode}); else null
    */
   record Track(
@@ -147,6 +148,7 @@ final class Timeline {
     g.writeNumberField("column_ns", columnWidth);
     g.writeNumberField("columns", columns);
     g.writeNumberField("max_intervals", limits.maxIntervals());
+    g.writeNumberField("kept_per_thread", TimelineReader.keptPerTrack(limits, tracks.size()));
     g.writeNumberField("max_columns", limits.columns());
     g.writeNumberField("events", stats.events());
     g.writeNumberField("intervals", stats.intervals());
@@ -188,19 +190,18 @@ final class Timeline {
       g.writeNumberField("group", t.group());
       g.writeNumberField("first", t.first());
       g.writeNumberField("last", t.last());
-      if (mode == Mode.DETAILED) {
-        // Flattened: start delta from the previous interval's start, duration, code, label.
-        g.writeArrayFieldStart("iv");
-        long prev = 0;
-        for (long[] iv : t.intervals()) {
-          g.writeNumber(iv[0] - prev);
-          g.writeNumber(iv[1] - iv[0]);
-          g.writeNumber(iv[2]);
-          g.writeNumber(iv[3]);
-          prev = iv[0];
-        }
-        g.writeEndArray();
-      } else {
+      // Flattened: start delta from the previous interval's start, duration, code, label.
+      g.writeArrayFieldStart("iv");
+      long prev = 0;
+      for (long[] iv : t.intervals()) {
+        g.writeNumber(iv[0] - prev);
+        g.writeNumber(iv[1] - iv[0]);
+        g.writeNumber(iv[2]);
+        g.writeNumber(iv[3]);
+        prev = iv[0];
+      }
+      g.writeEndArray();
+      if (mode == Mode.SUMMARISED) {
         g.writeStringField("cols", t.columns());
       }
       g.writeEndObject();

@@ -29,9 +29,11 @@ import java.util.TreeMap;
  *
  * <p>Intervals are kept one by one until there are more than {@link TimelineLimits#maxIntervals()};
  * at the same time every thread's innermost activity is accumulated into a {@link ColumnGrid}, so
- * when the limit is passed the detail is dropped and the pass goes on summarising. Memory: the
- * detail up to the limit, threads × columns × kinds floats, the open intervals, and (in detailed
- * mode only) the tasks created but not yet begun.
+ * when the limit is passed the detail is dropped and the pass goes on summarising. Each thread also
+ * keeps its longest stretches of one innermost activity ({@link LongestStretches}, the interval
+ * budget shared out over the threads), which a summarised timeline holds so that zooming in shows
+ * real intervals. Memory: the detail up to the limit, threads × columns × kinds floats, the kept
+ * stretches, the open intervals, and (in detailed mode only) the tasks created but not yet begun.
  */
 final class TimelineReader {
   private static final int TASK = IntervalKind.TASK.ordinal();
@@ -62,6 +64,9 @@ final class TimelineReader {
   private final Map<String, Integer> labels = new LinkedHashMap<>();
   private final Map<Integer, Integer> regionLabels = new HashMap<>();
 
+  /** Labels of (site, object or wait kind) pairs: kept while summarising, so cached. */
+  private final Map<Long, Integer> siteLabels = new HashMap<>();
+
   /** Task id → {create time, creating track, label}: for arrows and task labels (detailed only). */
   private final Map<Long, long[]> created = new HashMap<>();
 
@@ -83,11 +88,22 @@ final class TimelineReader {
     this.limits = limits;
     orderTracks();
     this.columns = limits.columnsFor(tracks.size());
+    int kept = keptPerTrack(limits, tracks.size());
+    for (OpenTrack t : tracks) {
+      t.longest = new LongestStretches(kept);
+    }
   }
 
   /** Reads every event of {@code trace} once and returns its timeline. */
   static Timeline read(Trace trace, TimelineLimits limits) {
     return new TimelineReader(trace, limits).run();
+  }
+
+  /** Stretches a summarised timeline keeps per thread: the interval budget shared, at least 16. */
+  static int keptPerTrack(TimelineLimits limits, int threads) {
+    return limits.maxIntervals() == 0
+        ? 0
+        : Math.max(16, limits.maxIntervals() / Math.max(1, threads));
   }
 
   /**
@@ -344,7 +360,9 @@ final class TimelineReader {
   /** Adds the time since the last change to the track's innermost open kind. */
   private void account(OpenTrack track, long t) {
     if (track.depth > 0) {
-      grid.add(track.index, track.kinds[track.depth - 1], track.since, t);
+      int top = track.depth - 1;
+      grid.add(track.index, track.kinds[top], track.since, t);
+      track.longest.offer(track.since, t, track.kinds[top], track.labels[top]);
     }
     track.since = t;
   }
@@ -353,8 +371,6 @@ final class TimelineReader {
   private void summarise() {
     detailed = false;
     created.clear();
-    labels.clear();
-    regionLabels.clear();
     arrows = new long[0];
     arrowValues = 0;
     for (OpenTrack t : tracks) {
@@ -372,13 +388,10 @@ final class TimelineReader {
     arrows[arrowValues++] = toTime;
   }
 
-  // ---- labels (detailed mode only: a summarised timeline has none)
-  // --------------------------------
+  // ---- labels
+  // -------------------------------------------------------------------------------------
 
   private int regionLabel(int region) {
-    if (!detailed) {
-      return -1;
-    }
     Integer known = regionLabels.get(region);
     if (known != null) {
       return known;
@@ -390,21 +403,39 @@ final class TimelineReader {
   }
 
   private int objectLabel(int region, long object) {
-    if (!detailed) {
-      return -1;
+    Long key = (long) region << 32 ^ object;
+    Integer known = siteLabels.get(key);
+    if (known == null) {
+      known = label(objectLabelText(region, object));
+      cacheSiteLabel(key, known);
     }
+    return known;
+  }
+
+  private void cacheSiteLabel(long key, int label) {
+    if (siteLabels.size() >= 65_536) {
+      siteLabels.clear(); // Many lock objects: a bounded cache, not a table of them all.
+    }
+    siteLabels.put(key, label);
+  }
+
+  private String objectLabelText(int region, long object) {
     RegionDef r = defs.region(region);
     ObjectDef o = defs.object(object);
     String site = r == null ? "region " + region : describe(r);
-    return label(o == null ? site : site + " on " + o.className());
+    return o == null ? site : site + " on " + o.className();
   }
 
   private int waitLabel(int region, long waitKind) {
-    if (!detailed) {
-      return -1;
+    Long key = ~((long) region << 8 | waitKind & 0xFF);
+    Integer known = siteLabels.get(key);
+    if (known == null) {
+      RegionDef r = defs.region(region);
+      known =
+          label(WaitKind.name(waitKind) + " @ " + (r == null ? "region " + region : describe(r)));
+      cacheSiteLabel(key, known);
     }
-    RegionDef r = defs.region(region);
-    return label(WaitKind.name(waitKind) + " @ " + (r == null ? "region " + region : describe(r)));
+    return known;
   }
 
   private static String describe(RegionDef r) {
@@ -413,9 +444,6 @@ final class TimelineReader {
   }
 
   private int label(String text) {
-    if (!detailed) {
-      return -1;
-    }
     Integer id = labels.get(text);
     if (id == null) {
       id = labels.size();
@@ -431,6 +459,22 @@ final class TimelineReader {
     long origin = grid == null ? 0 : grid.origin();
     List<Timeline.Track> out = new ArrayList<>();
     int used = grid == null ? 0 : grid.used();
+    // A summarised timeline names only the labels of the stretches it keeps.
+    List<String> allLabels = new ArrayList<>(labels.keySet());
+    List<String> keptLabels = new ArrayList<>();
+    int[] relabel = new int[allLabels.size()];
+    if (!detailed) {
+      Arrays.fill(relabel, -1);
+      for (OpenTrack t : tracks) {
+        t.longest.labels(
+            l -> {
+              if (l >= 0 && relabel[l] < 0) {
+                relabel[l] = keptLabels.size();
+                keptLabels.add(allLabels.get(l));
+              }
+            });
+      }
+    }
     for (OpenTrack t : tracks) {
       long first = t.first == Long.MIN_VALUE ? -1 : t.first - origin;
       long lastSeen = t.first == Long.MIN_VALUE ? -1 : t.last - origin;
@@ -442,7 +486,7 @@ final class TimelineReader {
               t.group,
               first,
               lastSeen,
-              detailed ? t.sortedIntervals(origin) : List.of(),
+              detailed ? t.sortedIntervals(origin) : t.longest.sorted(origin, l -> relabel[l]),
               detailed ? null : grid == null ? "" : grid.encode(t.index, used)));
     }
     long[] relArrows = Arrays.copyOf(arrows, arrowValues);
@@ -458,7 +502,7 @@ final class TimelineReader {
         used,
         groups,
         out,
-        detailed ? new ArrayList<>(labels.keySet()) : List.of(),
+        detailed ? allLabels : keptLabels,
         relArrows,
         limits,
         new Timeline.Stats(
@@ -470,6 +514,7 @@ final class TimelineReader {
     final int index;
     final int group;
     final ThreadDef thread;
+    LongestStretches longest;
     long first = Long.MIN_VALUE;
     long last;
     long since;

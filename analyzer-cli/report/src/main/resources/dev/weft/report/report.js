@@ -715,31 +715,32 @@
     const detailed = tl.mode === 'detailed';
     const end = Math.max(1, num(tl.end_ns));
     const colNs = Math.max(1, num(tl.column_ns));
+    const STRETCH_PX = 3;
 
     // Decode the data once.
     let intervalCount = 0;
     const symbols = tl.symbols || '';
     for (const t of tracks) {
-      if (detailed) {
-        const iv = t.iv || [];
-        const n = Math.floor(iv.length / 4);
-        t.s = new Float64Array(n);
-        t.e = new Float64Array(n);
-        t.c = new Int32Array(n);
-        t.l = new Int32Array(n);
-        let start = 0;
-        let maxDur = 0;
-        for (let i = 0; i < n; i++) {
-          start += iv[4 * i];
-          t.s[i] = start;
-          t.e[i] = start + iv[4 * i + 1];
-          t.c[i] = iv[4 * i + 2];
-          t.l[i] = iv[4 * i + 3];
-          maxDur = Math.max(maxDur, iv[4 * i + 1]);
-        }
-        t.maxDur = maxDur;
-        intervalCount += n;
-      } else {
+      // Every interval in detailed mode; each thread's longest stretches in summarised mode.
+      const iv = t.iv || [];
+      const n = Math.floor(iv.length / 4);
+      t.s = new Float64Array(n);
+      t.e = new Float64Array(n);
+      t.c = new Int32Array(n);
+      t.l = new Int32Array(n);
+      let start = 0;
+      let maxDur = 0;
+      for (let i = 0; i < n; i++) {
+        start += iv[4 * i];
+        t.s[i] = start;
+        t.e[i] = start + iv[4 * i + 1];
+        t.c[i] = iv[4 * i + 2];
+        t.l[i] = iv[4 * i + 3];
+        maxDur = Math.max(maxDur, iv[4 * i + 1]);
+      }
+      t.maxDur = maxDur;
+      intervalCount += n;
+      if (!detailed) {
         const cols = new Uint8Array(Math.max(0, num(tl.columns)));
         const s = t.cols || '';
         let c = 0;
@@ -764,8 +765,10 @@
     sec.dataset.tracks = String(tracks.length);
     sec.dataset.groups = String(groups.length);
     sec.dataset.intervals = String(intervalCount);
+    sec.dataset.kept = detailed ? '' : String(intervalCount);
     sec.dataset.arrows = String(arrows.length / 4);
     sec.dataset.columns = String(num(tl.columns));
+    sec.dataset.columnNs = String(colNs);
 
     sec.append(el('h2', { text: 'Timeline' }));
     const limit = fmtCount(tl.max_intervals);
@@ -777,7 +780,10 @@
       sec.append(el('p', { class: 'note', id: 'timeline-mode' },
         'Summarised: this trace has ' + fmtCount(tl.intervals) + ' intervals, more than the ' + limit +
         ' the page draws one by one. Each thread is cut into ' + fmtCount(tl.columns) + ' columns of ' + fmtNs(colNs) +
-        '; a column shows the activity that took most of its time, with opacity for its share (¼ to all). Fork→begin arrows are not drawn.'));
+        '; a column shows the activity that took most of its time, with opacity for its share (¼ to all). Over the columns, the ' +
+        fmtCount(intervalCount) + ' longest stretches of the threads\' activity (up to ' + fmtCount(tl.kept_per_thread) +
+        ' per thread) are drawn exactly, and when zoomed in so far that a column is wider than ' + STRETCH_PX +
+        ' pixels, every kept stretch is: shorter activity shows only in the columns. Fork→begin arrows are not drawn.'));
     }
     if (num(tl.unmatched_ends) > 0) {
       sec.append(el('p', { class: 'muted', text: fmtCount(tl.unmatched_ends) + ' interval ends had no start in the trace (it began inside them) and are not drawn.' }));
@@ -791,7 +797,7 @@
       legend.append(el('span', { class: 'key', 'data-kind': k.id },
         el('span', { class: 'swatch', style: 'background:' + k.color + (k.id === 'lock_hold' ? ';height:3px' : '') }), k.label));
     }
-    legend.append(el('span', { class: 'key' }, el('span', { class: 'swatch', style: 'background:#bdbdbd;height:3px' }), 'thread alive, none of these'));
+    legend.append(el('span', { class: 'key' }, el('span', { class: 'swatch', style: 'background:#808080;height:3px' }), 'thread alive, none of these'));
     if (detailed && arrows.length) legend.append(el('span', { class: 'key' }, '→ task created → task begins'));
     sec.append(legend);
 
@@ -812,6 +818,7 @@
     sec.append(toolbar);
 
     const GUTTER = 170;
+    // Columns at least this wide: every kept stretch is drawn (else only those a column long).
     const AXIS = 22;
     const GROUP_H = 18;
     const trackH = Math.max(5, Math.min(18, Math.floor(14000 / Math.max(1, tracks.length))));
@@ -1004,6 +1011,7 @@
 
       const pw = plotW();
       const scale = pw / (v1 - v0);
+      let stretchesDrawn = 0;
       for (const row of rows) {
         if (row.y + row.h < offset + AXIS || row.y > offset + height) continue;
         const r = { group: row.group, track: row.track, index: row.index, y: row.y - offset };
@@ -1039,7 +1047,7 @@
           const a = Math.max(GUTTER, xOf(t.first));
           const b = Math.min(W, xOf(t.last));
           if (b >= a) {
-            ctx.fillStyle = '#bdbdbd';
+            ctx.fillStyle = '#808080';
             ctx.fillRect(a, top + trackH / 2 - 1, Math.max(1, b - a), 2);
           }
         }
@@ -1047,8 +1055,11 @@
         ctx.beginPath();
         ctx.rect(GUTTER, top, W - GUTTER, trackH);
         ctx.clip();
-        if (detailed) drawIntervals(t, top, scale, r.index);
-        else drawColumns(t, top, scale);
+        if (detailed) drawIntervals(t, top, scale, r.index, 0);
+        else {
+          drawColumns(t, top, scale);
+          stretchesDrawn += drawIntervals(t, top, scale, r.index, stretchMin(scale));
+        }
         ctx.restore();
       }
       if (detailed && showArrows && arrows.length) drawArrows();
@@ -1074,6 +1085,8 @@
 
       range.textContent = fmtNs(Math.max(0, v0)) + ' – ' + fmtNs(Math.min(end, v1)) + ' of ' + fmtNs(end);
       sec.dataset.draws = String(draws);
+      sec.dataset.stretchesDrawn = String(stretchesDrawn);
+      sec.dataset.stretchMinNs = detailed ? '' : String(stretchMin(scale));
       sec.dataset.offset = String(Math.round(offset));
       sec.dataset.viewStart = String(Math.round(v0));
       sec.dataset.viewEnd = String(Math.round(v1));
@@ -1090,8 +1103,15 @@
       return lo;
     }
 
-    function drawIntervals(t, top, scale, ti) {
+    /** The shortest kept stretch drawn over a summarised track at this scale (px per ns). */
+    function stretchMin(scale) {
+      return colNs * scale >= STRETCH_PX ? 0 : colNs;
+    }
+
+    /** Draws a track's intervals at least minDur long; returns how many rectangles it drew. */
+    function drawIntervals(t, top, scale, ti, minDur) {
       const n = t.s.length;
+      let drawn = 0;
       const flags = focus && focus.flags ? focus.flags[ti] : null;
       // Lock holds are a strip along the bottom, drawn over the activity (second pass).
       const stripH = Math.max(2, Math.floor(trackH / 4));
@@ -1102,7 +1122,7 @@
           const s = t.s[i];
           if (s > v1) break;
           const e = t.e[i];
-          if (e < v0) continue;
+          if (e < v0 || e - s < minDur) continue;
           const code = t.c[i];
           const kind = code & 0xf;
           if ((kind === HOLD) !== holds) continue;
@@ -1121,8 +1141,10 @@
           const xa = Math.max(GUTTER - 1, x0);
           const h = holds ? stripH : trackH - 2 * inset;
           ctx.fillRect(xa, top + inset, Math.max(1, Math.min(x1, width + 1) - xa), h);
+          drawn++;
         }
       }
+      return drawn;
     }
 
     // A column's share is shown as the kind's colour mixed with white (opaque, so overlapping edges
@@ -1235,22 +1257,24 @@
       const t = r.track;
       const time = tOf(x);
       const head = t.name + ' · ' + fmtNs(time);
-      if (detailed) {
-        const tol = (v1 - v0) / plotW();
-        let best = -1;
-        let bestDepth = -1;
-        for (let i = firstVisible(t, time - t.maxDur - tol); i < t.s.length && t.s[i] <= time + tol; i++) {
-          if (t.e[i] + tol >= time) {
-            const d = (t.c[i] >> 4) & 0xff;
-            if (d >= bestDepth) { best = i; bestDepth = d; }
-          }
+      // An interval (in summarised mode: a kept stretch as drawn) under the pointer, else the column.
+      const minDur = detailed ? 0 : stretchMin(plotW() / (v1 - v0));
+      const tol = (v1 - v0) / plotW();
+      let best = -1;
+      let bestDepth = -1;
+      for (let i = firstVisible(t, time - t.maxDur - tol); i < t.s.length && t.s[i] <= time + tol; i++) {
+        if (t.e[i] + tol >= time && t.e[i] - t.s[i] >= minDur) {
+          const d = (t.c[i] >> 4) & 0xff;
+          if (d >= bestDepth) { best = i; bestDepth = d; }
         }
-        if (best < 0) return head;
+      }
+      if (best >= 0) {
         const k = kinds[t.c[best] & 0xf];
         const label = tl.labels && t.l[best] >= 0 ? tl.labels[t.l[best]] : '';
         return head + '\n' + (k ? k.label : '') + (label ? ': ' + label : '') + '\n' +
           fmtNs(t.s[best]) + ' + ' + fmtNs(t.e[best] - t.s[best]) + ((t.c[best] & 4096) ? ' (still open at the end)' : '');
       }
+      if (detailed) return head;
       const c = Math.floor(time / colNs);
       const sym = c >= 0 && c < t.cols.length ? t.cols[c] : 0;
       if (!sym) return head + '\nno recorded activity in this column';

@@ -268,17 +268,17 @@ class ReportBrowserTest {
     open(page);
     browser.click("#pane-properties .row[data-id=\"time\"] .name");
     assertEquals("", text("document.getElementById('timeline').dataset.focus"));
-    // main sleeps (grey, not the condition-wait yellow) and holds a lock (wine strip); the timer
-    // waits at a barrier (reddish purple); workers run regions (sky blue).
+    // main sleeps (light grey, not the condition-wait wine) and holds a lock (orange strip); the
+    // timer waits at a barrier (yellow); workers run regions (sky blue).
     for (int[] rgb :
         new int[][] {
-          {0x99, 0x99, 0x99}, {0x88, 0x22, 0x55}, {0xCC, 0x79, 0xA7}, {0x56, 0xB4, 0xE9}
+          {0xBB, 0xBB, 0xBB}, {0xE6, 0x9F, 0x00}, {0xF0, 0xE4, 0x42}, {0x56, 0xB4, 0xE9}
         }) {
       assertTrue(
           browser.eval(canvasHasColor(rgb[0], rgb[1], rgb[2])).asBoolean(),
           String.format("colour %02X%02X%02X drawn", rgb[0], rgb[1], rgb[2]));
     }
-    assertFalse(browser.eval(canvasHasColor(0xF0, 0xE4, 0x42)).asBoolean(), "no condition wait");
+    assertFalse(browser.eval(canvasHasColor(0x88, 0x22, 0x55)).asBoolean(), "no condition wait");
 
     // Lock contention: its lock wait keeps its colour, everything else is dimmed to a quarter.
     browser.click("#pane-properties .row[data-id=\"lock_contention\"] .name");
@@ -288,7 +288,7 @@ class ReportBrowserTest {
     assertFalse(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "no region in full");
     assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9, 0.25)).asBoolean(), "regions dimmed");
     assertTrue(
-        browser.eval(canvasHasColor(0xCC, 0x79, 0xA7, 0.25)).asBoolean(), "barrier wait dimmed");
+        browser.eval(canvasHasColor(0xF0, 0xE4, 0x42, 0.25)).asBoolean(), "barrier wait dimmed");
 
     // A call path narrows the highlight to the intervals at it: the wait at Worker.java:33 is one,
     // App.java:61 has none in this trace.
@@ -448,6 +448,25 @@ class ReportBrowserTest {
     assertTrue(
         browser.eval(canvasHasColor(0x56, 0xB4, 0xE9, 0.4, 0.6, 0.8, 1.0)).asBoolean(),
         "region colour drawn");
+
+    // Zooming in returns to detail: the kept stretches, all drawn once a column is 3+ px wide.
+    int kept = integer("+document.getElementById('timeline').dataset.kept");
+    assertTrue(kept > 100, "stretches kept: " + kept);
+    // At the full view only stretches a column long are drawn; zoomed in, every kept one is.
+    assertEquals(
+        integer("+document.getElementById('timeline').dataset.columnNs"),
+        integer("+document.getElementById('timeline').dataset.stretchMinNs"),
+        "only long stretches at first");
+    int atFull = integer("+document.getElementById('timeline').dataset.stretchesDrawn");
+    browser.click("#timeline-canvas");
+    for (int i = 0; i < 12; i++) {
+      browser.key("+", "Equal", 187);
+    }
+    assertEquals(0, integer("+document.getElementById('timeline').dataset.stretchMinNs"));
+    int zoomed = integer("+document.getElementById('timeline').dataset.stretchesDrawn");
+    assertTrue(zoomed > 0, "stretches drawn when zoomed in (" + atFull + " at full view)");
+    // Exact stretches are drawn in the kind's full colour.
+    assertTrue(browser.eval(canvasHasColor(0x56, 0xB4, 0xE9)).asBoolean(), "region in full");
     assertNoJavaScriptErrors();
   }
 }

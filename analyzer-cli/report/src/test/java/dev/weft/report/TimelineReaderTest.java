@@ -16,6 +16,7 @@ import dev.weft.trace.TraceWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -185,7 +186,21 @@ class TimelineReaderTest {
     assertEquals(Timeline.Mode.SUMMARISED, tl.mode());
     assertEquals(13, tl.stats().intervals());
     assertEquals(0, tl.arrows().length);
-    assertEquals(List.of(), tl.labels());
+    // The detail is gone, but each thread keeps its longest stretches of one activity (here all:
+    // 16 a thread), depth 0 and apart; fj-worker-2's is its one task, labelled.
+    for (Timeline.Track t : tl.tracks()) {
+      long lastEnd = Long.MIN_VALUE;
+      for (long[] iv : t.intervals()) {
+        assertTrue(iv[0] >= lastEnd && iv[1] > iv[0], t.name() + " stretches apart");
+        assertEquals(0, (iv[2] >> Timeline.DEPTH_SHIFT) & Timeline.DEPTH_MASK);
+        assertTrue(iv[3] >= 0 && iv[3] < tl.labels().size(), "label kept");
+        lastEnd = iv[1];
+      }
+    }
+    List<long[]> worker2 = tl.tracks().get(3).intervals();
+    assertEquals(1, worker2.size());
+    assertArrayEquals(
+        new long[] {170, 850, IntervalKind.TASK.ordinal()}, Arrays.copyOf(worker2.get(0), 3));
     // 2000 ns over 16 columns: 126 ns each (the END record tells the length up front).
     assertEquals(126, tl.columnWidth());
     assertEquals(16, tl.columns());
