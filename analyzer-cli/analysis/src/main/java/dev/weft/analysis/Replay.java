@@ -88,6 +88,8 @@ final class Replay {
   private final LongIntMap barrierObjects = new LongIntMap(16);
   private final List<BarrierObject> barriers = new ArrayList<>();
   final List<RegionBusy> regionStats = new ArrayList<>();
+  private final int[] teamScratch;
+  private final long[] busyScratch;
   private final LongIntMap parallelStatByRegion = new LongIntMap(16);
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
@@ -140,6 +142,12 @@ final class Replay {
     int[] lastThread = new int[2];
     int[] lastNode = new int[2];
 
+    /** Per generation: the arrived threads and their busy ns since their previous departure. */
+    int[][] team = new int[2][];
+
+    long[][] teamBusy = new long[2][];
+    long[][] teamArrival = new long[2][];
+
     BarrierObject(int stat, int parties) {
       this.stat = stat;
       this.parties = parties;
@@ -166,6 +174,14 @@ final class Replay {
         lastChain = Arrays.copyOf(lastChain, cap);
         lastThread = Arrays.copyOf(lastThread, cap);
         lastNode = Arrays.copyOf(lastNode, cap);
+        team = Arrays.copyOf(team, cap);
+        teamBusy = Arrays.copyOf(teamBusy, cap);
+        teamArrival = Arrays.copyOf(teamArrival, cap);
+      }
+      if (team[count] == null) {
+        team[count] = new int[4];
+        teamBusy[count] = new long[4];
+        teamArrival[count] = new long[4];
       }
       int i = count++;
       generation[i] = gen;
@@ -191,6 +207,46 @@ final class Replay {
       lastThread[i] = lastThread[last];
       lastNode[i] = lastNode[last];
       lastChain[last] = null;
+      int[] freedTeam = team[i];
+      long[] freedBusy = teamBusy[i];
+      long[] freedArrival = teamArrival[i];
+      team[i] = team[last];
+      teamBusy[i] = teamBusy[last];
+      teamArrival[i] = teamArrival[last];
+      team[last] = freedTeam;
+      teamBusy[last] = freedBusy;
+      teamArrival[last] = freedArrival;
+    }
+
+    /** Records an arrival (the {@code arrivals[g]}-th, already counted): busy ns, arrival time. */
+    void arrive(int g, int thread, long busy, long t) {
+      int k = arrivals[g] - 1;
+      if (k >= team[g].length) {
+        int cap = team[g].length * 2;
+        team[g] = Arrays.copyOf(team[g], cap);
+        teamBusy[g] = Arrays.copyOf(teamBusy[g], cap);
+        teamArrival[g] = Arrays.copyOf(teamArrival[g], cap);
+      }
+      team[g][k] = thread;
+      teamBusy[g][k] = busy;
+      teamArrival[g][k] = t;
+    }
+
+    /**
+     * Hands a completed generation's team to the region's per-instance imbalance. A member loses at
+     * most what it waited for the last arrival: work done before the generation's common start
+     * (setup between two barrier objects of the call site) is no time the barrier made it lose.
+     */
+    void settle(int g, RegionBusy region) {
+      int n = arrivals[g];
+      long max = 0;
+      for (int k = 0; k < n; k++) {
+        max = Math.max(max, teamBusy[g][k]);
+      }
+      for (int k = 0; k < n; k++) {
+        long waited = Math.max(0, latest[g] - teamArrival[g][k]);
+        region.lost[team[g][k]] += Math.min(max - teamBusy[g][k], waited);
+      }
     }
   }
 
@@ -225,6 +281,8 @@ final class Replay {
     regionHandlers = handlers("onRegion", RegionBusy.class);
 
     this.threads = threadStates;
+    this.teamScratch = new int[threadStates.length];
+    this.busyScratch = new long[threadStates.length];
     this.pools = pools;
     this.critical = new CriticalPath(threads.length);
     this.instances = new InstanceTable(threads.length);
@@ -661,6 +719,11 @@ final class Replay {
     }
     th.execAmount[s] += d;
     th.execTotal += d;
+    if (stat >= 0 && d > 0) {
+      RegionBusy r = regionStats.get(stat);
+      r.busy[th.index] += d;
+      r.member[th.index] = true;
+    }
     critical.own(th.index, node, d);
   }
 
@@ -680,11 +743,6 @@ final class Replay {
     remainder.reset(cube, th.index, th.execNode[s], th.lastT - a, th.lastT, a);
     for (Property p : remainderHandlers) {
       p.onRemainder(remainder);
-    }
-    if (th.execStat[s] >= 0) {
-      RegionBusy r = regionStats.get(th.execStat[s]);
-      r.busy[th.index] += a;
-      r.member[th.index] = true;
     }
   }
 
@@ -878,6 +936,7 @@ final class Replay {
     int stat = parallelStat(r, node);
     regionStats.get(stat).instances++;
     int inst = instances.open(stat, node, th.index, poolSlot, t);
+    System.arraycopy(regionStats.get(stat).busy, 0, instances.busyAtFork[inst], 0, threads.length);
     pools.change(poolSlot, t, 1, 0);
     pushIn(th, F_FORK, node, r, inst, stat, t, r, -1);
   }
@@ -899,16 +958,36 @@ final class Replay {
     int p = instances.pool[inst];
     pools.change(p, t, -1, 0);
     RegionBusy stat = regionStats.get(instances.stat[inst]);
-    stat.member[th.index] = true;
+    // The instance's team: every thread that worked in it, and the pool's workers alive during it
+    // (idle ones could have taken work). A master that only waited for the join is not in it: its
+    // wait is join_wait, not work it lacked.
+    long[] before = instances.busyAtFork[inst];
+    int count = 0;
+    for (int k = 0; k < threads.length; k++) {
+      if (stat.busy[k] > before[k]) {
+        teamScratch[count] = k;
+        busyScratch[count++] = stat.busy[k] - before[k];
+        before[k] = Long.MIN_VALUE;
+      }
+    }
     if (p >= 0) {
       long forkTime = instances.fork[inst];
       for (int k = 0; k < pools.workerCount[p]; k++) {
         ThreadState w = threads[pools.workers[p][k]];
-        if (w.started && w.begin <= t && (!w.ended || w.end >= forkTime)) {
-          stat.member[w.index] = true;
+        if (w.started
+            && w.begin <= t
+            && (!w.ended || w.end >= forkTime)
+            && before[w.index] != Long.MIN_VALUE) {
+          teamScratch[count] = w.index;
+          busyScratch[count++] = 0;
+          before[w.index] = Long.MIN_VALUE;
         }
       }
     }
+    for (int k = 0; k < count; k++) {
+      stat.member[teamScratch[k]] = true;
+    }
+    stat.settleInstance(teamScratch, busyScratch, count);
     instances.release(inst);
   }
 
@@ -1139,9 +1218,11 @@ final class Replay {
       bo.lastNode[g] = th.currentNode();
     }
     // Busy time since the previous departure (or thread start): execution in between.
-    stat.busy[th.index] += th.execTotal - stat.snapshot[th.index];
+    long busy = th.execTotal - stat.snapshot[th.index];
+    stat.busy[th.index] += busy;
     stat.snapshot[th.index] = th.execTotal;
     stat.member[th.index] = true;
+    bo.arrive(g, th.index, busy, t);
     int i = push(th, F_BARRIER, node, r, t, obj, -1);
     th.aux[i] = gen;
   }
@@ -1233,6 +1314,7 @@ final class Replay {
         counters.partialGenerations++;
       }
       if (++bo.departures[g] >= bo.arrivals[g]) {
+        bo.settle(g, regionStats.get(bo.stat));
         bo.remove(g);
       }
     }
