@@ -5,6 +5,7 @@ import dev.weft.analysis.properties.ConditionWait;
 import dev.weft.analysis.properties.DelayCost;
 import dev.weft.analysis.properties.DelayCostBarrier;
 import dev.weft.analysis.properties.DelayCostCondition;
+import dev.weft.analysis.properties.DelayCostJoin;
 import dev.weft.analysis.properties.DelayCostLock;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
@@ -48,7 +49,8 @@ public final class PropertyRegistry {
           DelayCost::new,
           DelayCostBarrier::new,
           DelayCostLock::new,
-          DelayCostCondition::new);
+          DelayCostCondition::new,
+          DelayCostJoin::new);
 
   private PropertyRegistry() {}
 

@@ -60,6 +60,7 @@ final class Replay {
   // Occurrences handed to properties: flyweights, reused.
   private final IdleTime idle = new IdleTime();
   private final JoinWaitSegment joinSegment = new JoinWaitSegment();
+  private final JoinCauses joinCauses = new JoinCauses();
   private final BarrierArrival arrival = new BarrierArrival();
   private final LockAcquisition acquisition = new LockAcquisition();
   private final WaitSpan waitSpan = new WaitSpan();
@@ -421,6 +422,7 @@ final class Replay {
           int r = (int) c.field(0);
           int i = push(th, F_JOIN, childOrSame(th.currentNode(), r), r, t, r, -1);
           critical.joinEntered(th.index, i, c.field(1));
+          joinCauses.entered(th.index, i, c.field(1));
           break;
         }
       case JOIN_WAIT_EXIT:
@@ -657,6 +659,7 @@ final class Replay {
     closeAll(th, t);
     th.ended = true;
     critical.completed(th.index, t, javaIds[th.index], true);
+    joinCauses.ended(th.index, ROOT, javaIds[th.index], t);
   }
 
   // ---- time accounting --------------------------------------------------------------------------
@@ -1122,6 +1125,7 @@ final class Replay {
 
   private void finishTask(ThreadState th, int i, long t) {
     critical.completed(th.index, t, th.obj[i], false);
+    joinCauses.ended(th.index, th.node[i], th.obj[i], t);
     int s = (int) th.aux[i];
     if (tasks.live(s, th.obj[i])) {
       endTaskRecord(s, t);
@@ -1175,6 +1179,10 @@ final class Replay {
     int inst = th.inst[i];
     j.master = inst >= 0 && instances.master[inst] == th.index;
     j.afterLastTask = Math.min(th.aux[i], th.accum[i]);
+    long[] cause = joinCauses.joined(th.index, i, th.start[i], t);
+    j.causeTime = cause == null ? Long.MIN_VALUE : cause[0];
+    j.causer = cause == null ? -1 : (int) cause[1];
+    j.causerNode = cause == null ? ROOT : (int) cause[2];
     beginWait();
     for (Property p : joinHandlers) {
       p.onJoinWait(j);
