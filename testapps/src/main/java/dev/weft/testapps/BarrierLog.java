@@ -14,12 +14,19 @@ public final class BarrierLog {
   private final List<String> threads;
   private final long[][] arrivals;
   private final long[][] departures;
+  private final long[] starts;
 
   /** A log for {@code threads} (by team index) passing {@code generations} generations each. */
   public BarrierLog(List<String> threads, int generations) {
     this.threads = List.copyOf(threads);
     this.arrivals = new long[generations][threads.size()];
     this.departures = new long[generations][threads.size()];
+    this.starts = new long[threads.size()];
+  }
+
+  /** Records when team member {@code index} started the work before its first arrival. */
+  public void start(int index, long nanoTime) {
+    starts[index] = nanoTime;
   }
 
   /** Records team member {@code index}'s arrival at generation {@code generation}. */
@@ -68,6 +75,32 @@ public final class BarrierLog {
     for (int t = 0; t < threads.size(); t++) {
       truth.add(kind, threads.get(t), cost[t]);
     }
+  }
+
+  /**
+   * Adds, per thread, the time it lost to imbalance in {@code region} ({@link
+   * TruthKinds#WORK_IMBALANCE_NS}), per generation: busy = arrival − previous departure (the start
+   * for the first), and each member loses the busiest's busy time minus its own, at most its wait
+   * for the latest arrival.
+   */
+  public void reportImbalance(Truth truth, String region) {
+    for (int t = 0; t < threads.size(); t++) {
+      long lost = 0;
+      for (int g = 0; g < arrivals.length; g++) {
+        long max = 0;
+        long latest = Long.MIN_VALUE;
+        for (int u = 0; u < threads.size(); u++) {
+          max = Math.max(max, busy(g, u));
+          latest = Math.max(latest, arrivals[g][u]);
+        }
+        lost += Math.max(0, Math.min(max - busy(g, t), latest - arrivals[g][t]));
+      }
+      truth.addGrouped(TruthKinds.WORK_IMBALANCE_NS, region, threads.get(t), lost);
+    }
+  }
+
+  private long busy(int g, int t) {
+    return arrivals[g][t] - (g == 0 ? starts[t] : departures[g - 1][t]);
   }
 
   private void reportWaits(Truth truth, String waitKind, String forLastKind, String releaseKind) {

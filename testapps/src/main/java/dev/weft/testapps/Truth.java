@@ -77,7 +77,8 @@ public final class Truth {
   /**
    * The summed truth, kinds in alphabetical order and keys in natural order. For every region of
    * {@link TruthKinds#REGION_BUSY_NS} it adds {@link TruthKinds#IMBALANCE} and {@link
-   * TruthKinds#WORK_IMBALANCE_NS}.
+   * TruthKinds#WORK_IMBALANCE_NS} (the per-thread, per-instance values a scenario recorded under
+   * that kind summed over the region, else computed from the busy sums).
    */
   public Map<String, Object> report() {
     Map<String, Map<String, Map<String, Long>>> merged = new TreeMap<>();
@@ -105,6 +106,7 @@ public final class Truth {
           }
         });
     Map<String, Map<String, Long>> regions = merged.get(TruthKinds.REGION_BUSY_NS);
+    Map<String, Map<String, Long>> recordedLost = merged.get(TruthKinds.WORK_IMBALANCE_NS);
     if (regions != null) {
       Map<String, Object> imbalance = new TreeMap<>(NATURAL_ORDER);
       Map<String, Object> lost = new TreeMap<>(NATURAL_ORDER);
@@ -117,7 +119,14 @@ public final class Truth {
             long sum = busy.values().stream().mapToLong(Long::longValue).sum();
             double mean = (double) sum / busy.size();
             imbalance.put(region, mean == 0 ? 0.0 : round4((max - mean) / mean));
-            lost.put(region, max * busy.size() - sum);
+            // Time lost per instance, when the scenario measured its instances; else the sums'
+            // (equal when the busiest member is the same in every instance).
+            Map<String, Long> perInstance = recordedLost == null ? null : recordedLost.get(region);
+            lost.put(
+                region,
+                perInstance != null
+                    ? perInstance.values().stream().mapToLong(Long::longValue).sum()
+                    : max * busy.size() - sum);
           });
       report.put(TruthKinds.IMBALANCE, imbalance);
       report.put(TruthKinds.WORK_IMBALANCE_NS, lost);

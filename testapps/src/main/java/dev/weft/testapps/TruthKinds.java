@@ -93,7 +93,10 @@ public final class TruthKinds {
   /** Per region: (max − mean) / mean of {@link #REGION_BUSY_NS} over the region's team. */
   public static final String IMBALANCE = "imbalance";
 
-  /** Per region: Σ over the team of (max − own busy), the time lost to imbalance. */
+  /**
+   * Per region: the time lost to imbalance, summed over instances of Σ over the instance's team of
+   * (max − own busy), each member at most its wait for the last arrival.
+   */
   public static final String WORK_IMBALANCE_NS = "work_imbalance_ns";
 
   /** Tasks created, per pool. */

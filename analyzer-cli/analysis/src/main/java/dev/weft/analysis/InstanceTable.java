@@ -22,6 +22,9 @@ final class InstanceTable {
   long[] lastTaskEnd = new long[8];
   long[][] started = new long[8][];
 
+  /** Each thread's busy time in the instance's region at the FORK (per-instance imbalance). */
+  long[][] busyAtFork = new long[8][];
+
   InstanceTable(int threads) {
     this.threads = threads;
   }
@@ -46,9 +49,11 @@ final class InstanceTable {
         fork = Arrays.copyOf(fork, cap);
         lastTaskEnd = Arrays.copyOf(lastTaskEnd, cap);
         started = Arrays.copyOf(started, cap);
+        busyAtFork = Arrays.copyOf(busyAtFork, cap);
       }
       i = size++;
       started[i] = new long[(threads >>> 6) + 1];
+      busyAtFork[i] = new long[threads];
     }
     stat[i] = regionStat;
     node[i] = forkNode;

@@ -7,6 +7,9 @@ package dev.weft.analysis;
 public final class JoinWaitSegment extends ThreadTime {
   long afterLastTask;
   boolean master;
+  long causeTime;
+  int causer;
+  int causerNode;
 
   JoinWaitSegment() {}
 
@@ -21,5 +24,23 @@ public final class JoinWaitSegment extends ThreadTime {
   /** True when the waiting thread is the master (forking thread) of the enclosing region. */
   public boolean master() {
     return master;
+  }
+
+  /**
+   * The thread that ended the task or thread the join waited for (during the wait, another thread),
+   * or -1 when unknown.
+   */
+  public int causer() {
+    return causer;
+  }
+
+  /** The call path of the ended task (the root for a joined thread). */
+  public int causerNode() {
+    return causerNode;
+  }
+
+  /** When the awaited task or thread ended. */
+  public long causeTime() {
+    return causeTime;
   }
 }

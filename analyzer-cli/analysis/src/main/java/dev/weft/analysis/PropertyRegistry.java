@@ -6,6 +6,7 @@ import dev.weft.analysis.properties.ConditionWait;
 import dev.weft.analysis.properties.DelayCost;
 import dev.weft.analysis.properties.DelayCostBarrier;
 import dev.weft.analysis.properties.DelayCostCondition;
+import dev.weft.analysis.properties.DelayCostJoin;
 import dev.weft.analysis.properties.DelayCostLock;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
@@ -51,6 +52,7 @@ public final class PropertyRegistry {
           DelayCostBarrier::new,
           DelayCostLock::new,
           DelayCostCondition::new,
+          DelayCostJoin::new,
           VthreadPinning::new,
           CarrierUtilisation::new);
 

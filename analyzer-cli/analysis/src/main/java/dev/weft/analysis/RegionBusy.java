@@ -2,7 +2,9 @@ package dev.weft.analysis;
 
 /**
  * The busy time per thread of one parallel region (all instances of a FORK call site) or one
- * barrier, for imbalance analysis. Arrays are indexed by thread; only members count.
+ * barrier call site, for imbalance analysis, and the time each thread lost to imbalance summed over
+ * the instances (each measured against its own team). Arrays are indexed by thread; only members
+ * count.
  */
 public final class RegionBusy {
   final boolean barrier;
@@ -11,6 +13,7 @@ public final class RegionBusy {
   long instances;
   final long[] busy;
   final boolean[] member;
+  final long[] lost;
 
   /** Barriers only: each thread's execution total at its previous departure. */
   long[] snapshot;
@@ -21,6 +24,21 @@ public final class RegionBusy {
     this.node = node;
     this.busy = new long[threads];
     this.member = new boolean[threads];
+    this.lost = new long[threads];
+  }
+
+  /**
+   * Settles one instance: {@code busy[k]} is the work of thread {@code members[k]} in it. Each
+   * member loses the busiest member's work minus its own.
+   */
+  void settleInstance(int[] members, long[] busy, int count) {
+    long max = 0;
+    for (int k = 0; k < count; k++) {
+      max = Math.max(max, busy[k]);
+    }
+    for (int k = 0; k < count; k++) {
+      lost[members[k]] += max - busy[k];
+    }
   }
 
   /** True for a barrier-synchronised region, false for a fork-join parallel region. */
@@ -41,6 +59,14 @@ public final class RegionBusy {
   /** Busy ns of thread {@code i}. */
   public long busy(int i) {
     return busy[i];
+  }
+
+  /**
+   * Ns thread {@code i} lost to imbalance: over the instances it was a member of, the busiest
+   * member's busy time minus its own.
+   */
+  public long lost(int i) {
+    return lost[i];
   }
 
   /** Whether thread {@code i} is a member of the region's team. */

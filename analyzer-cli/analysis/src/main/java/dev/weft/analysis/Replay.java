@@ -61,6 +61,7 @@ final class Replay {
   // Occurrences handed to properties: flyweights, reused.
   private final IdleTime idle = new IdleTime();
   private final JoinWaitSegment joinSegment = new JoinWaitSegment();
+  private final JoinCauses joinCauses = new JoinCauses();
   private final BarrierArrival arrival = new BarrierArrival();
   private final LockAcquisition acquisition = new LockAcquisition();
   private final WaitSpan waitSpan = new WaitSpan();
@@ -90,6 +91,8 @@ final class Replay {
   private final LongIntMap barrierObjects = new LongIntMap(16);
   private final List<BarrierObject> barriers = new ArrayList<>();
   final List<RegionBusy> regionStats = new ArrayList<>();
+  private final int[] teamScratch;
+  private final long[] busyScratch;
   private final LongIntMap parallelStatByRegion = new LongIntMap(16);
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
@@ -142,6 +145,12 @@ final class Replay {
     int[] lastThread = new int[2];
     int[] lastNode = new int[2];
 
+    /** Per generation: the arrived threads and their busy ns since their previous departure. */
+    int[][] team = new int[2][];
+
+    long[][] teamBusy = new long[2][];
+    long[][] teamArrival = new long[2][];
+
     BarrierObject(int stat, int parties) {
       this.stat = stat;
       this.parties = parties;
@@ -168,6 +177,14 @@ final class Replay {
         lastChain = Arrays.copyOf(lastChain, cap);
         lastThread = Arrays.copyOf(lastThread, cap);
         lastNode = Arrays.copyOf(lastNode, cap);
+        team = Arrays.copyOf(team, cap);
+        teamBusy = Arrays.copyOf(teamBusy, cap);
+        teamArrival = Arrays.copyOf(teamArrival, cap);
+      }
+      if (team[count] == null) {
+        team[count] = new int[4];
+        teamBusy[count] = new long[4];
+        teamArrival[count] = new long[4];
       }
       int i = count++;
       generation[i] = gen;
@@ -193,6 +210,46 @@ final class Replay {
       lastThread[i] = lastThread[last];
       lastNode[i] = lastNode[last];
       lastChain[last] = null;
+      int[] freedTeam = team[i];
+      long[] freedBusy = teamBusy[i];
+      long[] freedArrival = teamArrival[i];
+      team[i] = team[last];
+      teamBusy[i] = teamBusy[last];
+      teamArrival[i] = teamArrival[last];
+      team[last] = freedTeam;
+      teamBusy[last] = freedBusy;
+      teamArrival[last] = freedArrival;
+    }
+
+    /** Records an arrival (the {@code arrivals[g]}-th, already counted): busy ns, arrival time. */
+    void arrive(int g, int thread, long busy, long t) {
+      int k = arrivals[g] - 1;
+      if (k >= team[g].length) {
+        int cap = team[g].length * 2;
+        team[g] = Arrays.copyOf(team[g], cap);
+        teamBusy[g] = Arrays.copyOf(teamBusy[g], cap);
+        teamArrival[g] = Arrays.copyOf(teamArrival[g], cap);
+      }
+      team[g][k] = thread;
+      teamBusy[g][k] = busy;
+      teamArrival[g][k] = t;
+    }
+
+    /**
+     * Hands a completed generation's team to the region's per-instance imbalance. A member loses at
+     * most what it waited for the last arrival: work done before the generation's common start
+     * (setup between two barrier objects of the call site) is no time the barrier made it lose.
+     */
+    void settle(int g, RegionBusy region) {
+      int n = arrivals[g];
+      long max = 0;
+      for (int k = 0; k < n; k++) {
+        max = Math.max(max, teamBusy[g][k]);
+      }
+      for (int k = 0; k < n; k++) {
+        long waited = Math.max(0, latest[g] - teamArrival[g][k]);
+        region.lost[team[g][k]] += Math.min(max - teamBusy[g][k], waited);
+      }
     }
   }
 
@@ -228,6 +285,8 @@ final class Replay {
     carrierHandlers = handlers("onCarrierSwitch", CarrierSwitch.class);
 
     this.threads = threadStates;
+    this.teamScratch = new int[threadStates.length];
+    this.busyScratch = new long[threadStates.length];
     this.pools = pools;
     this.critical = new CriticalPath(threads.length);
     this.instances = new InstanceTable(threads.length);
@@ -382,6 +441,7 @@ final class Replay {
           int r = (int) c.field(0);
           int i = push(th, F_JOIN, childOrSame(th.currentNode(), r), r, t, r, -1);
           critical.joinEntered(th.index, i, c.field(1));
+          joinCauses.entered(th.index, i, c.field(1));
           break;
         }
       case JOIN_WAIT_EXIT:
@@ -619,6 +679,7 @@ final class Replay {
     closeAll(th, t);
     th.ended = true;
     critical.completed(th.index, t, javaIds[th.index], true);
+    joinCauses.ended(th.index, ROOT, javaIds[th.index], t);
   }
 
   // ---- time accounting --------------------------------------------------------------------------
@@ -681,6 +742,11 @@ final class Replay {
     }
     th.execAmount[s] += d;
     th.execTotal += d;
+    if (stat >= 0 && d > 0) {
+      RegionBusy r = regionStats.get(stat);
+      r.busy[th.index] += d;
+      r.member[th.index] = true;
+    }
     critical.own(th.index, node, d);
   }
 
@@ -700,11 +766,6 @@ final class Replay {
     remainder.reset(cube, th.index, th.execNode[s], th.lastT - a, th.lastT, a);
     for (Property p : remainderHandlers) {
       p.onRemainder(remainder);
-    }
-    if (th.execStat[s] >= 0) {
-      RegionBusy r = regionStats.get(th.execStat[s]);
-      r.busy[th.index] += a;
-      r.member[th.index] = true;
     }
   }
 
@@ -898,6 +959,7 @@ final class Replay {
     int stat = parallelStat(r, node);
     regionStats.get(stat).instances++;
     int inst = instances.open(stat, node, th.index, poolSlot, t);
+    System.arraycopy(regionStats.get(stat).busy, 0, instances.busyAtFork[inst], 0, threads.length);
     pools.change(poolSlot, t, 1, 0);
     pushIn(th, F_FORK, node, r, inst, stat, t, r, -1);
   }
@@ -919,16 +981,36 @@ final class Replay {
     int p = instances.pool[inst];
     pools.change(p, t, -1, 0);
     RegionBusy stat = regionStats.get(instances.stat[inst]);
-    stat.member[th.index] = true;
+    // The instance's team: every thread that worked in it, and the pool's workers alive during it
+    // (idle ones could have taken work). A master that only waited for the join is not in it: its
+    // wait is join_wait, not work it lacked.
+    long[] before = instances.busyAtFork[inst];
+    int count = 0;
+    for (int k = 0; k < threads.length; k++) {
+      if (stat.busy[k] > before[k]) {
+        teamScratch[count] = k;
+        busyScratch[count++] = stat.busy[k] - before[k];
+        before[k] = Long.MIN_VALUE;
+      }
+    }
     if (p >= 0) {
       long forkTime = instances.fork[inst];
       for (int k = 0; k < pools.workerCount[p]; k++) {
         ThreadState w = threads[pools.workers[p][k]];
-        if (w.started && w.begin <= t && (!w.ended || w.end >= forkTime)) {
-          stat.member[w.index] = true;
+        if (w.started
+            && w.begin <= t
+            && (!w.ended || w.end >= forkTime)
+            && before[w.index] != Long.MIN_VALUE) {
+          teamScratch[count] = w.index;
+          busyScratch[count++] = 0;
+          before[w.index] = Long.MIN_VALUE;
         }
       }
     }
+    for (int k = 0; k < count; k++) {
+      stat.member[teamScratch[k]] = true;
+    }
+    stat.settleInstance(teamScratch, busyScratch, count);
     instances.release(inst);
   }
 
@@ -1063,6 +1145,7 @@ final class Replay {
 
   private void finishTask(ThreadState th, int i, long t) {
     critical.completed(th.index, t, th.obj[i], false);
+    joinCauses.ended(th.index, th.node[i], th.obj[i], t);
     int s = (int) th.aux[i];
     if (tasks.live(s, th.obj[i])) {
       endTaskRecord(s, t);
@@ -1116,6 +1199,10 @@ final class Replay {
     int inst = th.inst[i];
     j.master = inst >= 0 && instances.master[inst] == th.index;
     j.afterLastTask = Math.min(th.aux[i], th.accum[i]);
+    long[] cause = joinCauses.joined(th.index, i, th.start[i], t);
+    j.causeTime = cause == null ? Long.MIN_VALUE : cause[0];
+    j.causer = cause == null ? -1 : (int) cause[1];
+    j.causerNode = cause == null ? ROOT : (int) cause[2];
     beginWait();
     for (Property p : joinHandlers) {
       p.onJoinWait(j);
@@ -1159,9 +1246,11 @@ final class Replay {
       bo.lastNode[g] = th.currentNode();
     }
     // Busy time since the previous departure (or thread start): execution in between.
-    stat.busy[th.index] += th.execTotal - stat.snapshot[th.index];
+    long busy = th.execTotal - stat.snapshot[th.index];
+    stat.busy[th.index] += busy;
     stat.snapshot[th.index] = th.execTotal;
     stat.member[th.index] = true;
+    bo.arrive(g, th.index, busy, t);
     int i = push(th, F_BARRIER, node, r, t, obj, -1);
     th.aux[i] = gen;
   }
@@ -1253,6 +1342,7 @@ final class Replay {
         counters.partialGenerations++;
       }
       if (++bo.departures[g] >= bo.arrivals[g]) {
+        bo.settle(g, regionStats.get(bo.stat));
         bo.remove(g);
       }
     }

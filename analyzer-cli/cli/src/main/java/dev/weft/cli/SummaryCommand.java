@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.weft.analysis.TimeText;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
@@ -193,7 +194,7 @@ final class SummaryCommand implements Callable<Integer> {
       long epoch = clock.toEpochNanos(s.firstTime);
       row(out, "Start", Instant.ofEpochSecond(0, epoch).toString());
     }
-    row(out, "Duration", Durations.format(s.durationNanos()));
+    row(out, "Duration", TimeText.duration(s.durationNanos()));
     ProcessDef p = d.process();
     if (p != null) {
       row(

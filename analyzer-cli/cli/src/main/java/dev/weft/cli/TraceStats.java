@@ -1,10 +1,10 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.RunWindow;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.StreamCursor;
-import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,12 +49,14 @@ final class TraceStats {
     long allDropped = 0;
     int droppedKind = EventKind.DROPPED.ordinal();
     int countField = EventKind.DROPPED.indexOf(Field.COUNT);
+    RunWindow window = new RunWindow(defs);
     for (int id : trace.streamIds()) {
       try (StreamCursor c = trace.stream(id)) {
         long sFirst = Long.MAX_VALUE;
         long sLast = Long.MIN_VALUE;
         long droppedEvents = 0;
         long before = 0;
+        boolean firstIsBegin = false;
         while (c.next()) {
           int k = c.kind().ordinal();
           long bytes = c.eventBytes();
@@ -63,6 +65,7 @@ final class TraceStats {
           before = bytes;
           if (sFirst == Long.MAX_VALUE) {
             sFirst = c.time();
+            firstIsBegin = c.kind() == EventKind.THREAD_BEGIN;
           }
           sLast = c.time();
           if (k == droppedKind) {
@@ -84,18 +87,12 @@ final class TraceStats {
           first = Math.min(first, sFirst);
           last = Math.max(last, sLast);
         }
+        if (sFirst != Long.MAX_VALUE) {
+          window.stream(id, sFirst, firstIsBegin, sLast);
+        }
       }
     }
-    long firstThread = Long.MAX_VALUE;
-    for (ThreadDef t : defs.threads()) {
-      if (!t.names().isEmpty()) {
-        firstThread = Math.min(firstThread, t.names().get(0).time());
-      }
-    }
-    this.idleWindow =
-        defs.closedCleanly() && firstThread != Long.MAX_VALUE && defs.endTime() > firstThread
-            ? defs.endTime() - firstThread
-            : 0;
+    this.durationNs = window.durationNs();
     this.streams = Collections.unmodifiableList(list);
     this.events = allEvents;
     this.eventBytes = allBytes;
@@ -110,21 +107,12 @@ final class TraceStats {
     return new TraceStats(trace);
   }
 
-  /**
-   * Nanoseconds from the first to the last event of any thread. A closed trace without events (a
-   * program that used no construct Weft records: its threads are defined, nothing more) spans from
-   * its first thread's definition to its end, as the analysis' window does; 0 when there is nothing
-   * to measure.
-   */
+  /** The run's duration: the analysis window ({@link RunWindow}), 0 when there is nothing. */
   long durationNanos() {
-    if (events > 0) {
-      return lastTime - firstTime;
-    }
-    return idleWindow;
+    return durationNs;
   }
 
-  /** For a trace without events: its first thread definition to its END record, or 0. */
-  private final long idleWindow;
+  private final long durationNs;
 
   /** Encoded bytes per event (block headers and padding excluded); 0 for an empty trace. */
   double bytesPerEvent() {

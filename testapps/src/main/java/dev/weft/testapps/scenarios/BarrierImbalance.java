@@ -81,6 +81,7 @@ public final class BarrierImbalance implements Scenario {
           // arrival: the same spans the analysis measures, so that whatever stalls the thread
           // between them (a GC pause, the host's scheduler) counts on both sides.
           long busySince = System.nanoTime();
+          log.start(i, busySince);
           for (int r = 0; r < iterations; r++) {
             long t0 = System.nanoTime();
             long ms = rotating ? (r % threads == i ? threads * workMs : workMs) : (i + 1) * workMs;
@@ -115,6 +116,7 @@ public final class BarrierImbalance implements Scenario {
         TruthKinds.BARRIER_WAIT_FOR_LAST_NS,
         TruthKinds.BARRIER_RELEASE_LATENCY_NS);
     log.reportDelayCosts(truth);
+    log.reportImbalance(truth, REGION);
     long checksum = 0;
     for (long c : checksums) {
       checksum += c;

@@ -18,11 +18,13 @@ import dev.weft.analysis.PropertyInfo;
         excess work); a lock's waiting_for_holder time is split at the releases during the wait, \
         each piece going to the holder whose release ended it, at the call path inside its \
         critical section; a condition wait's time up to the notification that ended it goes to \
-        the notifier, at the call path of its notify. The costs of one \
+        the notifier, at the call path of its notify; a join wait's time up to the end of the \
+        awaited task goes to the thread that ran it, at the task's call path. The costs of one \
         synchronisation sum to the waits they explain, so [[delay_cost_barrier]] equals the \
         waiting_for_last cause of [[barrier_wait]] and [[delay_cost_lock]] the waiting_for_holder \
         cause of [[lock_contention]] and [[delay_cost_condition]] the notified condition waits minus \
-        their wake-up latencies, except for waits whose cause is not recorded (a holder \
+        their wake-up latencies and [[delay_cost_join]] the join waits minus their hand-over \
+        latencies, except for waits whose cause is not recorded (a holder \
         whose release is missing, a generation whose last arrival was not traced). Hand-over \
         latencies are nobody's excess work and are not charged. Long-term costs (the propagation \
         of a delay through chains of waits) are not computed: a thread that arrived late only \

@@ -1,0 +1,67 @@
+package dev.weft.analysis;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Who ended what a join waited for, for join delay costs: each task or thread that ended while a
+ * join was open, with the thread that ran it, its call path and the time; and each open join's
+ * target (the task id, or the Java id of a joined thread).
+ */
+final class JoinCauses {
+  /** Ended tasks kept at most; a join whose target was dropped falls back to the last ending. */
+  private static final int KEPT = 65_536;
+
+  private final Map<Long, long[]> ended = new HashMap<>();
+  private long[] lastEnding;
+  private long[][] targets = new long[0][];
+  private int openJoins;
+
+  /** Thread {@code th} began a join wait in frame {@code frame} for {@code target}. */
+  void entered(int th, int frame, long target) {
+    openJoins++;
+    if (targets.length <= th) {
+      targets = Arrays.copyOf(targets, th + 1);
+    }
+    long[] a = targets[th];
+    if (a == null || a.length <= frame) {
+      a = Arrays.copyOf(a == null ? new long[0] : a, Math.max(frame + 1, 16));
+      targets[th] = a;
+    }
+    a[frame] = target;
+  }
+
+  /**
+   * Thread {@code th} ended task (or thread) {@code id} at {@code t}, at call path {@code node}.
+   */
+  void ended(int th, int node, long id, long t) {
+    if (openJoins == 0) {
+      return;
+    }
+    long[] e = {t, th, node};
+    lastEnding = e;
+    if (ended.size() >= KEPT) {
+      ended.clear();
+    }
+    ended.put(id, e);
+  }
+
+  /**
+   * The ending the join of thread {@code th} in frame {@code frame} (from {@code start} to {@code
+   * t}) waited for: {time, thread, call path}, or null when another thread ended nothing it could
+   * have waited for.
+   */
+  long[] joined(int th, int frame, long start, long t) {
+    openJoins = Math.max(0, openJoins - 1);
+    long target =
+        th < targets.length && targets[th] != null && frame < targets[th].length
+            ? targets[th][frame]
+            : Long.MIN_VALUE;
+    long[] e = ended.remove(target);
+    if (e == null && lastEnding != null && lastEnding[0] >= start && lastEnding[0] <= t) {
+      e = lastEnding;
+    }
+    return e == null || e[1] == th || e[0] < start || e[0] > t ? null : e;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.JoinWaitSegment;
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+
+/** Join waits charged to the thread that ran the awaited task. */
+@PropertyInfo(
+    id = "delay_cost_join",
+    parent = "delay_cost",
+    name = "Join delay cost",
+    info = "Waiting in a join, charged to the thread that ran the awaited task",
+    description =
+        """
+        For every join wait (ForkJoinTask.join, Future.get, Thread.join, ForkJoinPool.invoke …) \
+        whose awaited task or thread ended during the wait on another thread: the [[join_wait]] \
+        time of that wait up to the ending (min of the join_wait and ending - wait start), charged \
+        to the thread that ran the awaited task, at the task's call path (for a joined thread, \
+        at its root). When the join's target is not known, the latest task or thread ending \
+        during the wait is taken. The rest of the wait (ending → the joiner runs again) is \
+        hand-over latency, nobody's work, and is not charged; a join whose target ended before it \
+        or on the joiner itself is not charged.\
+        """,
+    diagnosis =
+        """
+        The tasks at the top are what joiners wait for: split them further, fork them earlier, \
+        or give the joiner other work while they run.\
+        """)
+public final class DelayCostJoin extends Property {
+  @Override
+  public void onJoinWait(JoinWaitSegment j) {
+    if (j.causer() < 0) {
+      return;
+    }
+    long management = j.master() ? j.afterLastTask() : 0;
+    long charged = Math.min(j.total() - management, j.causeTime() - j.start());
+    if (charged > 0) {
+      add(j.causerNode(), j.causer(), charged);
+    }
+  }
+}
