@@ -97,7 +97,20 @@ final class StreamFile {
       }
       queued = true;
     }
-    writer.preparer().submit(this);
+    boolean submitted = false;
+    try {
+      writer.preparer().submit(this);
+      submitted = true;
+    } finally {
+      if (!submitted) {
+        // The request did not reach the preparer (a stack overflow in the host's deep recursion
+        // can strike inside submit): forget it, or this stream would never be served again and,
+        // once dropping, would drop to its end.
+        synchronized (this) {
+          queued = false;
+        }
+      }
+    }
   }
 
   /** Called by the preparer thread. */
