@@ -62,7 +62,7 @@ class RunningWaitsIT {
     Path log = tmp.resolve("waits.log");
     TraceFacts t = attachTo(jdk, APP, log, "out=" + trace);
     assertEquals(
-        "locks,barriers,waits,semaphores,read_write_locks,latches,phasers,joins,futures",
+        "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures",
         t.definitions.attributes().get("agent.running_frames"));
     // The application's class and the hooked JDK classes, all given back their code.
     assertTrue(
@@ -106,10 +106,10 @@ class RunningWaitsIT {
 
   /**
    * The other JDK constructs in loops running since before the attach ({@link RunningJucWaitsApp}):
-   * latch, semaphore, phaser, thread join, future and read/write lock waits are recorded through
-   * the hooks in the JDK's methods with the waits the application measured itself, and those in a
-   * method called afresh once (by their woven call sites). The JVM's monitor events are left off:
-   * their start perturbs the program for seconds.
+   * latch, semaphore, phaser, thread join, future, read/write and stamped lock waits are recorded
+   * through the hooks in the JDK's methods with the waits the application measured itself, and
+   * those in a method called afresh once (by their woven call sites). The JVM's monitor events are
+   * left off: their start perturbs the program for seconds.
    */
   @ParameterizedTest
   @MethodSource("jdks")
@@ -119,7 +119,7 @@ class RunningWaitsIT {
     TraceFacts t =
         attachTo(jdk, app, log, "out=" + tmp.resolve("trace") + ",constructs=-monitors,-waits");
     assertEquals(
-        "locks,barriers,semaphores,read_write_locks,latches,phasers,joins,futures",
+        "locks,barriers,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures",
         t.definitions.attributes().get("agent.running_frames"));
     Truth truth = Truth.read(log);
     for (int i = 0; i < RunningJucWaitsApp.WORKERS; i++) {
@@ -147,10 +147,15 @@ class RunningWaitsIT {
           compare(worker, site, truth, recorded, running ? TOLERANCE : -1);
         }
       }
-      for (String family : List.of("semaphore", "writeLock", "readLock")) {
-        String marker = family.equals("semaphore") ? family : family.replace("L", " l");
+      for (String family :
+          List.of("semaphore", "writeLock", "readLock", "stampedWrite", "stampedRead")) {
+        String marker =
+            family.equals("semaphore")
+                ? family
+                : family.replace("L", " l").replace("dW", "d w").replace("dR", "d r");
         for (String where : List.of("running frame", "helper")) {
-          if (family.equals("readLock") && where.equals("helper")) {
+          if ((family.equals("readLock") || family.equals("stampedRead"))
+              && where.equals("helper")) {
             continue;
           }
           List<Integer> regions = regionsAtLine(t, app, "// " + marker + " in " + where);
