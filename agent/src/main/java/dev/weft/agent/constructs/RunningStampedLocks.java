@@ -29,9 +29,10 @@ public final class RunningStampedLocks implements ConstructInstrumentation {
           Map.entry("tryWriteLock()J", RunningFrames.STAMPED_TRY_WRITE),
           Map.entry("tryReadLock" + TIMED, RunningFrames.STAMPED_TRY_READ_TIMED),
           Map.entry("tryWriteLock" + TIMED, RunningFrames.STAMPED_TRY_WRITE_TIMED),
-          Map.entry("unlockRead(J)V", RunningFrames.UNLOCK),
-          Map.entry("unlockWrite(J)V", RunningFrames.UNLOCK),
-          Map.entry("unlock(J)V", RunningFrames.UNLOCK));
+          // No holder, as a semaphore's permits: released as a semaphore is.
+          Map.entry("unlockRead(J)V", RunningFrames.SEMAPHORE_RELEASE),
+          Map.entry("unlockWrite(J)V", RunningFrames.SEMAPHORE_RELEASE),
+          Map.entry("unlock(J)V", RunningFrames.SEMAPHORE_RELEASE));
 
   @Override
   public Family family() {
@@ -45,6 +46,6 @@ public final class RunningStampedLocks implements ConstructInstrumentation {
 
   @Override
   public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.UNLOCK));
+    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.SEMAPHORE_RELEASE));
   }
 }

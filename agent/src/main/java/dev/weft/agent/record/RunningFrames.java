@@ -72,7 +72,10 @@ public final class RunningFrames {
   /** {@code Semaphore.tryAcquire} with a timeout: false is ABORTED. */
   public static final int SEMAPHORE_TRY_TIMED = 10;
 
-  /** {@code Semaphore.release} (either; entry only). */
+  /**
+   * {@code Semaphore.release} (either) and {@code StampedLock}'s unlocks: locks without a holder
+   * (entry only).
+   */
   public static final int SEMAPHORE_RELEASE = 11;
 
   /** {@code CountDownLatch.await()}. */
