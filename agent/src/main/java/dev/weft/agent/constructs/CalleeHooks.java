@@ -35,8 +35,9 @@ public final class CalleeHooks {
    * What the running-frame hooks that {@code options} enable cover, comma-separated, for the
    * trace's {@code agent.running_frames} attribute: {@code locks} (ReentrantLock), {@code barriers}
    * (CyclicBarrier), {@code waits} (Condition), as recordings before the other constructs were
-   * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code latches}, {@code
-   * phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get, CompletableFuture).
+   * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code stamped_locks}, {@code
+   * latches}, {@code phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get,
+   * CompletableFuture).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
@@ -46,7 +47,7 @@ public final class CalleeHooks {
       }
     }
     if (options.enabled(Family.LOCKS)) {
-      out.add("semaphores").add("read_write_locks");
+      out.add("semaphores").add("read_write_locks").add("stamped_locks");
     }
     if (options.enabled(Family.BARRIERS)) {
       out.add("latches").add("phasers");
@@ -119,8 +120,13 @@ public final class CalleeHooks {
       }
       if (opcode == Opcodes.IRETURN) {
         mv.visitInsn(Opcodes.DUP); // an int or boolean result, reported
+      } else if (opcode == Opcodes.LRETURN) {
+        // A long (a stamp, awaitNanos' time left): reported as whether it is non-zero.
+        mv.visitInsn(Opcodes.DUP2);
+        mv.visitInsn(Opcodes.LCONST_0);
+        mv.visitInsn(Opcodes.LCMP);
       } else {
-        mv.visitInsn(Opcodes.ICONST_0); // void or long (awaitNanos): not needed
+        mv.visitInsn(Opcodes.ICONST_0); // void: nothing to report
       }
       mv.visitVarInsn(Opcodes.ALOAD, 0);
       BridgeCalls.push(mv, op);

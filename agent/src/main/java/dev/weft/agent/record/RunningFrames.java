@@ -72,7 +72,10 @@ public final class RunningFrames {
   /** {@code Semaphore.tryAcquire} with a timeout: false is ABORTED. */
   public static final int SEMAPHORE_TRY_TIMED = 10;
 
-  /** {@code Semaphore.release} (either; entry only). */
+  /**
+   * {@code Semaphore.release} (either) and {@code StampedLock}'s unlocks: locks without a holder
+   * (entry only).
+   */
   public static final int SEMAPHORE_RELEASE = 11;
 
   /** {@code CountDownLatch.await()}. */
@@ -98,6 +101,24 @@ public final class RunningFrames {
 
   /** {@code CompletableFuture.get} (either) and {@code join}. */
   public static final int COMPLETABLE_GET = 19;
+
+  /** {@code StampedLock.readLock} and {@code readLockInterruptibly}. */
+  public static final int STAMPED_READ = 20;
+
+  /** {@code StampedLock.writeLock} and {@code writeLockInterruptibly}. */
+  public static final int STAMPED_WRITE = 21;
+
+  /** {@code StampedLock.tryReadLock()}: a zero stamp is FAILED. */
+  public static final int STAMPED_TRY_READ = 22;
+
+  /** {@code StampedLock.tryWriteLock()}: a zero stamp is FAILED. */
+  public static final int STAMPED_TRY_WRITE = 23;
+
+  /** {@code StampedLock.tryReadLock(long, TimeUnit)}: a zero stamp is ABORTED. */
+  public static final int STAMPED_TRY_READ_TIMED = 24;
+
+  /** {@code StampedLock.tryWriteLock(long, TimeUnit)}: a zero stamp is ABORTED. */
+  public static final int STAMPED_TRY_WRITE_TIMED = 25;
 
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
@@ -213,6 +234,10 @@ public final class RunningFrames {
       case TRY_LOCK_TIMED:
       case SEMAPHORE_TRY:
       case SEMAPHORE_TRY_TIMED:
+      case STAMPED_TRY_READ:
+      case STAMPED_TRY_WRITE:
+      case STAMPED_TRY_READ_TIMED:
+      case STAMPED_TRY_WRITE_TIMED:
         if (result != 0) {
           acquired(f, target, op);
         } else {

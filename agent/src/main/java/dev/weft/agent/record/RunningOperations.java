@@ -12,6 +12,12 @@ import static dev.weft.agent.record.RunningFrames.PHASER_AWAIT_ADVANCE;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_ACQUIRE;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_TRY;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_TRY_TIMED;
+import static dev.weft.agent.record.RunningFrames.STAMPED_READ;
+import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_READ;
+import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_READ_TIMED;
+import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_WRITE;
+import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_WRITE_TIMED;
+import static dev.weft.agent.record.RunningFrames.STAMPED_WRITE;
 import static dev.weft.agent.record.RunningFrames.THREAD_JOIN;
 import static dev.weft.agent.record.RunningFrames.TRY_LOCK;
 
@@ -28,6 +34,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * What {@link RunningFrames} needs to know of each hooked operation: the JDK class whose method it
@@ -61,6 +68,13 @@ final class RunningOperations {
         return FutureTask.class;
       case COMPLETABLE_GET:
         return CompletableFuture.class;
+      case STAMPED_READ:
+      case STAMPED_WRITE:
+      case STAMPED_TRY_READ:
+      case STAMPED_TRY_WRITE:
+      case STAMPED_TRY_READ_TIMED:
+      case STAMPED_TRY_WRITE_TIMED:
+        return StampedLock.class;
       default:
         if (target instanceof ReentrantReadWriteLock.ReadLock) {
           return ReentrantReadWriteLock.ReadLock.class;
@@ -97,6 +111,9 @@ final class RunningOperations {
       case COMPLETABLE_GET:
         return ConstructKind.COMPLETABLE_FUTURE;
       default:
+        if (target instanceof StampedLock) {
+          return ConstructKind.STAMPED_LOCK;
+        }
         return target instanceof ReentrantLock
             ? ConstructKind.REENTRANT_LOCK
             : ConstructKind.READ_WRITE_LOCK;
@@ -152,16 +169,29 @@ final class RunningOperations {
     }
   }
 
-  /** A semaphore's permits are shared: its acquisitions are SHARED, as at call sites. */
+  /**
+   * A semaphore's permits and a stamped lock's read lock are shared: their acquisitions are SHARED,
+   * as at call sites.
+   */
   static int sharedFlag(int op) {
-    return op == SEMAPHORE_ACQUIRE || op == SEMAPHORE_TRY || op == SEMAPHORE_TRY_TIMED
-        ? LockFlags.SHARED
-        : 0;
+    switch (op) {
+      case SEMAPHORE_ACQUIRE:
+      case SEMAPHORE_TRY:
+      case SEMAPHORE_TRY_TIMED:
+      case STAMPED_READ:
+      case STAMPED_TRY_READ:
+      case STAMPED_TRY_READ_TIMED:
+        return LockFlags.SHARED;
+      default:
+        return 0;
+    }
   }
 
   /** The flags of a try that returned false: an untimed one FAILED, a timed one ABORTED. */
   static int failedFlags(int op) {
-    int failed = op == TRY_LOCK || op == SEMAPHORE_TRY ? LockFlags.FAILED : LockFlags.ABORTED;
+    boolean untimed =
+        op == TRY_LOCK || op == SEMAPHORE_TRY || op == STAMPED_TRY_READ || op == STAMPED_TRY_WRITE;
+    int failed = untimed ? LockFlags.FAILED : LockFlags.ABORTED;
     return failed | sharedFlag(op);
   }
 }

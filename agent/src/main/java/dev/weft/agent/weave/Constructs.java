@@ -22,6 +22,7 @@ import dev.weft.agent.constructs.RunningLocks;
 import dev.weft.agent.constructs.RunningPhasers;
 import dev.weft.agent.constructs.RunningReadWriteLocks;
 import dev.weft.agent.constructs.RunningSemaphores;
+import dev.weft.agent.constructs.RunningStampedLocks;
 import dev.weft.agent.constructs.RunningThreadJoins;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
@@ -74,6 +75,7 @@ public final class Constructs {
         new RunningConditions(),
         new RunningSemaphores(),
         new RunningReadWriteLocks(),
+        new RunningStampedLocks(),
         new RunningLatches(),
         new RunningPhasers(),
         new RunningThreadJoins(),

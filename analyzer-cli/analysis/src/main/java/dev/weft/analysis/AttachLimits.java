@@ -48,6 +48,7 @@ final class AttachLimits {
     (hooked.contains("waits") ? seen : unseen).add("Condition waits");
     (hooked.contains("semaphores") ? seen : unseen).add("Semaphore acquisitions");
     (hooked.contains("read_write_locks") ? seen : unseen).add("read/write lock acquisitions");
+    (hooked.contains("stamped_locks") ? seen : unseen).add("StampedLock acquisitions");
     (hooked.contains("latches") ? seen : unseen).add("CountDownLatch waits");
     (hooked.contains("phasers") ? seen : unseen).add("Phaser waits");
     (hooked.contains("joins") ? seen : unseen).add("Thread.join");
@@ -59,7 +60,7 @@ final class AttachLimits {
     } else {
       unseen.add("synchronized contention, Object.wait");
     }
-    unseen.add("Thread.sleep, fork-join joins, stamped locks");
+    unseen.add("Thread.sleep, fork-join joins");
     List<String> out = new ArrayList<>();
     out.add("waits, regions and tasks already in progress when the recording started");
     out.add(

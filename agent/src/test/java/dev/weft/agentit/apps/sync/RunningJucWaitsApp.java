@@ -16,20 +16,21 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 
 /**
- * Waits for latches, semaphores, phasers, threads, futures and read/write locks that happen only in
- * loops started before the agent attaches: {@code RunningJucWaitsApp LOG AGENT_JAR OPTIONS} starts
- * WORKERS threads whose {@link Worker#run} never returns until the end. Each round a worker awaits
- * the latch a {@link Pacer} opens every millisecond, meets the others at a phaser, takes a
- * read/write lock's write and read locks and a semaphore's only permit, joins a thread it started,
- * gets a future from an executor and joins a CompletableFuture; then it calls {@link Worker#helper}
- * afresh, which does the same with other objects and is woven at its call sites once the agent is
- * there. After a while main attaches the agent to this JVM, keeps it for RECORD_MS, detaches it and
- * stops the workers. Every wait is logged as in {@link RunningWaitsApp}: {@code thread site start
- * end} ({@code System.nanoTime}), and {@code attached T}, {@code detached T}. A thread named {@code
- * idle} waits from before the attach to the end. {@code RunningJucWaitsApp LOG none} never
- * attaches. stdout is the same either way.
+ * Waits for latches, semaphores, phasers, threads, futures, read/write and stamped locks that
+ * happen only in loops started before the agent attaches: {@code RunningJucWaitsApp LOG AGENT_JAR
+ * OPTIONS} starts WORKERS threads whose {@link Worker#run} never returns until the end. Each round
+ * a worker awaits the latch a {@link Pacer} opens every millisecond, meets the others at a phaser,
+ * takes a read/write lock's and a stamped lock's write and read locks and a semaphore's only
+ * permit, joins a thread it started, gets a future from an executor and joins a CompletableFuture;
+ * then it calls {@link Worker#helper} afresh, which does the same with other objects and is woven
+ * at its call sites once the agent is there. After a while main attaches the agent to this JVM,
+ * keeps it for RECORD_MS, detaches it and stops the workers. Every wait is logged as in {@link
+ * RunningWaitsApp}: {@code thread site start end} ({@code System.nanoTime}), and {@code attached
+ * T}, {@code detached T}. A thread named {@code idle} waits from before the attach to the end.
+ * {@code RunningJucWaitsApp LOG none} never attaches. stdout is the same either way.
  */
 public final class RunningJucWaitsApp {
   public static final int WORKERS = 3;
@@ -41,6 +42,8 @@ public final class RunningJucWaitsApp {
   private static final Semaphore HELPER_SEMAPHORE = new Semaphore(1);
   private static final ReentrantReadWriteLock RW = new ReentrantReadWriteLock();
   private static final ReentrantReadWriteLock HELPER_RW = new ReentrantReadWriteLock();
+  private static final StampedLock STAMPED = new StampedLock();
+  private static final StampedLock HELPER_STAMPED = new StampedLock();
   private static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(2);
   private static volatile CountDownLatch latch = new CountDownLatch(1);
   private static volatile boolean stop;
@@ -86,6 +89,22 @@ public final class RunningJucWaitsApp {
             work(300_000); // a reader waits for the writers queued before it
           } finally {
             RW.readLock().unlock();
+          }
+          t0 = System.nanoTime();
+          long stamp = STAMPED.writeLock(); // stamped write in running frame
+          log("stampedWrite", t0);
+          try {
+            work(1_000_000);
+          } finally {
+            STAMPED.unlockWrite(stamp);
+          }
+          t0 = System.nanoTime();
+          stamp = STAMPED.readLock(); // stamped read in running frame
+          log("stampedRead", t0);
+          try {
+            work(300_000); // a reader waits for the writer that holds it
+          } finally {
+            STAMPED.unlockRead(stamp);
           }
           t0 = System.nanoTime();
           SEMAPHORE.acquire(); // semaphore in running frame
@@ -141,6 +160,14 @@ public final class RunningJucWaitsApp {
       t0 = System.nanoTime();
       f.get(); // future in helper
       log("helperFutureGet", t0);
+      t0 = System.nanoTime();
+      long stamp = HELPER_STAMPED.writeLock(); // stamped write in helper
+      log("helperStampedWrite", t0);
+      try {
+        work(200_000);
+      } finally {
+        HELPER_STAMPED.unlock(stamp);
+      }
       t0 = System.nanoTime();
       HELPER_RW.writeLock().lock(); // write lock in helper
       log("helperWriteLock", t0);
