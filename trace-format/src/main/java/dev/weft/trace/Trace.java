@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -389,6 +390,21 @@ public final class Trace implements Closeable {
   /** Stream ids that have an event file, ascending. */
   public List<Integer> streamIds() {
     return List.copyOf(files.keySet());
+  }
+
+  /**
+   * The stream ids {@link #events()} reports events under, ascending: every event file's, and since
+   * 1.3 every virtual thread's whose events are on its carriers' streams ({@link
+   * ThreadDef#CARRIED}). A consumer that keeps something per thread sizes it from these.
+   */
+  public List<Integer> eventStreamIds() {
+    TreeSet<Integer> all = new TreeSet<>(files.keySet());
+    for (ThreadDef t : definitions.threads()) {
+      if (t.isCarried()) {
+        all.add(t.stream());
+      }
+    }
+    return List.copyOf(all);
   }
 
   /** A new cursor over all events of all threads, merged in time order. */

@@ -8,8 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.weft.analysis.apps.VirtualPinningApp;
+import dev.weft.export.otf2.Otf2Exporter;
+import dev.weft.report.HtmlReport;
 import dev.weft.report.TextReport;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.Trace;
+import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -84,6 +90,25 @@ class VirtualThreadPropertiesIT {
         "the timeline adds up to the busy time: " + busy + facts);
     assertTrue(facts.contains("Carrier utilisation over time"), facts);
     assertTrue(AnalysisJson.toJson(r).contains("\"timeline\""), "the JSON carries it");
+
+    // The virtual threads are threads of their own in the HTML timeline and the OTF2 archive.
+    ByteArrayOutputStream html = new ByteArrayOutputStream();
+    HtmlReport.write(new ObjectMapper().readTree(AnalysisJson.toJson(r)), trace, html);
+    assertTrue(html.size() > 0);
+    try (Trace t2 = Trace.open(trace)) {
+      Otf2Exporter otf2 = new Otf2Exporter(t2);
+      otf2.write(tmp.resolve("otf2"));
+      long carried = 0;
+      for (ThreadDef d : t2.definitions().threads()) {
+        if (d.isCarried()) {
+          carried++;
+          assertTrue(
+              otf2.locationEvents().getOrDefault((long) d.stream(), 0L) > 0,
+              "virtual thread " + d.name() + " has its OTF2 location");
+        }
+      }
+      assertTrue(carried > 0, "the app's virtual threads are carried");
+    }
   }
 
   private static long printed(String stdout, String label) {

@@ -113,7 +113,7 @@ final class TimelineReader {
    */
   private void orderTracks() {
     TreeMap<Integer, List<ThreadDef>> byPool = new TreeMap<>();
-    for (int stream : trace.streamIds()) {
+    for (int stream : trace.eventStreamIds()) {
       ThreadDef t = defs.thread(stream);
       byPool.computeIfAbsent(t.pool(), p -> new ArrayList<>()).add(t);
     }
@@ -506,7 +506,12 @@ final class TimelineReader {
         relArrows,
         limits,
         new Timeline.Stats(
-            events, intervals, arrowCount, unmatchedEnds, openAtEnd, trace.streamIds().size()));
+            events,
+            intervals,
+            arrowCount,
+            unmatchedEnds,
+            openAtEnd,
+            trace.eventStreamIds().size()));
   }
 
   /** A thread while its events are read: open intervals, and its detail while there is detail. */

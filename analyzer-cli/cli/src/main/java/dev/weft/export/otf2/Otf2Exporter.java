@@ -55,7 +55,8 @@ public final class Otf2Exporter {
   /** Writes the archive into {@code dir}, which must not exist or be empty. */
   public void write(Path dir) throws IOException {
     Otf2Archive archive = new Otf2Archive(dir);
-    List<Integer> streams = trace.streamIds();
+    // Every thread with events is a location, virtual threads on their carriers' streams too.
+    List<Integer> streams = trace.eventStreamIds();
     defineTeams(streams);
     Map<Integer, Otf2Events.Location> locations = new HashMap<>();
     for (int i = 0; i < streams.size(); i++) {
