@@ -37,18 +37,12 @@ public final class VirtualThreads implements ConstructInstrumentation {
         (mv, access, name, descriptor, version) -> {
           if (name.equals("mount") && descriptor.equals("()V")) {
             target.changed();
-            return new HookedMethod(mv, target.internalName(), access, name, descriptor, version) {
-              @Override
-              protected boolean shouldHook() {
-                return true;
-              }
-
-              @Override
-              protected void onEnter() {
-                mv.visitVarInsn(Opcodes.ALOAD, 0);
-                Bridge.VTHREAD_MOUNT.call(mv);
-              }
-            };
+            return JdkMethods.atEntry(
+                mv,
+                m -> {
+                  m.visitVarInsn(Opcodes.ALOAD, 0);
+                  Bridge.VTHREAD_MOUNT.call(m);
+                });
           }
           if (name.equals("unmount") && descriptor.equals("()V")) {
             target.changed();
