@@ -126,8 +126,8 @@ final class CallTargets implements ClassScan.Calls {
   }
 
   @Override
-  public boolean match(String owner, String name, String descriptor) {
-    return mayMatch(byMethod.get(name + descriptor), owner) || mayMatch(byName.get(name), owner);
+  public boolean match(String owner, String name, String method) {
+    return mayMatch(byMethod.get(method), owner) || mayMatch(byName.get(name), owner);
   }
 
   private static boolean mayMatch(List<Target> targets, String owner) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +40,8 @@ final class ClassScan {
 
   /** Which method references matter (owner and descriptor in internal form). */
   interface Calls {
-    boolean match(String owner, String name, String descriptor);
+    /** {@code method} is name and descriptor together ({@code "await()V"}). */
+    boolean match(String owner, String name, String method);
   }
 
   /** A method with monitors. */
@@ -66,7 +68,10 @@ final class ClassScan {
 
   private final String[] refOwner;
   private final String[] refName;
-  private final String[] refDescriptor;
+
+  /** Name and descriptor together, the form the tables are keyed by. */
+  private final String[] refMethod;
+
   private final int poolSize;
 
   /** Constant pool indices of method handles, and the index of the member each refers to. */
@@ -87,6 +92,12 @@ final class ClassScan {
 
   private final List<int[]> methodInvokes = new ArrayList<>();
   private final Map<String, Method> monitors = new HashMap<>();
+
+  /**
+   * The answers of {@link #methodsCalling} so far: each family asks twice (whether it wants the
+   * class, then which methods to weave).
+   */
+  private final Map<Calls, Set<String>> calling = new IdentityHashMap<>();
 
   private ClassScan(WeaveTarget target) {
     this.target = new WeakReference<>(target);
@@ -138,13 +149,13 @@ final class ClassScan {
     refIndex = Arrays.copyOf(index, refs);
     refOwner = new String[refs];
     refName = new String[refs];
-    refDescriptor = new String[refs];
+    refMethod = new String[refs];
     for (int r = 0; r < refs; r++) {
       int offset = reader.getItem(refIndex[r]);
       refOwner[r] = reader.readClass(offset, buffer);
       int nameAndType = reader.getItem(reader.readUnsignedShort(offset + 2));
       refName[r] = reader.readUTF8(nameAndType, buffer);
-      refDescriptor[r] = reader.readUTF8(nameAndType + 2, buffer);
+      refMethod[r] = refName[r].concat(reader.readUTF8(nameAndType + 2, buffer));
     }
     scanMethods(reader, classfile, buffer);
   }
@@ -162,9 +173,18 @@ final class ClassScan {
 
   /** The methods (name + descriptor) whose code may invoke what {@code calls} matches. */
   Set<String> methodsCalling(Calls calls) {
+    Set<String> out = calling.get(calls);
+    if (out == null) {
+      out = findMethodsCalling(calls);
+      calling.put(calls, out);
+    }
+    return out;
+  }
+
+  private Set<String> findMethodsCalling(Calls calls) {
     boolean[] wanted = null;
     for (int r = 0; r < refIndex.length; r++) {
-      if (calls.match(refOwner[r], refName[r], refDescriptor[r])) {
+      if (calls.match(refOwner[r], refName[r], refMethod[r])) {
         if (wanted == null) {
           wanted = new boolean[poolSize];
         }
