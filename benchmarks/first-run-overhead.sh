@@ -11,7 +11,8 @@
 # one run, and the host's load average is printed beside it (the machine may be shared). Uses the
 # built jars (agent/target/weft-agent.jar, testapps/target/weft-testapps.jar); build them first with
 # `mvn -B -q package -DskipTests`. WEFT_JVM_OPTIONS adds JVM options to the agent's runs (e.g. to
-# try a compiler setting). Linux only (/proc). Not part of CI.
+# try a compiler setting); WEFT_AGENT_B=path/to/other/weft-agent.jar adds a third configuration in
+# the same rounds, to compare two builds of the agent. Linux only (/proc). Not part of CI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
@@ -93,14 +94,15 @@ public final class FirstRun {
 }
 JAVA
 javac --release 17 -cp "$apps" -d "$work/classes" "$work/FirstRun.java"
-export WORK="$work" AGENT="$agent" CP="$work/classes:$apps" ROUNDS="$rounds" AGENT_OPTIONS="$agent_options"
+export WORK="$work" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" CP="$work/classes:$apps" ROUNDS="$rounds" AGENT_OPTIONS="$agent_options"
 exec python3 - <<'PY'
 import os, statistics, subprocess
 work, rounds = os.environ["WORK"], int(os.environ["ROUNDS"])
 opts = os.environ["AGENT_OPTIONS"]
 apps = {"sparse-cg": ["sparse-cg", "--cpu", "--rows", "100000", "--iterations", "200"],
         "barrier-imbalance": ["barrier-imbalance", "--cpu", "--work-ms", "20", "--iterations", "25"]}
-configs = ("plain", "weft")
+configs = ("plain", "weft") + (("weft B",) if os.environ["AGENT_B"] else ())
+jars = {"weft": os.environ["AGENT"], "weft B": os.environ["AGENT_B"]}
 data = {}  # (app, config) -> list of dicts
 
 def load():
@@ -110,8 +112,8 @@ def run(app, config):
     out = os.path.join(work, "trace")
     subprocess.run(["rm", "-rf", out])
     jvm = []
-    if config == "weft":
-        jvm = [f"-javaagent:{os.environ['AGENT']}=out={out}" + (f",{opts}" if opts else "")]
+    if config != "plain":
+        jvm = [f"-javaagent:{jars[config]}=out={out}" + (f",{opts}" if opts else "")]
         jvm += os.environ.get("WEFT_JVM_OPTIONS", "").split()
     p = subprocess.run(["/usr/bin/time", "-f", "time %U %S %e", "java", *jvm, "-cp", os.environ["CP"],
                         "FirstRun", *apps[app]], capture_output=True, text=True)
@@ -133,14 +135,15 @@ def run(app, config):
 print(f"load average at start: {' '.join(load())}; agent options: {opts or '(defaults)'}")
 for i in range(rounds):
     for app in apps:
-        for c in (configs if i % 2 == 0 else reversed(configs)):
+        for c in (configs if i % 2 == 0 else tuple(reversed(configs))):
             data.setdefault((app, c), []).append(run(app, c))
 print(f"load average at end:   {' '.join(load())}; {rounds} rounds, medians (min–max), seconds")
 for app in apps:
     print(f"\n{app} ({' '.join(apps[app][1:])}), first run in a fresh JVM")
     keys = sorted({k for c in configs for d in data[(app, c)] for k in d},
                   key=lambda k: (not k.startswith("process"), not k.startswith("run"), k))
-    print(f"  {'figure':<16} {'plain':>20} {'weft':>20} {'ratio':>7}")
+    print(f"  {'figure':<16}" + "".join(f" {c:>20}" for c in configs)
+          + "".join(f" {c + '/plain':>13}" for c in configs[1:]))
     for k in keys:
         cols = []
         meds = []
@@ -148,6 +151,6 @@ for app in apps:
             v = [d.get(k, 0.0) for d in data[(app, c)]]
             meds.append(statistics.median(v))
             cols.append(f"{meds[-1]:.3f} ({min(v):.2f}–{max(v):.2f})")
-        ratio = f"{meds[1] / meds[0]:.2f}×" if meds[0] > 0 else "–"
-        print(f"  {k:<16} {cols[0]:>20} {cols[1]:>20} {ratio:>7}")
+        ratios = [f"{m / meds[0]:.2f}×" if meds[0] > 0 else "–" for m in meds[1:]]
+        print(f"  {k:<16}" + "".join(f" {c:>20}" for c in cols) + "".join(f" {r:>13}" for r in ratios))
 PY

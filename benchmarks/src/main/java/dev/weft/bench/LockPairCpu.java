@@ -1,0 +1,104 @@
+package dev.weft.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The cost of an uncontended lock pair in the measuring thread's own CPU time, which, unlike JMH's
+ * wall-clock average, does not grow when other processes take the cores: on a shared host the
+ * difference between a run with and one without the agent stays readable.
+ *
+ * <p>{@code java -cp benchmarks.jar dev.weft.bench.LockPairCpu [ROUNDS [NAME]]} prints, per
+ * construct (or for NAME only, e.g. to profile it), the median and range over ROUNDS rounds of ns
+ * of thread CPU per pair, and System.nanoTime()'s cost measured the same way. Run it without and
+ * with {@code -javaagent:weft-agent.jar} (see benchmarks/lock-pair.sh).
+ */
+public final class LockPairCpu {
+  private static final int PAIRS = 200_000;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Object monitor = new Object();
+  private long counter;
+  private long sink;
+
+  long reentrantLock(int n) {
+    for (int i = 0; i < n; i++) {
+      lock.lock();
+      try {
+        ++counter;
+      } finally {
+        lock.unlock();
+      }
+    }
+    return counter;
+  }
+
+  long synchronizedBlock(int n) {
+    for (int i = 0; i < n; i++) {
+      synchronized (monitor) {
+        ++counter;
+      }
+    }
+    return counter;
+  }
+
+  long nanoTime(int n) {
+    long s = 0;
+    for (int i = 0; i < n; i++) {
+      s += System.nanoTime();
+    }
+    return s;
+  }
+
+  long baseline(int n) {
+    for (int i = 0; i < n; i++) {
+      ++counter;
+    }
+    return counter;
+  }
+
+  private interface Loop {
+    long run(int n);
+  }
+
+  /** Thread CPU ns per operation of one round. */
+  private double round(Loop loop) {
+    long t0 = THREADS.getCurrentThreadCpuTime();
+    sink += loop.run(PAIRS);
+    return (THREADS.getCurrentThreadCpuTime() - t0) / (double) PAIRS;
+  }
+
+  public static void main(String[] args) {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 41;
+    LockPairCpu b = new LockPairCpu();
+    String[] names = {"baseline", "nanoTime", "reentrantLock", "synchronizedBlock"};
+    Loop[] loops = {b::baseline, b::nanoTime, b::reentrantLock, b::synchronizedBlock};
+    for (int w = 0; w < 20; w++) { // warm-up: every loop compiled before measuring
+      for (Loop l : loops) {
+        b.round(l);
+      }
+    }
+    double[][] ns = new double[loops.length][rounds];
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < loops.length; i++) {
+        if (args.length < 2 || names[i].equals(args[1])) {
+          ns[i][r] = b.round(loops[i]);
+        }
+      }
+    }
+    for (int i = 0; i < loops.length; i++) {
+      if (args.length > 1 && !names[i].equals(args[1])) {
+        continue;
+      }
+      Arrays.sort(ns[i]);
+      System.out.printf(
+          "%s %.2f %.2f %.2f%n", names[i], ns[i][rounds / 2], ns[i][0], ns[i][rounds - 1]);
+    }
+    if (b.sink == 42) {
+      System.out.println();
+    }
+  }
+}
