@@ -183,7 +183,9 @@ final class CallTargets implements ClassScan.Calls {
 
     /** A row for {@code method} called by {@code invoke} instructions only. */
     Builder call(Invoke invoke, String method, BracketFactory factory) {
-      Map<String, List<Target>> map = method.indexOf('(') >= 0 ? byMethod : byName;
+      int paren = method.indexOf('(');
+      Map<String, List<Target>> map = paren >= 0 ? byMethod : byName;
+      ClassScan.addTargetName(paren >= 0 ? method.substring(0, paren) : method);
       map.computeIfAbsent(method, k -> new ArrayList<>(1)).add(new Target(owners, invoke, factory));
       return this;
     }

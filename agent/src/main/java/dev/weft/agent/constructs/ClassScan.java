@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 
@@ -38,7 +39,16 @@ final class ClassScan {
   /** The last scan on this thread: the families asking about one class share it. */
   private static final ThreadLocal<ClassScan> LAST = new ThreadLocal<>();
 
-  /** Which method references matter (owner and descriptor in internal form). */
+  /**
+   * The names of every method some {@link Calls} may match ({@link #addTargetName}): a reference to
+   * any other method is not looked at further (its owner and descriptor are not even read).
+   */
+  private static final Set<String> TARGET_NAMES = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Which method references matter (owner and descriptor in internal form). Only references to
+   * methods named in {@link #addTargetName} are offered.
+   */
   interface Calls {
     /** {@code method} is name and descriptor together ({@code "await()V"}). */
     boolean match(String owner, String name, String method);
@@ -69,7 +79,13 @@ final class ClassScan {
   private final String[] refOwner;
   private final String[] refName;
 
-  /** Name and descriptor together, the form the tables are keyed by. */
+  /** How many {@link #TARGET_NAMES} there were when their references were last read. */
+  private int targetNamesRead = -1;
+
+  /**
+   * Name and descriptor together, the form the tables are keyed by; like the owner, read only for
+   * methods named in {@link #TARGET_NAMES} (null otherwise: matches nothing).
+   */
   private final String[] refMethod;
 
   private final int poolSize;
@@ -152,12 +168,14 @@ final class ClassScan {
     refMethod = new String[refs];
     for (int r = 0; r < refs; r++) {
       int offset = reader.getItem(refIndex[r]);
-      refOwner[r] = reader.readClass(offset, buffer);
-      int nameAndType = reader.getItem(reader.readUnsignedShort(offset + 2));
-      refName[r] = reader.readUTF8(nameAndType, buffer);
-      refMethod[r] = refName[r].concat(reader.readUTF8(nameAndType + 2, buffer));
+      refName[r] = reader.readUTF8(reader.getItem(reader.readUnsignedShort(offset + 2)), buffer);
     }
     scanMethods(reader, classfile, buffer);
+  }
+
+  /** Declares that some {@link Calls} may match methods called {@code name}. */
+  static void addTargetName(String name) {
+    TARGET_NAMES.add(name);
   }
 
   /** The scan of {@code target}, shared by the families that ask about it on this thread. */
@@ -181,10 +199,34 @@ final class ClassScan {
     return out;
   }
 
+  /**
+   * Reads owner and name+descriptor of the references to methods named in {@link #TARGET_NAMES}
+   * (again when names were added since: a family's table may be built after this scan).
+   */
+  private void readTargetReferences() {
+    int names = TARGET_NAMES.size(); // the set only grows
+    if (names == targetNamesRead) {
+      return;
+    }
+    WeaveTarget t = target.get();
+    ClassReader reader = t.reader();
+    char[] buffer = new char[reader.getMaxStringLength()];
+    for (int r = 0; r < refIndex.length; r++) {
+      if (refMethod[r] == null && TARGET_NAMES.contains(refName[r])) {
+        int offset = reader.getItem(refIndex[r]);
+        int nameAndType = reader.getItem(reader.readUnsignedShort(offset + 2));
+        refOwner[r] = reader.readClass(offset, buffer);
+        refMethod[r] = refName[r].concat(reader.readUTF8(nameAndType + 2, buffer));
+      }
+    }
+    targetNamesRead = names;
+  }
+
   private Set<String> findMethodsCalling(Calls calls) {
+    readTargetReferences();
     boolean[] wanted = null;
     for (int r = 0; r < refIndex.length; r++) {
-      if (calls.match(refOwner[r], refName[r], refMethod[r])) {
+      if (refMethod[r] != null && calls.match(refOwner[r], refName[r], refMethod[r])) {
         if (wanted == null) {
           wanted = new boolean[poolSize];
         }
