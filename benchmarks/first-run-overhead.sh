@@ -11,7 +11,8 @@
 # one run, and the host's load average is printed beside it (the machine may be shared). Uses the
 # built jars (agent/target/weft-agent.jar, testapps/target/weft-testapps.jar); build them first with
 # `mvn -B -q package -DskipTests`. WEFT_JVM_OPTIONS adds JVM options to the agent's runs (e.g. to
-# try a compiler setting); WEFT_AGENT_B=path/to/other/weft-agent.jar adds a third configuration in
+# try a compiler setting); WEFT_AGENT=path/to/weft-agent.jar measures another agent jar than the
+# built one, WEFT_AGENT_B=path/to/other/weft-agent.jar adds a third configuration in
 # the same rounds, to compare two builds of the agent. Linux only (/proc). Not part of CI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,7 +20,7 @@ root="$(dirname "$here")"
 rounds="${1:-7}"
 agent_options="${2:-}"
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "usage: benchmarks/first-run-overhead.sh [ROUNDS] [AGENT_OPTIONS]" >&2; exit 2; }
-agent="$root/agent/target/weft-agent.jar"
+agent="${WEFT_AGENT:-$root/agent/target/weft-agent.jar}"
 apps="$root/testapps/target/weft-testapps.jar"
 for jar in "$agent" "$apps"; do
   [[ -f "$jar" ]] || { echo "first-run-overhead.sh: $jar missing; run mvn -B -q package -DskipTests" >&2; exit 2; }
@@ -96,7 +97,7 @@ JAVA
 javac --release 17 -cp "$apps" -d "$work/classes" "$work/FirstRun.java"
 export WORK="$work" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" CP="$work/classes:$apps" ROUNDS="$rounds" AGENT_OPTIONS="$agent_options"
 exec python3 - <<'PY'
-import os, statistics, subprocess
+import os, statistics, subprocess, sys
 work, rounds = os.environ["WORK"], int(os.environ["ROUNDS"])
 opts = os.environ["AGENT_OPTIONS"]
 apps = {"sparse-cg": ["sparse-cg", "--cpu", "--rows", "100000", "--iterations", "200"],
@@ -134,6 +135,7 @@ def run(app, config):
 
 print(f"load average at start: {' '.join(load())}; agent options: {opts or '(defaults)'}")
 for i in range(rounds):
+    print(f"round {i + 1}/{rounds}, load {' '.join(load())}", file=sys.stderr)
     for app in apps:
         for c in (configs if i % 2 == 0 else tuple(reversed(configs))):
             data.setdefault((app, c), []).append(run(app, c))

@@ -13,7 +13,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 jvms="${1:-5}"
 agent="${2:-$root/agent/target/weft-agent.jar}"
-bench="$root/benchmarks/target/benchmarks.jar"
+bench="${WEFT_BENCH_JAR:-$root/benchmarks/target/benchmarks.jar}"
 [[ "$jvms" =~ ^[1-9][0-9]*$ ]] || { echo "usage: benchmarks/lock-pair.sh [JVMS] [AGENT_JAR]" >&2; exit 2; }
 for jar in "$agent" "$bench"; do
   [[ -f "$jar" ]] || { echo "lock-pair.sh: $jar missing; run mvn -B -q package -DskipTests" >&2; exit 2; }
