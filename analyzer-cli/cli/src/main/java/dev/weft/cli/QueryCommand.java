@@ -5,7 +5,6 @@ import dev.weft.store.StoreException;
 import dev.weft.store.StoreReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,8 +28,12 @@ import picocli.CommandLine.Spec;
           + " BY 2 DESC LIMIT 10\""
     })
 final class QueryCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
-  Path dir;
+  @Parameters(
+      index = "0",
+      paramLabel = "DIR",
+      description =
+          "The store directory; with --engine spark also a URI (hdfs://, s3a://, file://).")
+  String dir;
 
   @Parameters(index = "1", paramLabel = "SQL", description = "The query.")
   String sql;
@@ -73,14 +76,14 @@ final class QueryCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (engine == Engine.SPARK) {
       return SparkEngine.run(
-          SparkEngine.args(master, format.name(), skipDamaged, dir.toString(), sql),
+          SparkEngine.args(master, format.name(), skipDamaged, StoreCommands.forSpark(dir), sql),
           spec.commandLine().getOut(),
           spec.commandLine().getErr());
     }
     if (master != null) {
       throw new BadInputException("--master is for --engine spark");
     }
-    try (StoreReader store = StoreReader.open(dir, skipDamaged)) {
+    try (StoreReader store = StoreReader.open(StoreCommands.local(dir), skipDamaged)) {
       StoreCommands.warnSkipped(store, spec.commandLine().getErr());
       String out;
       try (Statement st = store.connection().createStatement();

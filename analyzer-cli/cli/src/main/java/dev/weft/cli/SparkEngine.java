@@ -88,6 +88,24 @@ final class SparkEngine {
     return a;
   }
 
+  /** The arguments of SparkQuery for a weft trend. */
+  static List<String> trendArgs(
+      String master, boolean skipDamaged, String dir, String property, int last, String mainClass) {
+    List<String> a = args(master, "table", skipDamaged, dir, null);
+    a.remove(a.size() - 1); // no SQL
+    a.remove(a.size() - 1); // the directory comes last
+    a.add("--trend");
+    a.add(property);
+    a.add("--last");
+    a.add(Integer.toString(last));
+    if (mainClass != null) {
+      a.add("--main-class");
+      a.add(mainClass);
+    }
+    a.add(dir);
+    return a;
+  }
+
   /**
    * The module's directory: {@value #HOME_PROPERTY} or {@value #HOME_ENV} when set, else the build
    * tree's analyzer-cli/spark/target (under WEFT_HOME, or beside weft.jar's

@@ -4,9 +4,10 @@ import dev.weft.analysis.PropertyRegistry;
 import dev.weft.store.StoreException;
 import dev.weft.store.StoreReader;
 import dev.weft.store.Trend;
+import dev.weft.store.TrendLines;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
+import java.io.StringWriter;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -26,8 +27,11 @@ import picocli.CommandLine.Spec;
           + " tau and the Mann-Kendall test of a monotonic trend; 'grew' marks a rise with p < 0.05."
     })
 final class TrendCommand implements Callable<Integer> {
-  @picocli.CommandLine.Parameters(index = "0", paramLabel = "DIR", description = "The store.")
-  Path dir;
+  @picocli.CommandLine.Parameters(
+      index = "0",
+      paramLabel = "DIR",
+      description = "The store; with --engine spark also a URI (hdfs://, s3a://, file://).")
+  String dir;
 
   @Option(
       names = "--property",
@@ -61,6 +65,19 @@ final class TrendCommand implements Callable<Integer> {
           "Leave out damaged or foreign Parquet files (saying how many) instead of failing.")
   boolean skipDamaged;
 
+  @Option(
+      names = "--engine",
+      paramLabel = "ENGINE",
+      description =
+          "duckdb (default), or spark: the same queries on Apache Spark (see weft query --help).")
+  QueryCommand.Engine engine = QueryCommand.Engine.DUCKDB;
+
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description = "With --engine spark: the Spark master (default: local[*]).")
+  String master;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -73,11 +90,28 @@ final class TrendCommand implements Callable<Integer> {
       throw new BadInputException("--last must be at least 2 (a trend needs two runs)");
     }
     Trend.Result t;
-    try (StoreReader store = StoreReader.open(dir, skipDamaged)) {
-      StoreCommands.warnSkipped(store, spec.commandLine().getErr());
-      t = Trend.of(store.connection(), property, last, mainClass);
-    } catch (SQLException e) {
-      throw new StoreException(StoreCommands.oneLine(e));
+    if (engine == QueryCommand.Engine.SPARK) {
+      StringWriter answer = new StringWriter();
+      int code =
+          SparkEngine.run(
+              SparkEngine.trendArgs(
+                  master, skipDamaged, StoreCommands.forSpark(dir), property, last, mainClass),
+              new PrintWriter(answer),
+              spec.commandLine().getErr());
+      if (code != ExitCodes.OK) {
+        return code;
+      }
+      t = TrendLines.read(answer.toString());
+    } else {
+      if (master != null) {
+        throw new BadInputException("--master is for --engine spark");
+      }
+      try (StoreReader store = StoreReader.open(StoreCommands.local(dir), skipDamaged)) {
+        StoreCommands.warnSkipped(store, spec.commandLine().getErr());
+        t = Trend.of(store.connection(), property, last, mainClass);
+      } catch (SQLException e) {
+        throw new StoreException(StoreCommands.oneLine(e));
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println(

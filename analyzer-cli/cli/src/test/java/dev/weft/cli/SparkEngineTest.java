@@ -1,6 +1,7 @@
 package dev.weft.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -50,5 +51,26 @@ class SparkEngineTest {
     assertEquals(
         java.util.List.of("--format", "table", "D", "Q"),
         SparkEngine.args(null, "TABLE", false, "D", "Q"));
+    assertEquals(
+        java.util.List.of(
+            "--format", "table", "--trend", "wait", "--last", "9", "--main-class", "C", "D"),
+        SparkEngine.trendArgs(null, false, "D", "wait", 9, "C"));
+    assertEquals(
+        java.util.List.of(
+            "--master",
+            "m",
+            "--format",
+            "table",
+            "--skip-damaged",
+            "--trend",
+            "w",
+            "--last",
+            "2",
+            "hdfs://h/d"),
+        SparkEngine.trendArgs("m", true, "hdfs://h/d", "w", 2, null));
+    assertEquals("hdfs://h/d", StoreCommands.forSpark("hdfs://h/d"));
+    assertEquals("file:///tmp/s", StoreCommands.forSpark("file:///tmp/s"));
+    assertTrue(Path.of(StoreCommands.forSpark("rel/dir")).isAbsolute());
+    assertFalse(StoreCommands.isUri("C:\\store"));
   }
 }

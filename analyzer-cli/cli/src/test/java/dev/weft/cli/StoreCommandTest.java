@@ -81,6 +81,26 @@ class StoreCommandTest {
   }
 
   @Test
+  void aFileUriIsTheLocalStoreAndOtherUrisAreForSparkOnly() {
+    Cli.Result uri =
+        Cli.run("query", store.toUri().toString(), "SELECT count(*) AS runs FROM runs");
+    assertEquals(0, uri.exit(), uri.toString());
+    assertEquals("runs\n----\n   2\n(1 row)\n", uri.out());
+    for (String command : new String[] {"query", "trend"}) {
+      Cli.Result remote =
+          command.equals("query")
+              ? Cli.run("query", "hdfs://namenode:8020/weft", "SELECT 1")
+              : Cli.run("trend", "s3a://bucket/weft", "--property", "lock_contention");
+      assertEquals(ExitCodes.BAD_INPUT, remote.exit(), remote.toString());
+      assertEquals(1, remote.err().lines().count(), remote.err());
+      assertTrue(remote.err().contains("read with --engine spark"), remote.err());
+    }
+    Cli.Result master =
+        Cli.run("trend", store.toString(), "--property", "lock_contention", "--master", "x");
+    assertEquals("weft: --master is for --engine spark\n", master.err());
+  }
+
+  @Test
   void trendListsTheStoredCallPaths() {
     Cli.Result r =
         Cli.run("trend", store.toString(), "--property", "lock_contention", "--last", "5");

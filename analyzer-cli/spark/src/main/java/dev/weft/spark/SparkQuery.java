@@ -2,6 +2,7 @@ package dev.weft.spark;
 
 import dev.weft.store.QueryOutput;
 import dev.weft.store.StoreException;
+import dev.weft.store.TrendLines;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -22,12 +23,16 @@ import scala.jdk.javaapi.CollectionConverters;
  * by {@code spark-submit --class dev.weft.spark.SparkQuery weft-spark.jar [options] DIR SQL} on a
  * cluster (whose master then comes from spark-submit).
  *
- * <p>Arguments: {@code [--master URL] [--format table|csv|json] [--skip-damaged] DIR SQL}. Exit
- * code 0, or 2 with one line {@code weft: <message>} on stderr.
+ * <p>Arguments: {@code [--master URL] [--format table|csv|json] [--skip-damaged] DIR SQL}; or, for
+ * {@code weft trend --engine spark}, {@code --trend ID --last N [--main-class CLASS]} and DIR only,
+ * printing the trend as {@link TrendLines}. DIR is a local path or a URI Spark's file systems read
+ * (hdfs://, s3a://, file://). Exit code 0, or 2 with one line {@code weft: <message>} on stderr.
  */
 public final class SparkQuery {
   static final String USAGE =
-      "usage: SparkQuery [--master URL] [--format table|csv|json] [--skip-damaged] DIR SQL";
+      "usage: SparkQuery [--master URL] [--format table|csv|json] [--skip-damaged] DIR SQL,"
+          + " or SparkQuery [--master URL] [--skip-damaged] --trend ID --last N [--main-class C]"
+          + " DIR";
 
   private SparkQuery() {}
 
@@ -47,6 +52,9 @@ public final class SparkQuery {
     String master = null;
     QueryOutput.Format format = QueryOutput.Format.TABLE;
     boolean skipDamaged = false;
+    String trend = null;
+    int last = 20;
+    String mainClass = null;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -67,10 +75,27 @@ public final class SparkQuery {
           }
         }
         case "--skip-damaged" -> skipDamaged = true;
+        case "--trend", "--main-class" -> {
+          if (i + 1 == args.length) {
+            return bad(err, args[i] + " needs a value; " + USAGE);
+          }
+          if (args[i].equals("--trend")) {
+            trend = args[++i];
+          } else {
+            mainClass = args[++i];
+          }
+        }
+        case "--last" -> {
+          try {
+            last = Integer.parseInt(args[++i]);
+          } catch (RuntimeException e) {
+            return bad(err, "--last needs a number; " + USAGE);
+          }
+        }
         default -> positional.add(args[i]);
       }
     }
-    if (positional.size() != 2) {
+    if (positional.size() != (trend == null ? 2 : 1)) {
       return bad(err, USAGE);
     }
     SparkSession spark = session(master);
@@ -84,7 +109,11 @@ public final class SparkQuery {
                 + (n == 1 ? " damaged or foreign file: " : " damaged or foreign files, the first: ")
                 + skipped.get(0));
       }
-      out.print(render(spark.sql(positional.get(1)), format));
+      if (trend != null) {
+        out.print(TrendLines.write(SparkTrend.of(spark, trend, last, mainClass)));
+      } else {
+        out.print(render(spark.sql(positional.get(1)), format));
+      }
       return 0;
     } catch (StoreException e) {
       return bad(err, e.getMessage());

@@ -2,11 +2,13 @@ package dev.weft.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.store.StoreReader;
 import dev.weft.store.StoreWriter;
 import dev.weft.store.StoredRun;
 import dev.weft.store.Trend;
+import dev.weft.store.TrendLines;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -128,6 +130,23 @@ class SameRowsOnBothEnginesTest {
     same(Trend.SERIES_SQL, "Other", 20, lock);
     same(Trend.NAMES_SQL, wait);
     same("SELECT * FROM properties");
+  }
+
+  @Test
+  void trendGivesTheSameResultOnBothEngines() throws Exception {
+    for (String property : List.of("wait", "lock_contention", "barrier_wait")) {
+      for (String mainClass : Arrays.asList("App", "Other", null)) {
+        Trend.Result onDuck = Trend.of(duck.connection(), property, 6, mainClass);
+        Trend.Result onSpark = SparkTrend.of(spark, property, 6, mainClass);
+        assertFalse(onDuck.rows().isEmpty(), property + " " + mainClass);
+        // The text form holds every figure exactly (doubles in hex).
+        assertEquals(
+            TrendLines.write(onDuck), TrendLines.write(onSpark), property + " " + mainClass);
+      }
+    }
+    Trend.Result app = SparkTrend.of(spark, "wait", 8, "App");
+    assertTrue(app.rows().get(0).callpath().endsWith("grows @ App.java:20"));
+    assertTrue(app.rows().get(0).grew(), "p " + app.rows().get(0).p());
   }
 
   @Test

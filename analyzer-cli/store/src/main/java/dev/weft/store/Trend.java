@@ -78,6 +78,13 @@ public final class Trend {
       "SELECT callpath_key, min(callpath) FROM results WHERE property_path LIKE ?"
           + " ESCAPE '!' GROUP BY callpath_key";
 
+  /** Runs one of the queries above with positional parameters: DuckDB's JDBC, or Spark's. */
+  @FunctionalInterface
+  public interface Engine {
+    /** The rows of {@code sql}, each as its column values (numbers as {@link Number}). */
+    List<Object[]> rows(String sql, Object... params) throws SQLException;
+  }
+
   private Trend() {}
 
   /** The LIKE pattern (escape '!') of the property paths in the subtree of {@code property}. */
@@ -87,22 +94,23 @@ public final class Trend {
 
   /**
    * The trend of {@code property} over the last {@code last} runs of {@code mainClass} (null: the
-   * program of the latest run).
+   * program of the latest run), on DuckDB.
    */
   public static Result of(Connection c, String property, int last, String mainClass)
       throws SQLException {
+    return of(jdbc(c), property, last, mainClass);
+  }
+
+  /** As above, on any engine that runs the queries. */
+  public static Result of(Engine engine, String property, int last, String mainClass)
+      throws SQLException {
     if (mainClass == null) {
-      mainClass = latestMainClass(c);
+      List<Object[]> latest = engine.rows(LATEST_MAIN_CLASS_SQL);
+      mainClass = latest.isEmpty() ? null : (String) latest.get(0)[0];
     }
     List<String> runs = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(RUNS_SQL)) {
-      ps.setString(1, mainClass);
-      ps.setInt(2, last);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          runs.add(rs.getString(1));
-        }
-      }
+    for (Object[] r : engine.rows(RUNS_SQL, mainClass, last)) {
+      runs.add((String) r[0]);
     }
     Map<Long, long[]> series = new LinkedHashMap<>();
     Map<Long, String> names = new HashMap<>();
@@ -110,24 +118,13 @@ public final class Trend {
     if (!runs.isEmpty()) {
       // The runs joined in SQL (DuckDB plans a join far better than IN (…)) and numbered there in
       // the order of the list above, so that the rows carry small integers, not run ids.
-      try (PreparedStatement ps = c.prepareStatement(SERIES_SQL)) {
-        ps.setString(1, mainClass);
-        ps.setInt(2, last);
-        ps.setString(3, like);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            series.computeIfAbsent(rs.getLong(2), k -> new long[runs.size()])[rs.getInt(1)] +=
-                rs.getLong(3);
-          }
-        }
+      for (Object[] r : engine.rows(SERIES_SQL, mainClass, last, like)) {
+        long[] values =
+            series.computeIfAbsent(((Number) r[1]).longValue(), k -> new long[runs.size()]);
+        values[((Number) r[0]).intValue()] += ((Number) r[2]).longValue();
       }
-      try (PreparedStatement ps = c.prepareStatement(NAMES_SQL)) {
-        ps.setString(1, like);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            names.put(rs.getLong(1), rs.getString(2));
-          }
-        }
+      for (Object[] r : engine.rows(NAMES_SQL, like)) {
+        names.put(((Number) r[0]).longValue(), (String) r[1]);
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -136,15 +133,33 @@ public final class Trend {
       double[] mk = mannKendall(v);
       rows.add(new Row(e.getKey(), names.get(e.getKey()), v, change(v), mk[0], mk[1]));
     }
-    rows.sort(Comparator.comparingDouble(Row::changeNs).reversed());
+    // Ties broken by key, so that both engines (whose rows come in different orders) agree.
+    rows.sort(
+        Comparator.comparingDouble(Row::changeNs).reversed().thenComparingLong(Row::callpathKey));
     return new Result(mainClass, runs, rows);
   }
 
-  private static String latestMainClass(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(LATEST_MAIN_CLASS_SQL);
-        ResultSet rs = ps.executeQuery()) {
-      return rs.next() ? rs.getString(1) : null;
-    }
+  /** The engine of a DuckDB connection. */
+  static Engine jdbc(Connection c) {
+    return (sql, params) -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (int i = 0; i < params.length; i++) {
+          ps.setObject(i + 1, params[i]);
+        }
+        List<Object[]> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          int n = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int i = 0; i < n; i++) {
+              row[i] = rs.getObject(i + 1);
+            }
+            out.add(row);
+          }
+        }
+        return out;
+      }
+    };
   }
 
   /** The least-squares slope times (n - 1): the fitted rise from the first run to the last. */

@@ -1,11 +1,14 @@
 package dev.weft.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -48,6 +51,40 @@ class TrendTest {
       // The property's own id selects the same subtree.
       assertEquals(2, Trend.of(r.connection(), "lock_contention", 10, "App").rows().size());
       assertTrue(Trend.of(r.connection(), "barrier_wait", 10, "App").rows().isEmpty());
+      assertSame(t, TrendLines.read(TrendLines.write(t)));
+    }
+  }
+
+  @Test
+  void trendLinesKeepOddTextNullsAndExactFigures() throws Exception {
+    Trend.Result t =
+        new Trend.Result(
+            null,
+            List.of("r\\1", "r\t2"),
+            List.of(
+                new Trend.Row(-3, "a\tb\nc \\N", new long[] {1, Long.MAX_VALUE}, 0.1, -1 / 3.0, 1),
+                new Trend.Row(7, null, new long[] {0, 0}, 0, 0, 1)));
+    assertSame(t, TrendLines.read(TrendLines.write(t)));
+    StoreException e =
+        assertThrows(StoreException.class, () -> TrendLines.read("Exception in thread main"));
+    assertEquals(
+        "the Spark engine's answer is not a trend: Exception in thread main", e.getMessage());
+  }
+
+  /** Equal results (records with arrays compare arrays by identity). */
+  static void assertSame(Trend.Result want, Trend.Result got) {
+    assertEquals(want.mainClass(), got.mainClass());
+    assertEquals(want.runIds(), got.runIds());
+    assertEquals(want.rows().size(), got.rows().size());
+    for (int i = 0; i < want.rows().size(); i++) {
+      Trend.Row a = want.rows().get(i);
+      Trend.Row b = got.rows().get(i);
+      assertEquals(a.callpathKey(), b.callpathKey());
+      assertEquals(a.callpath(), b.callpath());
+      assertArrayEquals(a.values(), b.values());
+      assertEquals(a.changeNs(), b.changeNs());
+      assertEquals(a.tau(), b.tau());
+      assertEquals(a.p(), b.p());
     }
   }
 
