@@ -169,8 +169,11 @@ final class StreamFile {
       for (int i = 0; i < size; i += PAGE) {
         m.put(i, (byte) 0); // pre-fault the page for writing, off the owner's hot path
       }
+      int following = (int) Math.min(2L * size, maxWindow);
+      // Plain stores only from here: the caller's stack may be nearly exhausted (the host's deep
+      // recursion), and a window mapped but not counted would leave a gap in the file.
       nextOffset = end;
-      nextSize = (int) Math.min(2L * size, maxWindow);
+      nextSize = following;
       return m;
     } catch (ClosedChannelException e) {
       // An interrupt that arrived during the I/O (or a close) closed the channel: it is reopened

@@ -78,6 +78,9 @@ public final class StreamWriter {
   /** {@link #events} when the current window was opened. */
   private long windowFirstEvent;
 
+  /** A window taken from the file by a roll that did not finish (see {@link #roll}). */
+  private MappedByteBuffer spare;
+
   /** Where the next event's kind byte goes. */
   private int pos;
 
@@ -415,7 +418,10 @@ public final class StreamWriter {
       }
       p = pos;
     }
-    int q = put(p + 1, delta(t));
+    // A clock that steps back is clamped (times stay monotonic). Nothing is stored in fields
+    // before commit: a stack overflow in here (the host's deep recursion) loses this event only.
+    long time = Math.max(t, last);
+    int q = put(p + 1, time - last);
     if (fieldCount > 0) {
       q = put(q, a);
     }
@@ -428,19 +434,7 @@ public final class StreamWriter {
     if (fieldCount > 3) {
       q = put(q, e);
     }
-    commit(p, code, q);
-  }
-
-  /**
-   * The delta from the previous event; a clock that steps back is clamped (times stay monotonic).
-   */
-  private long delta(long t) {
-    long d = t - last;
-    if (d < 0) {
-      return 0;
-    }
-    last = t;
-    return d;
+    commit(p, code, q, time);
   }
 
   /**
@@ -454,11 +448,6 @@ public final class StreamWriter {
     }
     w.put(p++, (byte) v);
     return p;
-  }
-
-  /** Makes the event at {@code p} valid by storing its kind byte, after its payload. */
-  private void commit(int p, int code, int end) {
-    commit(p, code, end, last);
   }
 
   /**
@@ -498,37 +487,55 @@ public final class StreamWriter {
     return roll();
   }
 
-  /** Moves to the next window. Returns false if no window can be had. */
+  /**
+   * Moves to the next window. Returns false if no window can be had.
+   *
+   * <p>A stack overflow (the host's deep recursion) can strike at any call in here. So every call
+   * comes first and can be repeated, the window taken is kept in {@link #spare} until it is in use,
+   * and the switch itself is plain stores, which cannot overflow: a roll cut short leaves the old
+   * window current and the next roll does it again, never a gap in the file or a block whose base
+   * time is not the previous event's.
+   */
   private boolean roll() {
-    MappedByteBuffer next = file.takeNext(owner, !dropping, window == null);
+    MappedByteBuffer next = spare;
     if (next == null) {
-      dropping = true;
-      return false;
+      next = file.takeNext(owner, !dropping, window == null);
+      if (next == null) {
+        dropping = true;
+        return false;
+      }
+      spare = next;
     }
-    dropping = false;
+    long nextOffset = windowOffset;
     if (window != null) {
       // The reader continues with the next block; the new block header follows, so a process
       // killed in between leaves a block end followed by zeros: a valid end.
       window.put(pos, (byte) TraceFiles.CODE_BLOCK_END);
       WindowSeal.seal(window, events - windowFirstEvent);
-      windowOffset += window.capacity();
+      nextOffset += window.capacity();
     }
-    windowFirstEvent = events;
-    block = new Block(next, windowOffset);
-    window = next;
+    Block nextBlock = new Block(next, nextOffset);
+    int capacity = next.capacity();
     next.order(ByteOrder.LITTLE_ENDIAN);
-    next.putInt(1, next.capacity());
+    next.putInt(1, capacity);
     next.putLong(5, last);
     VarHandle.storeStoreFence();
     next.put(0, (byte) TraceFiles.CODE_BLOCK);
+    int nextHardLimit = capacity - TraceFiles.BLOCK_TRAILER_SIZE - MAX_EVENT_BYTES - 1;
+    // The switch: no calls from here on.
+    spare = null;
+    dropping = false;
+    windowOffset = nextOffset;
+    windowFirstEvent = events;
+    block = nextBlock;
+    window = next;
     pos = TraceFiles.BLOCK_HEADER_SIZE;
-    hardLimit = next.capacity() - TraceFiles.BLOCK_TRAILER_SIZE - MAX_EVENT_BYTES - 1;
-    limit = pos + (hardLimit - pos) / 2;
+    hardLimit = nextHardLimit;
+    limit = pos + (nextHardLimit - pos) / 2;
     if (droppedSinceResume > 0) {
-      // A fresh window always has room for one event.
-      long count = droppedSinceResume;
+      // A fresh window always has room for one event. The count is cleared only once written.
+      event1(last, DROPPED, droppedSinceResume);
       droppedSinceResume = 0;
-      event1(last, DROPPED, count);
     }
     return true;
   }
