@@ -122,12 +122,22 @@ class WaitsIT {
         assertEquals(null, open, "any other event ends a spin: " + e);
       }
     }
-    assertTrue(onSpin.size() >= 1 && onSpin.size() <= 50, onSpin.size() + " pieces");
-    assertTrue(yield.size() >= 1 && yield.size() <= 50, yield.size() + " pieces");
+    assertTrue(onSpin.size() >= 1 && onSpin.size() <= 50, onSpin.size() + " onSpinWait pieces");
+    assertTrue(yield.size() >= 1 && yield.size() <= 50, yield.size() + " yield pieces");
     long spinMs = WaitsApp.SPIN_MS * 1_000_000;
     long onSpinEnd = onSpin.get(onSpin.size() - 1)[1];
     long yieldStart = yield.get(0)[0];
-    assertTrue(onSpinEnd - onSpin.get(0)[0] >= spinMs / 2, "spun while main slept");
+    // the app makes the spin begin before main's sleep and go on after it (see WaitsApp.spinning)
+    long[] sleep = waitAt(t, main, "// spin release sleep");
+    assertTrue(
+        onSpin.get(0)[0] < sleep[0] && onSpinEnd > sleep[1],
+        "spun while main slept: spin "
+            + (onSpin.get(0)[0] - sleep[0])
+            + ".."
+            + (onSpinEnd - sleep[0])
+            + " ns from the start of main's sleep of "
+            + (sleep[1] - sleep[0])
+            + " ns");
     assertTrue(yield.get(yield.size() - 1)[1] - yieldStart >= spinMs * 9 / 10, "yielded SPIN_MS");
     assertTrue(
         yieldStart - onSpinEnd >= WaitsApp.WORK_MS * 1_000_000 * 98 / 100,
@@ -230,6 +240,20 @@ class WaitsIT {
       }
     }
     throw new AssertionError("no " + regionName);
+  }
+
+  /** When the wait at the site marked {@code marker} on {@code stream} began and ended. */
+  private static long[] waitAt(TraceFacts t, int stream, String marker) {
+    List<Event> events = t.eventsByStream.get(stream);
+    for (int i = 0; i + 1 < events.size(); i++) {
+      Event e = events.get(i);
+      if (e.kind() == EventKind.WAIT_ENTER
+          && SyncTraces.regionOf(t, e).firstLine() == SyncTraces.lineOf(APP, marker)) {
+        assertEquals(EventKind.WAIT_EXIT, events.get(i + 1).kind());
+        return new long[] {e.time(), events.get(i + 1).time()};
+      }
+    }
+    throw new AssertionError("no wait at " + marker);
   }
 
   private static void assertSite(

@@ -1,5 +1,7 @@
 package dev.weft.agentit.apps.sync;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -17,6 +19,7 @@ public final class WaitsApp {
   private static final Object monitor = new Object();
   private static int turn;
   private static volatile boolean released;
+  private static volatile long spinCalls;
 
   public static void main(String[] args) throws Exception {
     monitorPingPong();
@@ -123,8 +126,9 @@ public final class WaitsApp {
             () -> {
               while (!released) {
                 Thread.onSpinWait(); // spin site
+                spinCalls++;
               }
-              yieldUntil(System.nanoTime() + WORK_MS * 1_000_000, SPIN_MS * 1_000_000);
+              workThenYield(WORK_MS * 1_000_000, SPIN_MS * 1_000_000);
               try {
                 Thread.sleep(1); // the spin ends before this wait
               } catch (InterruptedException e) {
@@ -133,15 +137,33 @@ public final class WaitsApp {
             },
             "spinner");
     spinner.start();
-    Thread.sleep(SPIN_MS);
+    // however the host schedules the spinner, its spin begins before main's sleep and goes on after
+    // it: a spin call returns before main sleeps, and a whole one runs after the sleep ended
+    awaitSpinCalls(1);
+    Thread.sleep(SPIN_MS); // spin release sleep
+    awaitSpinCalls(spinCalls + 2);
     released = true;
     spinner.join();
     System.out.println("spun");
   }
 
-  /** Works (no spin calls) until {@code busyUntil}, then yields for {@code yieldNanos}. */
-  private static void yieldUntil(long busyUntil, long yieldNanos) {
-    while (System.nanoTime() < busyUntil) {
+  /** Waits, without calls the agent records, until the spinner has made {@code n} spin calls. */
+  private static void awaitSpinCalls(long n) {
+    while (spinCalls < n) {
+      // plain loop: not a spin site
+    }
+  }
+
+  /**
+   * Works (no spin calls) for {@code workNanos} of CPU time, then yields for {@code yieldNanos}.
+   * The work is counted in CPU time, not wall time: on a busy host a wall-clock loop may be
+   * descheduled for most of its length, and a spin interrupted by descheduling is rightly still one
+   * spin.
+   */
+  private static void workThenYield(long workNanos, long yieldNanos) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long busyUntil = threads.getCurrentThreadCpuTime() + workNanos;
+    while (threads.getCurrentThreadCpuTime() < busyUntil) {
       // work: separates the two spins
     }
     long deadline = System.nanoTime() + yieldNanos;
