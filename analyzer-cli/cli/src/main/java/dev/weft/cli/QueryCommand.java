@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,6 +39,7 @@ final class QueryCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
+      completionCandidates = CompletionValues.QueryFormats.class,
       description = "Output format: table, csv or json (default: ${DEFAULT-VALUE}).")
   QueryOutput.Format format = QueryOutput.Format.TABLE;
 
@@ -50,6 +52,7 @@ final class QueryCommand implements Callable<Integer> {
   @Option(
       names = "--engine",
       paramLabel = "ENGINE",
+      completionCandidates = CompletionValues.QueryEngines.class,
       description =
           "duckdb (default), or spark: the same SQL on Apache Spark, in a JVM of its own (build it"
               + " with 'mvn -Pspark package'; see README, History and fleets).")
@@ -60,6 +63,8 @@ final class QueryCommand implements Callable<Integer> {
       paramLabel = "URL",
       description = "With --engine spark: the Spark master (default: local[*]).")
   String master;
+
+  @Mixin ColorOption color;
 
   @Spec CommandSpec spec;
 
@@ -90,7 +95,7 @@ final class QueryCommand implements Callable<Integer> {
         throw new StoreException(StoreCommands.oneLine(e));
       }
       PrintWriter w = spec.commandLine().getOut();
-      w.print(out);
+      w.print(format == QueryOutput.Format.TABLE ? color.style().tableHeader(out) : out);
       w.flush();
     }
     return ExitCodes.OK;

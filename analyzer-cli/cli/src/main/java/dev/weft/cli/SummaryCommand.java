@@ -3,6 +3,7 @@ package dev.weft.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.weft.analysis.TimeText;
+import dev.weft.report.TextReport;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
@@ -60,7 +61,11 @@ final class SummaryCommand implements Callable<Integer> {
           writeJson(t, stats, w);
         } else {
           PrintWriter out = new PrintWriter(w);
-          writeText(t, stats, out, output.isStdout() ? color.style() : Style.PLAIN);
+          if (output.isStdout()) {
+            writeText(t, stats, out, color.style(), Terminal.textWidth(WeftCommand.root(spec)));
+          } else {
+            writeText(t, stats, out, Style.PLAIN, TextReport.DEFAULT_WIDTH);
+          }
           out.flush();
         }
       }
@@ -173,10 +178,19 @@ final class SummaryCommand implements Callable<Integer> {
   // ---- text
   // ---------------------------------------------------------------------------------------
 
-  static void writeText(Trace t, TraceStats s, PrintWriter out, Style style) {
+  /**
+   * The summary as text for {@code width} columns: values wrap under their column, and the name
+   * columns of the tables narrow (a longer name overflows its column rather than being cut).
+   */
+  static void writeText(Trace t, TraceStats s, PrintWriter out, Style style, int width) {
     Definitions d = t.definitions();
+    // Thread and pool names share what the fixed columns of the thread table leave.
+    int names = width - 36;
+    int threadW = Math.max(12, Math.min(32, names * 4 / 7));
+    int poolW = Math.max(8, Math.min(24, names - threadW));
+    int poolNameW = Math.max(16, Math.min(40, width - 37));
     out.println();
-    row(out, "Trace", t.directory().toString());
+    row(out, width, "Trace", t.directory().toString());
     String status;
     switch (s.integrity.status()) {
       case COMPLETE:
@@ -188,49 +202,55 @@ final class SummaryCommand implements Callable<Integer> {
       default:
         status = style.red(s.integrity.summary());
     }
-    row(out, "Status", status);
+    row(out, width, "Status", status);
     ClockDef clock = d.clock();
     if (clock != null && s.events > 0) {
       long epoch = clock.toEpochNanos(s.firstTime);
-      row(out, "Start", Instant.ofEpochSecond(0, epoch).toString());
+      row(out, width, "Start", Instant.ofEpochSecond(0, epoch).toString());
     }
-    row(out, "Duration", TimeText.duration(s.durationNanos()));
+    row(out, width, "Duration", TimeText.duration(s.durationNanos()));
     ProcessDef p = d.process();
     if (p != null) {
       row(
           out,
+          width,
           "Process",
           "pid "
               + p.pid()
               + (p.host().isEmpty() ? "" : " on " + p.host())
               + (p.cores() > 0 ? ", " + p.cores() + " cores" : ""));
-      row(out, "JDK", p.jdkVersion() + (p.vmName().isEmpty() ? "" : " (" + p.vmName() + ")"));
+      row(
+          out,
+          width,
+          "JDK",
+          p.jdkVersion() + (p.vmName().isEmpty() ? "" : " (" + p.vmName() + ")"));
       if (!p.mainClass().isEmpty()) {
-        row(out, "Main class", p.mainClass());
+        row(out, width, "Main class", p.mainClass());
       }
       if (!p.commandLine().isEmpty()) {
-        row(out, "Command line", p.commandLine());
+        row(out, width, "Command line", p.commandLine());
       }
       if (!p.agentOptions().isEmpty()) {
-        row(out, "Agent options", p.agentOptions());
+        row(out, width, "Agent options", p.agentOptions());
       }
     }
     for (Map.Entry<String, String> a : d.attributes().entrySet()) {
-      row(out, a.getKey(), a.getValue());
+      row(out, width, a.getKey(), a.getValue());
     }
-    row(out, "Threads", Integer.toString(d.threads().size()));
+    row(out, width, "Threads", Integer.toString(d.threads().size()));
     row(
         out,
+        width,
         "Events",
         s.events
             + String.format(
                 Locale.ROOT, " (%.2f bytes/event, %s)", s.bytesPerEvent(), bytes(s.eventBytes)));
-    row(out, "Dropped", s.dropped == 0 ? "0" : style.red(Long.toString(s.dropped)));
+    row(out, width, "Dropped", s.dropped == 0 ? "0" : style.red(Long.toString(s.dropped)));
     for (String w : t.warnings()) {
-      row(out, "Warning", w);
+      row(out, width, "Warning", w);
     }
     for (String pr : s.problems()) {
-      row(out, "Problem", pr);
+      row(out, width, "Problem", pr);
     }
 
     out.println();
@@ -238,7 +258,7 @@ final class SummaryCommand implements Callable<Integer> {
         style.bold(
             String.format(
                 Locale.ROOT,
-                " %-6s  %-32s  %-24s %12s  %s",
+                " %-6s  %-" + threadW + "s  %-" + poolW + "s %10s  %s",
                 "Stream",
                 "Thread",
                 "Pool",
@@ -254,7 +274,7 @@ final class SummaryCommand implements Callable<Integer> {
       out.println(
           String.format(
               Locale.ROOT,
-              " %6d  %-32s  %-24s %12d  %s%s",
+              " %6d  %-" + threadW + "s  %-" + poolW + "s %10d  %s%s",
               th.stream(),
               th.name(),
               th.pool() == 0 ? "-" : text.pool(th.pool()),
@@ -268,12 +288,17 @@ final class SummaryCommand implements Callable<Integer> {
       out.println(
           style.bold(
               String.format(
-                  Locale.ROOT, " %-4s  %-40s  %-16s %11s", "Pool", "Name", "Kind", "Parallelism")));
+                  Locale.ROOT,
+                  " %-4s  %-" + poolNameW + "s  %-16s %11s",
+                  "Pool",
+                  "Name",
+                  "Kind",
+                  "Parallelism")));
       for (PoolDef pool : pools) {
         out.println(
             String.format(
                 Locale.ROOT,
-                " %4d  %-40s  %-16s %11d",
+                " %4d  %-" + poolNameW + "s  %-16s %11d",
                 pool.id(),
                 pool.name(),
                 pool.kind().id(),
@@ -306,8 +331,21 @@ final class SummaryCommand implements Callable<Integer> {
     out.println();
   }
 
-  private static void row(PrintWriter out, String name, String value) {
-    out.println(String.format(Locale.ROOT, " %-14s %s", name + ":", value));
+  /** {@code name: value}, the value wrapped at spaces under its column. */
+  private static void row(PrintWriter out, int width, String name, String value) {
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, " %-14s", name + ":"));
+    int shown = line.length();
+    for (String word : value.split(" ")) {
+      int w = Style.visibleLength(word);
+      if (shown > 16 && shown + 1 + w > width) {
+        out.println(line);
+        line = new StringBuilder(" ".repeat(15));
+        shown = 15;
+      }
+      line.append(' ').append(word);
+      shown += 1 + w;
+    }
+    out.println(line);
   }
 
   private static String bytes(long n) {

@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.report.TextReport;
 import java.io.Console;
 import java.io.File;
 import java.io.IOException;
@@ -23,6 +24,14 @@ final class Terminal {
    */
   static int columns(WeftCommand root) {
     return columns(root.env("COLUMNS"), root.stdoutIsTerminal() ? Terminal::sttyColumns : () -> -1);
+  }
+
+  /**
+   * {@link #columns(WeftCommand)} within the widths text layouts support ({@value
+   * TextReport#MIN_WIDTH} to {@value TextReport#MAX_WIDTH}).
+   */
+  static int textWidth(WeftCommand root) {
+    return Math.max(TextReport.MIN_WIDTH, Math.min(TextReport.MAX_WIDTH, columns(root)));
   }
 
   /** As {@link #columns(WeftCommand)}: {@code ttyColumns} gives the terminal's width, or -1. */
