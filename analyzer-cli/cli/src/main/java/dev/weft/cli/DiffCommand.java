@@ -117,8 +117,8 @@ final class DiffCommand implements Callable<Integer> {
     String figures = wide ? "%11s %8s %11s %8s " : narrow ? "%s%7s %s%7s " : "%9s %7s %9s %7s ";
     int nameW = wide ? 40 : narrow ? 0 : Math.max(16, width - 56);
     int threadW = Math.max(16, Math.min(40, width - 36));
-    out.println("A: " + describe(d.a()));
-    out.println("B: " + describe(d.b()));
+    Terminal.wrap(out, "A: ", describe(d.a()), width);
+    Terminal.wrap(out, "B: ", describe(d.b()), width);
     out.println();
     out.println(
         style.bold(

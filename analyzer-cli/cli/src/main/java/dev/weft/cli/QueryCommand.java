@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
       "Tables: runs (one row per run), results (one row per property, call path and thread),"
           + " properties (id, parent, property_path), wait_intervals and events (weft export --format"
           + " parquet). Example: weft query DIR \"SELECT callpath,"
-          + " sum(time_ns) FROM results WHERE property_path LIKE '%/wait/%' GROUP BY ALL ORDER"
+          + " sum(time_ns) FROM results WHERE property_path LIKE '%%/wait/%%' GROUP BY ALL ORDER"
           + " BY 2 DESC LIMIT 10\""
     })
 final class QueryCommand implements Callable<Integer> {

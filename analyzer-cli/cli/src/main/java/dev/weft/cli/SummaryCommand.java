@@ -184,10 +184,6 @@ final class SummaryCommand implements Callable<Integer> {
    */
   static void writeText(Trace t, TraceStats s, PrintWriter out, Style style, int width) {
     Definitions d = t.definitions();
-    // Thread and pool names share what the fixed columns of the thread table leave.
-    int names = width - 36;
-    int threadW = Math.max(12, Math.min(32, names * 4 / 7));
-    int poolW = Math.max(8, Math.min(24, names - threadW));
     int poolNameW = Math.max(16, Math.min(40, width - 37));
     out.println();
     row(out, width, "Trace", t.directory().toString());
@@ -254,34 +250,7 @@ final class SummaryCommand implements Callable<Integer> {
     }
 
     out.println();
-    out.println(
-        style.bold(
-            String.format(
-                Locale.ROOT,
-                " %-6s  %-" + threadW + "s  %-" + poolW + "s %10s  %s",
-                "Stream",
-                "Thread",
-                "Pool",
-                "Events",
-                "State")));
-    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
-    EventText text = new EventText(d);
-    for (ThreadDef th : d.threads()) {
-      TraceStats.StreamStats ss = byStream.get(th.stream());
-      String flags =
-          ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
-              + (th.isVirtual() ? " virtual" : "");
-      out.println(
-          String.format(
-              Locale.ROOT,
-              " %6d  %-" + threadW + "s  %-" + poolW + "s %10d  %s%s",
-              th.stream(),
-              th.name(),
-              th.pool() == 0 ? "-" : text.pool(th.pool()),
-              ss == null ? 0 : ss.events(),
-              ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT),
-              flags));
-    }
+    threadTable(d, s, out, style, width);
     List<PoolDef> pools = sortedPools(d);
     if (!pools.isEmpty()) {
       out.println();
@@ -331,21 +300,66 @@ final class SummaryCommand implements Callable<Integer> {
     out.println();
   }
 
+  /**
+   * One line per thread: stream, name, pool, events, state. When that does not fit {@code width},
+   * or for a name longer than its column, the name gets a line of its own above the rest.
+   */
+  private static void threadTable(
+      Definitions d, TraceStats s, PrintWriter out, Style style, int width) {
+    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
+    EventText text = new EventText(d);
+    List<String[]> rows = new ArrayList<>();
+    int threadW = 6;
+    int poolW = 4;
+    int stateW = 5;
+    for (ThreadDef th : d.threads()) {
+      TraceStats.StreamStats ss = byStream.get(th.stream());
+      String state =
+          (ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT))
+              + ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
+              + (th.isVirtual() ? " virtual" : "");
+      String[] row = {
+        Integer.toString(th.stream()),
+        th.name(),
+        th.pool() == 0 ? "-" : text.pool(th.pool()),
+        Long.toString(ss == null ? 0 : ss.events()),
+        state
+      };
+      rows.add(row);
+      threadW = Math.max(threadW, row[1].length());
+      poolW = Math.max(poolW, row[2].length());
+      stateW = Math.max(stateW, row[4].length());
+    }
+    threadW = Math.min(threadW, 32);
+    poolW = Math.min(poolW, 24);
+    boolean oneLine = 24 + threadW + poolW + stateW <= width;
+    if (!oneLine) {
+      poolW = Math.max(4, Math.min(poolW, width - 22 - stateW));
+    }
+    String rest = "%-" + poolW + "s %10s  %s";
+    String head = " %-6s  %-" + threadW + "s  ";
+    String columns = String.format(Locale.ROOT, rest, "Pool", "Events", "State");
+    if (oneLine) {
+      out.println(style.bold(String.format(Locale.ROOT, head, "Stream", "Thread") + columns));
+    } else {
+      out.println(style.bold(" Stream  Thread"));
+      out.println(style.bold(" ".repeat(9) + columns));
+    }
+    for (String[] r : rows) {
+      if (oneLine && r[1].length() <= threadW) {
+        out.println(
+            String.format(
+                Locale.ROOT, " %6s  %-" + threadW + "s  " + rest, r[0], r[1], r[2], r[3], r[4]));
+      } else {
+        out.println(String.format(Locale.ROOT, " %6s  %s", r[0], r[1]));
+        out.println(" ".repeat(9) + String.format(Locale.ROOT, rest, r[2], r[3], r[4]));
+      }
+    }
+  }
+
   /** {@code name: value}, the value wrapped at spaces under its column. */
   private static void row(PrintWriter out, int width, String name, String value) {
-    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, " %-14s", name + ":"));
-    int shown = line.length();
-    for (String word : value.split(" ")) {
-      int w = Style.visibleLength(word);
-      if (shown > 16 && shown + 1 + w > width) {
-        out.println(line);
-        line = new StringBuilder(" ".repeat(15));
-        shown = 15;
-      }
-      line.append(' ').append(word);
-      shown += 1 + w;
-    }
-    out.println(line);
+    Terminal.wrap(out, String.format(Locale.ROOT, " %-14s ", name + ":"), value, width);
   }
 
   private static String bytes(long n) {

@@ -34,6 +34,34 @@ final class Terminal {
     return Math.max(TextReport.MIN_WIDTH, Math.min(TextReport.MAX_WIDTH, columns(root)));
   }
 
+  /**
+   * Prints {@code prefix} and {@code text}, wrapped at spaces to {@code width} columns,
+   * continuation lines indented as far as the prefix; a word longer than a line is not broken.
+   * Escape codes take no columns.
+   */
+  static void wrap(java.io.PrintWriter out, String prefix, String text, int width) {
+    StringBuilder line = new StringBuilder(prefix);
+    int shown = Style.visibleLength(prefix);
+    boolean first = true;
+    for (String word : text.split(" ")) {
+      int w = Style.visibleLength(word);
+      if (!first && shown + 1 + w > width) {
+        out.println(line);
+        line = new StringBuilder(" ".repeat(prefix.length()));
+        shown = prefix.length();
+        first = true;
+      }
+      if (!first) {
+        line.append(' ');
+        shown++;
+      }
+      line.append(word);
+      shown += w;
+      first = false;
+    }
+    out.println(line);
+  }
+
   /** As {@link #columns(WeftCommand)}: {@code ttyColumns} gives the terminal's width, or -1. */
   static int columns(String columnsEnv, java.util.function.IntSupplier ttyColumns) {
     if (columnsEnv != null) {

@@ -89,6 +89,13 @@ class ColorOptionTest {
   }
 
   @Test
+  void helpFollowsColor() {
+    assertTrue(Cli.run("summary", "--help", "--color=always").out().contains(ESC));
+    assertFalse(
+        Cli.runOnTerminal(Map.of(), "summary", "--help", "--color=never").out().contains(ESC));
+  }
+
+  @Test
   void theAnalysisReportHasBoldHeadingsAndRedWorstProperties() {
     String trace = COMMANDS.get(0)[1];
     String report = Cli.run("analyze", trace, "--color=always").out();

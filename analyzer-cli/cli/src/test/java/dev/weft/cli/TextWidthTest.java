@@ -50,6 +50,36 @@ class TextWidthTest {
   }
 
   @Test
+  void helpFitsTheColumns() {
+    for (int width : new int[] {60, 120}) {
+      Cli.Result r = Cli.run(Map.of("COLUMNS", Integer.toString(width)), "analyze", "--help");
+      assertEquals(0, r.exit(), r.toString());
+      int longest = r.outLines().stream().mapToInt(String::length).max().orElse(0);
+      assertTrue(longest <= width && longest > width - 15, width + ": longest line " + longest);
+    }
+  }
+
+  @Test
+  void everyCommandsHelpFitsAndFormatsCleanly() {
+    java.io.PrintStream stderr = System.err;
+    java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(warnings, true));
+    try {
+      for (String command :
+          WeftCommand.newCommandLine(new WeftCommand()).getSubcommands().keySet()) {
+        Cli.Result r = Cli.run(Map.of("COLUMNS", "60"), command, "--help");
+        assertEquals(0, r.exit(), command + ": " + r);
+        assertEquals("", r.err(), command);
+        assertFits(r.out(), 60, command + " --help");
+      }
+    } finally {
+      System.setErr(stderr);
+    }
+    // picocli reports a description it cannot format (e.g. an unescaped %) on System.err.
+    assertEquals("", warnings.toString(), "picocli warnings");
+  }
+
+  @Test
   void eightyColumnsWhenNotATerminal() {
     assertFits(Cli.run("summary", trace).out(), 80, "summary");
     assertFits(Cli.run("diff", doc, doc).out(), 80, "diff");
