@@ -58,7 +58,7 @@ final class AttachableJvms {
   /** Prints the list as a table, or says that there is none. */
   static void print(List<Jvm> jvms, PrintWriter out, Style style) {
     if (jvms.isEmpty()) {
-      out.println("  (no JVM of this user is running)");
+      out.println(style.dim("  (no JVM of this user is running)"));
       return;
     }
     out.println(

@@ -40,7 +40,7 @@ class ColorOptionTest {
     COMMANDS.add(new String[] {"check", doc, "--baseline", doc});
     COMMANDS.add(new String[] {"query", store, "SELECT count(*) AS runs FROM runs"});
     COMMANDS.add(new String[] {"trend", store, "--property", "execution", "--last", "2"});
-    // Lists the JVMs on stderr (this test's own JVM at least) and exits 2.
+    // Lists the JVMs on stderr (or says there is none) and exits 2.
     COMMANDS.add(new String[] {"attach"});
   }
 

@@ -90,7 +90,11 @@ class TextWidthTest {
     Path out = tmp.resolve("diff.txt");
     Cli.Result r = Cli.run(Map.of("COLUMNS", "60"), "diff", doc, doc, "-o", out.toString());
     assertEquals(0, r.exit(), r.toString());
-    String header = java.nio.file.Files.readAllLines(out).get(3);
+    String header =
+        java.nio.file.Files.readAllLines(out).stream()
+            .filter(l -> l.startsWith("Property"))
+            .findFirst()
+            .orElseThrow();
     assertTrue(header.startsWith("Property" + " ".repeat(22) + " "), header);
   }
 }
