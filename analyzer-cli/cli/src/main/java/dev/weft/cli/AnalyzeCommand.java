@@ -61,6 +61,7 @@ final class AnalyzeCommand implements Callable<Integer> {
   Path storeDir;
 
   @Mixin StoreOptions store;
+  @Mixin ColorOption color;
   @Spec CommandSpec spec;
   private StoredRun.CellCollector cells;
 
@@ -100,11 +101,11 @@ final class AnalyzeCommand implements Callable<Integer> {
       w.write(
           f == ReportFormat.JSON
               ? AnalysisJson.toJson(result)
-              : TextReport.render(
-                  result,
-                  output.isStdout()
-                      ? Terminal.columns(WeftCommand.root(spec))
-                      : TextReport.DEFAULT_WIDTH));
+              : output.isStdout()
+                  ? TextReportColors.apply(
+                      TextReport.render(result, Terminal.columns(WeftCommand.root(spec))),
+                      color.style())
+                  : TextReport.render(result, TextReport.DEFAULT_WIDTH));
       done = true;
     } finally {
       if (!done) {

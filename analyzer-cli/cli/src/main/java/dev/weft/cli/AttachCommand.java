@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -80,6 +81,7 @@ final class AttachCommand implements Callable<Integer> {
   @Option(
       names = "--opt",
       paramLabel = "KEY=VALUE",
+      completionCandidates = CompletionValues.AgentOptionKeys.class,
       description = "An agent option (agent/OPTIONS.md), e.g. constructs=-locks; repeatable.")
   List<String> options = new ArrayList<>();
 
@@ -98,6 +100,8 @@ final class AttachCommand implements Callable<Integer> {
           "Also print when each step of the attach happened, in ms since the epoch (CLI.md).")
   boolean timings;
 
+  @Mixin ColorOption color;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -111,7 +115,7 @@ final class AttachCommand implements Callable<Integer> {
       // As jcmd does: show what could be recorded, and let the user choose.
       List<AttachableJvms.Jvm> jvms = AttachableJvms.list();
       err.println("weft: attach needs the PID of a JVM; the JVMs of this user:");
-      AttachableJvms.print(jvms, err);
+      AttachableJvms.print(jvms, err, color.style());
       err.flush();
       throw new BadInputException(
           jvms.isEmpty() ? "no JVM to attach to" : "choose one: weft attach PID [--duration TIME]");

@@ -56,19 +56,24 @@ final class AttachableJvms {
   }
 
   /** Prints the list as a table, or says that there is none. */
-  static void print(List<Jvm> jvms, PrintWriter out) {
+  static void print(List<Jvm> jvms, PrintWriter out, Style style) {
     if (jvms.isEmpty()) {
-      out.println("  (no JVM of this user is running)");
+      out.println(style.dim("  (no JVM of this user is running)"));
       return;
     }
-    out.printf(Locale.ROOT, "  %8s  %-9s  %-12s  %s%n", "PID", "UPTIME", "WEFT", "MAIN");
+    out.println(
+        style.bold(
+            String.format(Locale.ROOT, "  %8s  %-9s  %-12s  %s", "PID", "UPTIME", "WEFT", "MAIN")));
     for (Jvm j : jvms) {
       out.printf(
           Locale.ROOT,
-          "  %8d  %-9s  %-12s  %s%n",
+          "  %8d  %-9s  %s  %s%n",
           j.pid(),
           j.uptime() == null ? "?" : uptime(j.uptime()),
-          j.weft(),
+          // Padded before colouring: escape codes take no columns.
+          j.weft().equals("-")
+              ? String.format(Locale.ROOT, "%-12s", j.weft())
+              : style.green(String.format(Locale.ROOT, "%-12s", j.weft())),
           j.main());
     }
   }

@@ -111,6 +111,7 @@ final class CheckCommand implements Callable<Integer> {
   @Option(
       names = "--budget",
       paramLabel = "ID=PCT",
+      completionCandidates = PropertyIds.class,
       description =
           "Absolute limit on a property's share of time, e.g. barrier_wait=5%%; repeatable."
               + " Budgets alone need no baseline.")

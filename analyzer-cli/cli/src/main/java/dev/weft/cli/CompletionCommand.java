@@ -19,7 +19,9 @@ final class CompletionCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String script = AutoComplete.bash("weft", spec.root().commandLine());
+    String script =
+        CompletionValues.script(
+            WeftCommand.root(spec), () -> AutoComplete.bash("weft", spec.root().commandLine()));
     spec.commandLine().getOut().print(script);
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;

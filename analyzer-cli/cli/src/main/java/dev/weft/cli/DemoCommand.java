@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,6 +46,7 @@ final class DemoCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "SCENARIO",
+      completionCandidates = CompletionValues.DemoScenarios.class,
       description = "The test app's scenario (default: " + DEFAULT_SCENARIO + ").")
   String scenario = DEFAULT_SCENARIO;
 
@@ -78,6 +80,8 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "JAR",
       description = "The agent jar (default: found like weft run finds it).")
   Path agent;
+
+  @Mixin ColorOption color;
 
   @Spec CommandSpec spec;
 
@@ -127,7 +131,9 @@ final class DemoCommand implements Callable<Integer> {
       }
       AnalysisResult result = Analyzer.analyze(dir);
       PrintWriter outWriter = spec.commandLine().getOut();
-      outWriter.print(TextReport.render(result, Terminal.columns(WeftCommand.root(spec))));
+      outWriter.print(
+          TextReportColors.apply(
+              TextReport.render(result, Terminal.columns(WeftCommand.root(spec))), color.style()));
       outWriter.flush();
       if (result.trace().events() == 0) {
         err.println(

@@ -11,6 +11,7 @@ import dev.weft.check.AnalysisFile;
 import dev.weft.check.AnalysisFile.Region;
 import dev.weft.check.AnalysisInputs;
 import dev.weft.report.HtmlReport;
+import dev.weft.report.TextReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -90,7 +91,11 @@ final class DiffCommand implements Callable<Integer> {
         writeJson(diff, w);
       } else {
         PrintWriter out = new PrintWriter(w);
-        writeText(diff, out, output.isStdout() ? color.style() : Style.PLAIN);
+        if (output.isStdout()) {
+          writeText(diff, out, color.style(), Terminal.textWidth(WeftCommand.root(spec)));
+        } else {
+          writeText(diff, out, Style.PLAIN, TextReport.DEFAULT_WIDTH);
+        }
         out.flush();
       }
     }
@@ -100,55 +105,68 @@ final class DiffCommand implements Callable<Integer> {
   // ---- text
   // ---------------------------------------------------------------------------------------
 
-  private void writeText(AnalysisDiff d, PrintWriter out, Style style) {
-    out.println("A: " + describe(d.a()));
-    out.println("B: " + describe(d.b()));
+  /**
+   * The comparison as text for {@code width} columns: from 100 columns on the full layout; below,
+   * narrower figures and name columns (a longer name gets a line of its own above its figures), and
+   * below 80 columns the shares without the times, and regions on two lines.
+   */
+  private void writeText(AnalysisDiff d, PrintWriter out, Style style, int width) {
+    boolean wide = width >= TextReport.DEFAULT_WIDTH;
+    boolean narrow = width < 80;
+    int labelW = wide ? 30 : Math.max(16, width - (narrow ? 35 : 56));
+    String figures = wide ? "%11s %8s %11s %8s " : narrow ? "%s%7s %s%7s " : "%9s %7s %9s %7s ";
+    int nameW = wide ? 40 : narrow ? 0 : Math.max(16, width - 56);
+    int threadW = Math.max(16, Math.min(40, width - 36));
+    Terminal.wrap(out, "A: ", describe(d.a()), width);
+    Terminal.wrap(out, "B: ", describe(d.b()), width);
     out.println();
     out.println(
         style.bold(
             String.format(
                 Locale.ROOT,
-                "%-30s %11s %8s %11s %8s %9s %9s",
+                "%-" + labelW + "s " + figures + (wide ? "%9s %9s" : "%8s %8s"),
                 "Property",
-                "A",
+                narrow ? "" : "A",
                 "A %",
-                "B",
+                narrow ? "" : "B",
                 "B %",
                 "Δ pp",
                 "Δ rel")));
     for (PropertyRow row : d.properties()) {
       String label = "  ".repeat(row.depth()) + row.id();
+      if (label.length() > labelW) {
+        out.println(label);
+        label = "";
+      }
       String line =
           String.format(
               Locale.ROOT,
-              "%-30s %11s %8s %11s %8s ",
+              "%-" + labelW + "s " + figures,
               label,
-              row.a() == null ? "-" : Durations.format(row.aNs()),
+              narrow ? "" : row.a() == null ? "-" : Durations.format(row.aNs()),
               row.a() == null ? "-" : percent(row.aPercent()),
-              row.b() == null ? "-" : Durations.format(row.bNs()),
+              narrow ? "" : row.b() == null ? "-" : Durations.format(row.bNs()),
               row.b() == null ? "-" : percent(row.bPercent()));
-      out.println(line + changes(row, style));
+      out.println(line + changes(row, style, wide ? 9 : 8));
     }
 
     List<RegionRow> regions = d.regions(top);
     if (!regions.isEmpty()) {
       out.println();
-      out.println(style.bold("Regions that changed most (lost time = time lost to imbalance)"));
+      out.println(style.bold("Regions that changed most (lost: time lost to imbalance)"));
+      // Narrow: each region's name on a line of its own, its figures indented below.
+      String regionRow = narrow ? "%s%n  %17s %23s %11s" : "%-" + nameW + "s %17s %23s %11s";
       out.println(
           style.bold(
               String.format(
-                  Locale.ROOT,
-                  "%-40s %17s %23s %11s",
-                  "Region",
-                  "Imbalance A → B",
-                  "Lost A → B",
-                  "Δ lost")));
+                  Locale.ROOT, regionRow, "Region", "Imbalance A → B", "Lost A → B", "Δ lost")));
       for (RegionRow r : regions) {
-        String name = r.key().length() > 40 ? r.key().substring(0, 39) + "…" : r.key();
+        String name =
+            !narrow && r.key().length() > nameW ? r.key().substring(0, nameW - 1) + "…" : r.key();
         out.println(
             String.format(
                 Locale.ROOT,
-                "%-40s %17s %23s %11s",
+                regionRow,
                 name,
                 imbalance(r.a()) + " → " + imbalance(r.b()),
                 lost(r.a()) + " → " + lost(r.b()),
@@ -163,7 +181,7 @@ final class DiffCommand implements Callable<Integer> {
           style.bold(
               String.format(
                   Locale.ROOT,
-                  "%-40s %11s %11s %11s",
+                  "%-" + threadW + "s %11s %11s %11s",
                   tc.property().id() + " by thread",
                   "A",
                   "B",
@@ -172,7 +190,7 @@ final class DiffCommand implements Callable<Integer> {
         out.println(
             String.format(
                 Locale.ROOT,
-                "%-40s %11s %11s %11s",
+                "%-" + threadW + "s %11s %11s %11s",
                 t.thread(),
                 Durations.format(t.aNs()),
                 Durations.format(t.bNs()),
@@ -196,9 +214,10 @@ final class DiffCommand implements Callable<Integer> {
     return s.toString();
   }
 
-  private static String changes(PropertyRow row, Style style) {
+  /** The change in points and relative, each {@code columns} wide. */
+  private static String changes(PropertyRow row, Style style, int columns) {
     double pp = row.deltaPoints();
-    String points = String.format(Locale.ROOT, "%+9.2f", pp);
+    String points = String.format(Locale.ROOT, "%+" + columns + ".2f", pp);
     Double rel = row.deltaRelative();
     String relative;
     if (rel == null) {
@@ -206,7 +225,7 @@ final class DiffCommand implements Callable<Integer> {
     } else {
       relative = String.format(Locale.ROOT, "%+.1f %%", rel * 100);
     }
-    String text = points + " " + String.format(Locale.ROOT, "%9s", relative);
+    String text = points + " " + String.format(Locale.ROOT, "%" + columns + "s", relative);
     if (AnalysisDiff.isWork(row.id()) || Math.abs(pp) < 0.005) {
       return text;
     }

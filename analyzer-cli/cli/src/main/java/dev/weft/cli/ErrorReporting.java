@@ -25,7 +25,13 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
     CommandLine cl = ex.getCommandLine();
     PrintWriter err = cl.getErr();
     String command = cl.getCommandSpec().qualifiedName();
-    err.println("weft: " + usageMessage(ex) + " (see '" + command + " --help')");
+    String unknown = ex instanceof UnmatchedArgumentException ? null : unknownOption(cl, args);
+    err.println(
+        "weft: "
+            + (unknown != null ? unknown : usageMessage(ex))
+            + " (see '"
+            + command
+            + " --help')");
     debug(ex, err, cl);
     err.flush();
     return ExitCodes.BAD_INPUT;
@@ -43,13 +49,58 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
     List<String> unmatched = u.getUnmatched();
     String typed = unmatched.isEmpty() ? "" : unmatched.get(0);
     boolean command = !typed.startsWith("-") && !u.getCommandLine().getSubcommands().isEmpty();
-    String message = command ? "'" + typed + "' is not a weft command" : oneLine(ex.getMessage());
+    boolean option = typed.startsWith("-") && !typed.equals("-") && !typed.equals("--");
+    // Only the first unknown word is named: what follows it is most likely its value.
+    String message =
+        command
+            ? "'" + typed + "' is not a weft command"
+            : option ? "Unknown option: '" + typed + "'" : oneLine(ex.getMessage());
     List<String> suggestions = u.getSuggestions();
+    if (option) {
+      suggestions =
+          Suggestions.closest(
+              typed, u.getCommandLine().getCommandSpec().optionsMap().keySet(), suggestions);
+    }
     if (!suggestions.isEmpty()) {
       List<String> shown = suggestions.subList(0, Math.min(3, suggestions.size()));
       message += "; did you mean '" + String.join("' or '", shown) + "'?";
     }
     return message;
+  }
+
+  /**
+   * When another problem was found first (e.g. {@code weft attach --duraton 5s} reads {@code 5s} as
+   * the PID), the mistyped option behind it, with what was probably meant; else null. Not for
+   * {@code run} and {@code demo}, which pass options they do not know on.
+   */
+  private static String unknownOption(CommandLine cl, String[] args) {
+    String name = cl.getCommandName();
+    if (args == null || name.equals("run") || name.equals("demo")) {
+      return null;
+    }
+    java.util.Set<String> known = cl.getCommandSpec().optionsMap().keySet();
+    for (String a : args) {
+      if (a.equals("--")) {
+        return null;
+      }
+      String word = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (word.length() > 1 && word.startsWith("-") && !known.contains(word) && !isNumber(word)) {
+        List<String> near = Suggestions.closest(word, known, List.of());
+        return "Unknown option: '"
+            + word
+            + "'"
+            + (near.isEmpty()
+                ? ""
+                : "; did you mean '"
+                    + String.join("' or '", near.subList(0, Math.min(3, near.size())))
+                    + "'?");
+      }
+    }
+    return null;
+  }
+
+  private static boolean isNumber(String s) {
+    return s.matches("-[0-9.]+[a-z%]*");
   }
 
   /** A command failed while running. */

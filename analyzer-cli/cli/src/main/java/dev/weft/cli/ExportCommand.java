@@ -95,6 +95,7 @@ final class ExportCommand implements Callable<Integer> {
   @Option(
       names = "--kinds",
       paramLabel = "LIST",
+      completionCandidates = CompletionValues.ExportKinds.class,
       description =
           "chrome: only these kinds: region,parallel,task,lock,hold,barrier,join,wait,spin,help,"
               + "instant,flow (task arrows),handoff (lock handoff arrows), or all (default: all"

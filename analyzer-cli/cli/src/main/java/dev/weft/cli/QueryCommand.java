@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
       "Tables: runs (one row per run), results (one row per property, call path and thread),"
           + " properties (id, parent, property_path), wait_intervals and events (weft export --format"
           + " parquet). Example: weft query DIR \"SELECT callpath,"
-          + " sum(time_ns) FROM results WHERE property_path LIKE '%/wait/%' GROUP BY ALL ORDER"
+          + " sum(time_ns) FROM results WHERE property_path LIKE '%%/wait/%%' GROUP BY ALL ORDER"
           + " BY 2 DESC LIMIT 10\""
     })
 final class QueryCommand implements Callable<Integer> {
@@ -41,6 +42,7 @@ final class QueryCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
+      completionCandidates = CompletionValues.QueryFormats.class,
       description = "Output format: table, csv or json (default: ${DEFAULT-VALUE}).")
   QueryOutput.Format format = QueryOutput.Format.TABLE;
 
@@ -53,6 +55,7 @@ final class QueryCommand implements Callable<Integer> {
   @Option(
       names = "--engine",
       paramLabel = "ENGINE",
+      completionCandidates = CompletionValues.QueryEngines.class,
       description =
           "duckdb (default), or spark: the same SQL on Apache Spark, in a JVM of its own (build it"
               + " with 'mvn -Pspark package'; see README, History and fleets).")
@@ -63,6 +66,8 @@ final class QueryCommand implements Callable<Integer> {
       paramLabel = "URL",
       description = "With --engine spark: the Spark master (default: local[*]).")
   String master;
+
+  @Mixin ColorOption color;
 
   @Spec CommandSpec spec;
 
@@ -93,7 +98,7 @@ final class QueryCommand implements Callable<Integer> {
         throw new StoreException(StoreCommands.oneLine(e));
       }
       PrintWriter w = spec.commandLine().getOut();
-      w.print(out);
+      w.print(format == QueryOutput.Format.TABLE ? color.style().tableHeader(out) : out);
       w.flush();
     }
     return ExitCodes.OK;

@@ -68,6 +68,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--opt",
       paramLabel = "KEY=VALUE",
+      completionCandidates = CompletionValues.AgentOptionKeys.class,
       description = "An agent option (see the agent's documentation); repeatable.")
   List<String> options = new ArrayList<>();
 

@@ -46,6 +46,17 @@ final class Style {
     return wrap("36", s);
   }
 
+  /** A table of text lines with its first line (the column names) bold. */
+  String tableHeader(String table) {
+    int end = table.indexOf('\n');
+    return end <= 0 ? table : bold(table.substring(0, end)) + table.substring(end);
+  }
+
+  /** Columns {@code s} takes on a terminal: its length without escape codes. */
+  static int visibleLength(String s) {
+    return s.replaceAll("\u001b\\[[0-9;]*m", "").length();
+  }
+
   private String wrap(String code, String s) {
     return enabled ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
   }

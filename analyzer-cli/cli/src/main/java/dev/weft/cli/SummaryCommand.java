@@ -3,6 +3,7 @@ package dev.weft.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.weft.analysis.TimeText;
+import dev.weft.report.TextReport;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
@@ -60,7 +61,11 @@ final class SummaryCommand implements Callable<Integer> {
           writeJson(t, stats, w);
         } else {
           PrintWriter out = new PrintWriter(w);
-          writeText(t, stats, out, output.isStdout() ? color.style() : Style.PLAIN);
+          if (output.isStdout()) {
+            writeText(t, stats, out, color.style(), Terminal.textWidth(WeftCommand.root(spec)));
+          } else {
+            writeText(t, stats, out, Style.PLAIN, TextReport.DEFAULT_WIDTH);
+          }
           out.flush();
         }
       }
@@ -173,10 +178,15 @@ final class SummaryCommand implements Callable<Integer> {
   // ---- text
   // ---------------------------------------------------------------------------------------
 
-  static void writeText(Trace t, TraceStats s, PrintWriter out, Style style) {
+  /**
+   * The summary as text for {@code width} columns: values wrap under their column, and the name
+   * columns of the tables narrow (a longer name overflows its column rather than being cut).
+   */
+  static void writeText(Trace t, TraceStats s, PrintWriter out, Style style, int width) {
     Definitions d = t.definitions();
+    int poolNameW = Math.max(16, Math.min(40, width - 37));
     out.println();
-    row(out, "Trace", t.directory().toString());
+    row(out, width, "Trace", t.directory().toString());
     String status;
     switch (s.integrity.status()) {
       case COMPLETE:
@@ -188,92 +198,76 @@ final class SummaryCommand implements Callable<Integer> {
       default:
         status = style.red(s.integrity.summary());
     }
-    row(out, "Status", status);
+    row(out, width, "Status", status);
     ClockDef clock = d.clock();
     if (clock != null && s.events > 0) {
       long epoch = clock.toEpochNanos(s.firstTime);
-      row(out, "Start", Instant.ofEpochSecond(0, epoch).toString());
+      row(out, width, "Start", Instant.ofEpochSecond(0, epoch).toString());
     }
-    row(out, "Duration", TimeText.duration(s.durationNanos()));
+    row(out, width, "Duration", TimeText.duration(s.durationNanos()));
     ProcessDef p = d.process();
     if (p != null) {
       row(
           out,
+          width,
           "Process",
           "pid "
               + p.pid()
               + (p.host().isEmpty() ? "" : " on " + p.host())
               + (p.cores() > 0 ? ", " + p.cores() + " cores" : ""));
-      row(out, "JDK", p.jdkVersion() + (p.vmName().isEmpty() ? "" : " (" + p.vmName() + ")"));
+      row(
+          out,
+          width,
+          "JDK",
+          p.jdkVersion() + (p.vmName().isEmpty() ? "" : " (" + p.vmName() + ")"));
       if (!p.mainClass().isEmpty()) {
-        row(out, "Main class", p.mainClass());
+        row(out, width, "Main class", p.mainClass());
       }
       if (!p.commandLine().isEmpty()) {
-        row(out, "Command line", p.commandLine());
+        row(out, width, "Command line", p.commandLine());
       }
       if (!p.agentOptions().isEmpty()) {
-        row(out, "Agent options", p.agentOptions());
+        row(out, width, "Agent options", p.agentOptions());
       }
     }
     for (Map.Entry<String, String> a : d.attributes().entrySet()) {
-      row(out, a.getKey(), a.getValue());
+      row(out, width, a.getKey(), a.getValue());
     }
-    row(out, "Threads", Integer.toString(d.threads().size()));
+    row(out, width, "Threads", Integer.toString(d.threads().size()));
     row(
         out,
+        width,
         "Events",
         s.events
             + String.format(
                 Locale.ROOT, " (%.2f bytes/event, %s)", s.bytesPerEvent(), bytes(s.eventBytes)));
-    row(out, "Dropped", s.dropped == 0 ? "0" : style.red(Long.toString(s.dropped)));
+    row(out, width, "Dropped", s.dropped == 0 ? "0" : style.red(Long.toString(s.dropped)));
     for (String w : t.warnings()) {
-      row(out, "Warning", w);
+      row(out, width, "Warning", w);
     }
     for (String pr : s.problems()) {
-      row(out, "Problem", pr);
+      row(out, width, "Problem", pr);
     }
 
     out.println();
-    out.println(
-        style.bold(
-            String.format(
-                Locale.ROOT,
-                " %-6s  %-32s  %-24s %12s  %s",
-                "Stream",
-                "Thread",
-                "Pool",
-                "Events",
-                "State")));
-    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
-    EventText text = new EventText(d);
-    for (ThreadDef th : d.threads()) {
-      TraceStats.StreamStats ss = byStream.get(th.stream());
-      String flags =
-          ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
-              + (th.isVirtual() ? " virtual" : "");
-      out.println(
-          String.format(
-              Locale.ROOT,
-              " %6d  %-32s  %-24s %12d  %s%s",
-              th.stream(),
-              th.name(),
-              th.pool() == 0 ? "-" : text.pool(th.pool()),
-              ss == null ? 0 : ss.events(),
-              ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT),
-              flags));
-    }
+    threadTable(d, s, out, style, width);
     List<PoolDef> pools = sortedPools(d);
     if (!pools.isEmpty()) {
       out.println();
       out.println(
           style.bold(
               String.format(
-                  Locale.ROOT, " %-4s  %-40s  %-16s %11s", "Pool", "Name", "Kind", "Parallelism")));
+                  Locale.ROOT,
+                  " %-4s  %-" + poolNameW + "s  %-16s %11s",
+                  "Pool",
+                  "Name",
+                  "Kind",
+                  "Parallelism")));
       for (PoolDef pool : pools) {
         out.println(
             String.format(
                 Locale.ROOT,
-                " %4d  %-40s  %-16s %11d",
+                " %4d  %-" + poolNameW + "s  %-16s %11d",
                 pool.id(),
                 pool.name(),
                 pool.kind().id(),
@@ -306,8 +300,66 @@ final class SummaryCommand implements Callable<Integer> {
     out.println();
   }
 
-  private static void row(PrintWriter out, String name, String value) {
-    out.println(String.format(Locale.ROOT, " %-14s %s", name + ":", value));
+  /**
+   * One line per thread: stream, name, pool, events, state. When that does not fit {@code width},
+   * or for a name longer than its column, the name gets a line of its own above the rest.
+   */
+  private static void threadTable(
+      Definitions d, TraceStats s, PrintWriter out, Style style, int width) {
+    Map<Integer, TraceStats.StreamStats> byStream = byStream(s);
+    EventText text = new EventText(d);
+    List<String[]> rows = new ArrayList<>();
+    int threadW = 6;
+    int poolW = 4;
+    int stateW = 5;
+    for (ThreadDef th : d.threads()) {
+      TraceStats.StreamStats ss = byStream.get(th.stream());
+      String state =
+          (ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT))
+              + ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
+              + (th.isVirtual() ? " virtual" : "");
+      String[] row = {
+        Integer.toString(th.stream()),
+        th.name(),
+        th.pool() == 0 ? "-" : text.pool(th.pool()),
+        Long.toString(ss == null ? 0 : ss.events()),
+        state
+      };
+      rows.add(row);
+      threadW = Math.max(threadW, row[1].length());
+      poolW = Math.max(poolW, row[2].length());
+      stateW = Math.max(stateW, row[4].length());
+    }
+    threadW = Math.min(threadW, 32);
+    poolW = Math.min(poolW, 24);
+    boolean oneLine = 24 + threadW + poolW + stateW <= width;
+    if (!oneLine) {
+      poolW = Math.max(4, Math.min(poolW, width - 22 - stateW));
+    }
+    String rest = "%-" + poolW + "s %10s  %s";
+    String head = " %-6s  %-" + threadW + "s  ";
+    String columns = String.format(Locale.ROOT, rest, "Pool", "Events", "State");
+    if (oneLine) {
+      out.println(style.bold(String.format(Locale.ROOT, head, "Stream", "Thread") + columns));
+    } else {
+      out.println(style.bold(" Stream  Thread"));
+      out.println(style.bold(" ".repeat(9) + columns));
+    }
+    for (String[] r : rows) {
+      if (oneLine && r[1].length() <= threadW) {
+        out.println(
+            String.format(
+                Locale.ROOT, " %6s  %-" + threadW + "s  " + rest, r[0], r[1], r[2], r[3], r[4]));
+      } else {
+        out.println(String.format(Locale.ROOT, " %6s  %s", r[0], r[1]));
+        out.println(" ".repeat(9) + String.format(Locale.ROOT, rest, r[2], r[3], r[4]));
+      }
+    }
+  }
+
+  /** {@code name: value}, the value wrapped at spaces under its column. */
+  private static void row(PrintWriter out, int width, String name, String value) {
+    Terminal.wrap(out, String.format(Locale.ROOT, " %-14s ", name + ":"), value, width);
   }
 
   private static String bytes(long n) {

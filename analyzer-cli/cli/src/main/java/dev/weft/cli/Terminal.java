@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.report.TextReport;
 import java.io.Console;
 import java.io.File;
 import java.io.IOException;
@@ -23,6 +24,42 @@ final class Terminal {
    */
   static int columns(WeftCommand root) {
     return columns(root.env("COLUMNS"), root.stdoutIsTerminal() ? Terminal::sttyColumns : () -> -1);
+  }
+
+  /**
+   * {@link #columns(WeftCommand)} within the widths text layouts support ({@value
+   * TextReport#MIN_WIDTH} to {@value TextReport#MAX_WIDTH}).
+   */
+  static int textWidth(WeftCommand root) {
+    return Math.max(TextReport.MIN_WIDTH, Math.min(TextReport.MAX_WIDTH, columns(root)));
+  }
+
+  /**
+   * Prints {@code prefix} and {@code text}, wrapped at spaces to {@code width} columns,
+   * continuation lines indented as far as the prefix; a word longer than a line is not broken.
+   * Escape codes take no columns.
+   */
+  static void wrap(java.io.PrintWriter out, String prefix, String text, int width) {
+    StringBuilder line = new StringBuilder(prefix);
+    int shown = Style.visibleLength(prefix);
+    boolean first = true;
+    for (String word : text.split(" ")) {
+      int w = Style.visibleLength(word);
+      if (!first && shown + 1 + w > width) {
+        out.println(line);
+        line = new StringBuilder(" ".repeat(prefix.length()));
+        shown = prefix.length();
+        first = true;
+      }
+      if (!first) {
+        line.append(' ');
+        shown++;
+      }
+      line.append(word);
+      shown += w;
+      first = false;
+    }
+    out.println(line);
   }
 
   /** As {@link #columns(WeftCommand)}: {@code ttyColumns} gives the terminal's width, or -1. */

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -78,6 +79,8 @@ final class TrendCommand implements Callable<Integer> {
       description = "With --engine spark: the Spark master (default: local[*]).")
   String master;
 
+  @Mixin ColorOption color;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -114,8 +117,9 @@ final class TrendCommand implements Callable<Integer> {
       }
     }
     PrintWriter out = spec.commandLine().getOut();
+    Style style = color.style();
     out.println(
-        property
+        style.bold(property)
             + " (subtree) over the last "
             + t.runIds().size()
             + " runs of "
@@ -125,16 +129,18 @@ final class TrendCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
-    out.printf(
-        Locale.ROOT,
-        "%10s %10s %10s %6s %7s %-5s  %s%n",
-        "change",
-        "oldest",
-        "newest",
-        "tau",
-        "p",
-        "",
-        "call path");
+    out.println(
+        style.bold(
+            String.format(
+                Locale.ROOT,
+                "%10s %10s %10s %6s %7s %-5s  %s",
+                "change",
+                "oldest",
+                "newest",
+                "tau",
+                "p",
+                "",
+                "call path")));
     int shown = 0;
     for (Trend.Row r : t.rows()) {
       if (shown++ == top) {
@@ -144,13 +150,13 @@ final class TrendCommand implements Callable<Integer> {
       long[] v = r.values();
       out.printf(
           Locale.ROOT,
-          "%10s %10s %10s %6.2f %7.4f %-5s  %s%n",
+          "%10s %10s %10s %6.2f %7.4f %s  %s%n",
           (r.changeNs() >= 0 ? "+" : "-") + Durations.format(Math.round(Math.abs(r.changeNs()))),
           Durations.format(v[0]),
           Durations.format(v[v.length - 1]),
           r.tau(),
           r.p(),
-          r.grew() ? "grew" : "",
+          r.grew() ? style.red("grew") + " " : "     ",
           r.callpath().isEmpty() ? "(outside any recorded region)" : r.callpath());
     }
     out.flush();

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
     })
 final class VerifyCommand implements Callable<Integer> {
   @Mixin TraceArgument trace;
+  @Mixin ColorOption color;
   @Spec CommandSpec spec;
 
   @Override
@@ -62,7 +63,8 @@ final class VerifyCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println(
-        "OK: "
+        color.style().green("OK")
+            + ": "
             + report.events()
             + " events, "
             + threads

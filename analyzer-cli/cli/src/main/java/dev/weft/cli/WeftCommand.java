@@ -127,10 +127,32 @@ public final class WeftCommand implements Runnable {
     stopAtPositional(cl, "run");
     // 'weft demo lock-contention --lock synchronized': the scenario's options are its own.
     stopAtPositional(cl, "demo");
+    // Help is made only when asked for, so the terminal is only looked at then.
+    cl.setHelpFactory(WeftCommand::help);
     ErrorReporting errors = new ErrorReporting();
     cl.setExecutionExceptionHandler(errors);
     cl.setParameterExceptionHandler(errors);
     return cl;
+  }
+
+  /**
+   * Help as wide as other text ({@code COLUMNS} or the terminal, within 55 to 120 columns), in
+   * colour as the command's {@code --color} says (picocli's own choice, which heeds {@code
+   * NO_COLOR}, for {@code auto}).
+   */
+  private static CommandLine.Help help(CommandSpec spec, CommandLine.Help.ColorScheme scheme) {
+    spec.usageMessage().width(Math.max(55, Math.min(120, Terminal.columns(root(spec)))));
+    CommandSpec color = spec.mixins().get("color");
+    if (color != null
+        && color.userObject() instanceof ColorOption c
+        && c.when != ColorOption.When.AUTO) {
+      scheme =
+          CommandLine.Help.defaultColorScheme(
+              c.when == ColorOption.When.ALWAYS
+                  ? CommandLine.Help.Ansi.ON
+                  : CommandLine.Help.Ansi.OFF);
+    }
+    return new CommandLine.Help(spec, scheme);
   }
 
   /** The subcommand called {@code name} that can run alone, or null. */

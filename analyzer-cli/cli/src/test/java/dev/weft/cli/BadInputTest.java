@@ -97,6 +97,17 @@ class BadInputTest {
     Path trace = TestTraces.sample(tmp.resolve("t"));
     assertOneLineError(
         Cli.run("summary", "--formt", "json", trace.toString()), "did you mean '--format'?");
+    // Swapped letters are one typo; only the unknown word is named, not the value after it.
+    assertOneLineError(
+        Cli.run("analyze", trace.toString(), "--fromat", "json"),
+        "Unknown option: '--fromat'; did you mean '--format'? (see 'weft analyze --help')");
+    assertOneLineError(
+        Cli.run("print", trace.toString(), "--form", "1s"),
+        "Unknown option: '--form'; did you mean '--from'?");
+    // The mistyped option is named although its value, taken for the PID, failed first.
+    assertOneLineError(
+        Cli.run("attach", "--duraton", "5s"),
+        "Unknown option: '--duraton'; did you mean '--duration'?");
   }
 
   @Test

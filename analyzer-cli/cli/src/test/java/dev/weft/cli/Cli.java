@@ -48,17 +48,26 @@ final class Cli {
             onErr.accept(toString());
           }
         };
-    return run(Map.of(), cl -> {}, err, args);
+    return run(Map.of(), cl -> {}, err, false, args);
+  }
+
+  /** Runs as {@link #run(Map, String...)} does, with stdout taken for an interactive terminal. */
+  static Result runOnTerminal(Map<String, String> env, String... args) {
+    return run(env, cl -> {}, new StringWriter(), true, args);
   }
 
   /** Runs with {@code setup} applied to the command line first (e.g. to reach a subcommand). */
   static Result run(Map<String, String> env, Consumer<CommandLine> setup, String... args) {
-    return run(env, setup, new StringWriter(), args);
+    return run(env, setup, new StringWriter(), false, args);
   }
 
   private static Result run(
-      Map<String, String> env, Consumer<CommandLine> setup, StringWriter err, String... args) {
-    CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, false));
+      Map<String, String> env,
+      Consumer<CommandLine> setup,
+      StringWriter err,
+      boolean terminal,
+      String... args) {
+    CommandLine cl = WeftCommand.newCommandLine(new WeftCommand(env, terminal));
     setup.accept(cl);
     StringWriter out = new StringWriter();
     cl.setOut(new PrintWriter(out, true));

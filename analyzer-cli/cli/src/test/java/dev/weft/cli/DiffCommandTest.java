@@ -29,7 +29,8 @@ class DiffCommandTest {
 
   @Test
   void textShowsEveryPropertySideBySideInTreeOrder() {
-    Cli.Result r = Cli.run("diff", a.toString(), b.toString());
+    // The full layout, from 100 columns on (TextWidthTest covers narrower ones).
+    Cli.Result r = Cli.run(Map.of("COLUMNS", "100"), "diff", a.toString(), b.toString());
     assertEquals(0, r.exit(), r.toString());
     String out = r.out();
     assertTrue(out.startsWith("A: " + a + " (trace /traces/a.json): 1.00 s, 4 threads"), out);

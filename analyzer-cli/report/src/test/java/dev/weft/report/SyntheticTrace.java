@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * A generated fork-join trace of any size: a main thread forks rounds of tasks onto a fork-join
  * pool and an executor; each task runs a traced method and takes a lock (sometimes waiting for it);
  * main waits for the round to finish. Every round has {@code 4 + workers} events on main and 7 per
- * worker, and {@code 2 + 3 × workers} intervals.
+ * worker, and {@code 2 + 4 × workers} intervals (a worker's task, method, lock request and lock
+ * hold).
  */
 final class SyntheticTrace {
   private SyntheticTrace() {}
@@ -26,7 +27,7 @@ final class SyntheticTrace {
 
   /** Intervals of one round. */
   static int intervalsPerRound(int workers) {
-    return 2 + 3 * workers;
+    return 2 + 4 * workers;
   }
 
   /**
