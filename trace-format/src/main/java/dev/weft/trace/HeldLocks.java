@@ -6,9 +6,9 @@ import dev.weft.trace.pairing.PairMatcher;
 /**
  * The {@link TraceVerifier}'s lock rules for one thread, on top of the pairing grammar's lock waits
  * and holds: a lock_request is followed by the lock_acquired of the same lock before any other lock
- * event, a reentrant acquisition is of a lock the thread holds, and what is still held or requested
- * at the stream's end is reported. Apart from {@link ThreadVerifier}, whose constructs nest,
- * because locks do not: they are held side by side and released in any order.
+ * event, and what is still held or requested at the stream's end is reported. Apart from {@link
+ * ThreadVerifier}, whose constructs nest, because locks do not: they are held side by side and
+ * released in any order.
  */
 final class HeldLocks {
   private final ThreadVerifier thread;
@@ -48,16 +48,6 @@ final class HeldLocks {
       thread.error(c.time(), "lock_released of lock " + lock + request + " is pending");
     } else {
       thread.error(c.time(), "lock_acquired of lock " + lock + request + " is pending");
-    }
-  }
-
-  /** A lock_acquired; the thread now holds {@code lock} {@code count} times. */
-  void acquired(long lock, int count, EventCursor e) {
-    long flags = e.field(1);
-    boolean taken = (flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0;
-    if (taken && (flags & LockFlags.REENTRANT) != 0 && count == 1) {
-      thread.unmatched(
-          e.time(), "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
     }
   }
 

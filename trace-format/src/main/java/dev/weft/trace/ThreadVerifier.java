@@ -114,8 +114,11 @@ final class ThreadVerifier implements PairMatcher.Listener {
   }
 
   @Override
-  public void acquired(PairMatcher m, long lock, int count, EventCursor e) {
-    locks.acquired(lock, count, e);
+  public void acquired(PairMatcher m, long lock, int count, boolean took, EventCursor e) {
+    if (took && count == 1 && (e.field(1) & LockFlags.REENTRANT) != 0) {
+      unmatched(
+          e.time(), "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
+    }
   }
 
   @Override

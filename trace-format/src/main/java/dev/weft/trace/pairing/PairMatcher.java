@@ -39,9 +39,10 @@ public final class PairMatcher {
 
     /**
      * A {@code lock_acquired}, after it closed its lock wait if one was open: the thread now holds
-     * the lock {@code count} times (unchanged when it took nothing).
+     * the lock {@code count} times; {@code took} is false when that is unchanged (a failed or
+     * aborted try, or a re-acquisition after a wait of a lock the thread still holds).
      */
-    default void acquired(PairMatcher m, long lock, int count, EventCursor e) {}
+    default void acquired(PairMatcher m, long lock, int count, boolean took, EventCursor e) {}
 
     /**
      * A {@code lock_released} of a held lock, now held {@code count} times; {@code since} is the
@@ -205,7 +206,7 @@ public final class PairMatcher {
     int i = heldIndex(lock);
     if ((flags & NOT_TAKEN) != 0 || (flags & LockFlags.AFTER_WAIT) != 0 && i >= 0) {
       // Not taken; or re-taken after a wait whose release was not recorded: still held as before.
-      listener.acquired(this, lock, i < 0 ? 0 : heldCount[i], e);
+      listener.acquired(this, lock, i < 0 ? 0 : heldCount[i], false, e);
       return;
     }
     if (i < 0) {
@@ -219,7 +220,7 @@ public final class PairMatcher {
       heldCount[i] = 0;
       heldSince[i] = e.time();
     }
-    listener.acquired(this, lock, ++heldCount[i], e);
+    listener.acquired(this, lock, ++heldCount[i], true, e);
   }
 
   private void release(EventCursor e) {
