@@ -82,6 +82,10 @@ final class ThreadVerifier implements PairMatcher.Listener {
 
   @Override
   public void closed(PairMatcher m, int depth, EventCursor e) {
+    if (m.key(depth) != e.field(0) && m.construct(depth).closesInnermostWhenKeyDiffers()) {
+      error(e.time(), describeCloser(e) + " closes " + describe(m, depth) + " of another site");
+      return;
+    }
     int top = m.depth() - 1;
     if (depth < top && m.depth() > m.uncertainDepth()) {
       // Constructs opened inside it and not known to have closed unseen are still open.

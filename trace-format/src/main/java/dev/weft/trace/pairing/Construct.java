@@ -19,7 +19,12 @@ public enum Construct {
       Nesting.NESTED,
       "tasks nest (a worker runs another task while it helps inside a join)"),
   JOIN_WAIT(
-      EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT, Field.REGION, null, Nesting.NESTED, ""),
+      EventKind.JOIN_WAIT_ENTER,
+      EventKind.JOIN_WAIT_EXIT,
+      Field.REGION,
+      null,
+      Nesting.NESTED,
+      Construct.OTHER_SITE),
   BARRIER_WAIT(
       EventKind.BARRIER_ENTER,
       EventKind.BARRIER_EXIT,
@@ -41,9 +46,21 @@ public enum Construct {
       Field.REGION,
       null,
       Nesting.NESTED,
-      "the exit does not repeat the wait kind: it is the entry's"),
-  SPIN(EventKind.SPIN_ENTER, EventKind.SPIN_EXIT, Field.REGION, null, Nesting.NESTED, ""),
-  HELP(EventKind.HELP_ENTER, EventKind.HELP_EXIT, Field.REGION, null, Nesting.NESTED, ""),
+      "the exit does not repeat the wait kind: it is the entry's; " + Construct.OTHER_SITE),
+  SPIN(
+      EventKind.SPIN_ENTER,
+      EventKind.SPIN_EXIT,
+      Field.REGION,
+      null,
+      Nesting.NESTED,
+      Construct.OTHER_SITE),
+  HELP(
+      EventKind.HELP_ENTER,
+      EventKind.HELP_EXIT,
+      Field.REGION,
+      null,
+      Nesting.NESTED,
+      Construct.OTHER_SITE),
   LOCK_HOLD(
       EventKind.LOCK_ACQUIRED,
       EventKind.LOCK_RELEASED,
@@ -59,6 +76,9 @@ public enum Construct {
       null,
       Nesting.SINGLE,
       "on a carrier's stream; a `thread_end` while a virtual thread is mounted is that thread's");
+
+  private static final String OTHER_SITE =
+      "an exit naming another site closes the innermost one (an error for `weft verify`)";
 
   private static final Construct[] OPENED_BY = new Construct[EventKind.values().length];
   private static final Construct[] CLOSED_BY = new Construct[EventKind.values().length];
@@ -130,6 +150,16 @@ public enum Construct {
   /** What else the rule says, or "". */
   public String note() {
     return note;
+  }
+
+  /**
+   * True when a closing event whose key matches no open instance closes the innermost open one all
+   * the same (a wait's exit that names another call site than its entry): waits, spins and helping
+   * end where the thread's code goes on, whatever site the exit names. {@code weft verify} still
+   * reports the differing key.
+   */
+  public boolean closesInnermostWhenKeyDiffers() {
+    return this == JOIN_WAIT || this == WAIT || this == SPIN || this == HELP;
   }
 
   /** True when a closing event that finds nothing open is no mistake (it also does more). */

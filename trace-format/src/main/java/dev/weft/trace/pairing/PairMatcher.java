@@ -190,6 +190,15 @@ public final class PairMatcher {
         return;
       }
     }
+    if (c.closesInnermostWhenKeyDiffers()) {
+      for (int d = depth - 1; d >= 0; d--) {
+        if (construct[d] == ordinal) {
+          listener.closed(this, d, e);
+          popTo(d);
+          return;
+        }
+      }
+    }
     if (!c.closeIsOptional()) {
       listener.unmatched(this, c, e);
     }

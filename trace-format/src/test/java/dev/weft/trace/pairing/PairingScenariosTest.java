@@ -9,6 +9,7 @@ import static dev.weft.trace.EventKind.HELP_ENTER;
 import static dev.weft.trace.EventKind.HELP_EXIT;
 import static dev.weft.trace.EventKind.JOIN;
 import static dev.weft.trace.EventKind.JOIN_WAIT_ENTER;
+import static dev.weft.trace.EventKind.JOIN_WAIT_EXIT;
 import static dev.weft.trace.EventKind.LOCK_ACQUIRED;
 import static dev.weft.trace.EventKind.LOCK_RELEASED;
 import static dev.weft.trace.EventKind.LOCK_REQUEST;
@@ -147,6 +148,13 @@ class PairingScenariosTest {
     events.add(new Event(WAIT_EXIT, 5, 2, new long[] {2}));
     events.add(new Event(EXIT, 6, 2, new long[] {1}));
     assertEquals(List.of("wait 2 2..5", "region 1 1..6"), pairs());
+  }
+
+  @Test
+  void waitExitNamingAnotherSiteClosesTheInnermostWait() {
+    ev(0, THREAD_BEGIN).ev(1, ENTER, 1).ev(2, JOIN_WAIT_ENTER, 6, 0).ev(3, JOIN_WAIT_EXIT, 7);
+    ev(4, EXIT, 2).ev(5, EXIT, 1);
+    assertEquals(List.of("join_wait 6 2..3", "unmatched exit@4", "region 1 1..5"), pairs());
   }
 
   @Test
