@@ -1,53 +1,33 @@
 package dev.weft.trace;
 
-import java.util.ArrayList;
+import dev.weft.trace.pairing.Construct;
+import dev.weft.trace.pairing.PairMatcher;
 
 /**
  * The {@link TraceVerifier}'s rules for one thread: its events in time order and none after its
  * end, its constructs (regions, waits, spins, helping, join waits, barriers, tasks) properly paired
- * and nested, its locks paired ({@link HeldLocks}), and its drop counts in agreement. Apart from
- * the verifier, which makes one pass over the merged trace and keeps the messages, because these
- * are the rules FORMAT.md gives per stream ("Well-formed streams"), with the state they need: only
- * what the thread has open.
+ * and nested, its locks paired ({@link HeldLocks}), and its drop counts in agreement. What pairs
+ * with what is the pairing grammar's ({@link PairMatcher}); this class says which findings are
+ * mistakes and words them. Apart from the verifier, which makes one pass over the merged trace and
+ * keeps the messages, because these are the rules FORMAT.md gives per stream ("Well-formed
+ * streams"), with the state they need: only what the thread has open.
  */
-final class ThreadVerifier {
-
-  /** A construct a thread has entered and not yet left. */
-  private static final class Frame {
-    final EventKind opener;
-    final long key;
-    final long generation;
-    final long index;
-
-    Frame(EventKind opener, long key, long generation, long index) {
-      this.opener = opener;
-      this.key = key;
-      this.generation = generation;
-      this.index = index;
-    }
-  }
+final class ThreadVerifier implements PairMatcher.Listener {
 
   final TraceVerifier.Run run;
   private final int stream;
   private final StreamCursor cursor;
   private final String who;
-  private final ArrayList<Frame> stack = new ArrayList<>();
+  final PairMatcher pairs = new PairMatcher(this);
   private final HeldLocks locks = new HeldLocks(this);
-
-  /** Frames below this depth were open before a gap in the recording and may have closed. */
-  private int uncertainDepth;
-
-  /** The thread's past is unknown (stream start without THREAD_BEGIN, measurement gap, drops). */
-  private boolean historyUnknown = true;
 
   private long index = -1;
   private long lastTime = Long.MIN_VALUE;
-  private EventKind lastKind;
+
+  /** Index of the thread's own thread_end (not a mounted virtual thread's), or -1. */
+  private long endedAt = -1;
+
   private long droppedEvents;
-
-  /** Of a carrier: the Java id of the virtual thread mounted on it, or 0. */
-  private long mountedVthread;
-
   private long unmatched;
   private String firstUnmatched;
 
@@ -74,8 +54,7 @@ final class ThreadVerifier {
   }
 
   void historyUnknown() {
-    historyUnknown = true;
-    uncertainDepth = stack.size();
+    pairs.pastUnknown();
   }
 
   void event(EventCursor c, EventKind k) {
@@ -85,136 +64,94 @@ final class ThreadVerifier {
       error(time, "time goes back by " + (lastTime - time) + " ns");
     }
     lastTime = time;
-    if (lastKind == EventKind.THREAD_END) {
+    if (endedAt >= 0 && endedAt == index - 1) {
       error(time, k.id() + " after thread_end");
     }
-    if (index == 0 && k == EventKind.THREAD_BEGIN) {
-      historyUnknown = false; // the thread started inside the recording: nothing was open
-    }
-    lastKind = k;
     int r = k.indexOf(Field.REGION);
     if (r >= 0) {
       run.checkRegion(this, c.field(r), index, time);
     }
-    switch (k) {
-      case ENTER:
-      case JOIN_WAIT_ENTER:
-      case WAIT_ENTER:
-      case SPIN_ENTER:
-      case HELP_ENTER:
-        push(k, c.field(0), 0);
-        break;
-      case BARRIER_ENTER:
-        push(k, c.field(1), c.field(2));
-        break;
-      case TASK_BEGIN:
-        push(k, c.field(0), 0);
-        break;
-      case EXIT:
-        close(k, EventKind.ENTER, c.field(0), 0, time);
-        break;
-      case JOIN_WAIT_EXIT:
-        close(k, EventKind.JOIN_WAIT_ENTER, c.field(0), 0, time);
-        break;
-      case WAIT_EXIT:
-        close(k, EventKind.WAIT_ENTER, c.field(0), 0, time);
-        break;
-      case SPIN_EXIT:
-        close(k, EventKind.SPIN_ENTER, c.field(0), 0, time);
-        break;
-      case HELP_EXIT:
-        close(k, EventKind.HELP_ENTER, c.field(0), 0, time);
-        break;
-      case BARRIER_EXIT:
-        close(k, EventKind.BARRIER_ENTER, c.field(1), c.field(2), time);
-        break;
-      case TASK_END:
-        close(k, EventKind.TASK_BEGIN, c.field(0), 0, time);
-        break;
-      case LOCK_REQUEST:
-        locks.request(c.field(1), time);
-        break;
-      case LOCK_ACQUIRED:
-        locks.acquired(c.field(0), (int) c.field(1), time);
-        break;
-      case LOCK_RELEASED:
-        locks.released(c.field(0), time);
-        break;
-      case DROPPED:
-        droppedEvents += c.field(0);
-        historyUnknown();
-        break;
-      case VTHREAD_MOUNT:
-        if (mountedVthread != 0) {
-          error(
-              time, "vthread_mount of " + c.field(0) + " while " + mountedVthread + " is mounted");
-        }
-        mountedVthread = c.field(0);
-        break;
-      case VTHREAD_UNMOUNT:
-        if (mountedVthread != 0 && mountedVthread != c.field(0)) {
-          error(
-              time,
-              "vthread_unmount of " + c.field(0) + " while " + mountedVthread + " is mounted");
-        }
-        mountedVthread = 0;
-        break;
-      default:
-        break;
+    if (k == EventKind.DROPPED) {
+      droppedEvents += c.field(0);
     }
+    locks.check(c, k);
+    pairs.event(c);
   }
 
-  private void push(EventKind opener, long key, long generation) {
-    stack.add(new Frame(opener, key, generation, index));
-  }
+  // ---- what the pairing grammar finds -----------------------------------------------------------
 
-  private static boolean matches(Frame f, EventKind opener, long key, long generation) {
-    return f.opener == opener && f.key == key && f.generation == generation;
-  }
-
-  private void close(EventKind closer, EventKind opener, long key, long generation, long time) {
-    int top = stack.size() - 1;
-    if (top >= 0 && matches(stack.get(top), opener, key, generation)) {
-      pop(top);
+  @Override
+  public void closed(PairMatcher m, int depth, EventCursor e) {
+    if (m.key(depth) != e.field(0) && m.construct(depth).closesInnermostWhenKeyDiffers()) {
+      error(e.time(), describeCloser(e) + " closes " + describe(m, depth) + " of another site");
       return;
     }
-    int found = -1;
-    for (int i = top; i >= 0; i--) {
-      if (matches(stack.get(i), opener, key, generation)) {
-        found = i;
-        break;
-      }
-    }
-    boolean certainOnTop = stack.size() > uncertainDepth;
-    if (!certainOnTop && found >= 0) {
-      pop(found); // the constructs above it closed while nothing was recorded
-      return;
-    }
-    if (certainOnTop) {
+    int top = m.depth() - 1;
+    if (depth < top && m.depth() > m.uncertainDepth()) {
+      // Constructs opened inside it and not known to have closed unseen are still open.
       error(
-          time,
-          describe(closer, key, generation)
-              + " but the innermost open construct is "
-              + describe(stack.get(top))
-              + (found >= 0 ? "" : " and no matching " + opener.id() + " is open"));
-      if (found >= 0) {
-        pop(found);
+          e.time(), describeCloser(e) + " but the innermost open construct is " + describe(m, top));
+    }
+  }
+
+  @Override
+  public void unmatched(PairMatcher m, Construct c, EventCursor e) {
+    if (c == Construct.LOCK_HOLD) {
+      if (!run.unowned(e.field(0))) {
+        unmatched(
+            e.time(), "lock_released of lock " + e.field(0) + " that the thread does not hold");
       }
       return;
     }
-    unmatched(time, describe(closer, key, generation) + " without a matching " + opener.id());
+    if (m.depth() > m.uncertainDepth()) {
+      error(
+          e.time(),
+          describeCloser(e)
+              + " but the innermost open construct is "
+              + describe(m, m.depth() - 1)
+              + " and no matching "
+              + c.opener().id()
+              + " is open");
+      return;
+    }
+    unmatched(e.time(), describeCloser(e) + " without a matching " + c.opener().id());
   }
 
-  private void pop(int depth) {
-    while (stack.size() > depth) {
-      stack.remove(stack.size() - 1);
+  @Override
+  public void acquired(PairMatcher m, long lock, int count, boolean took, EventCursor e) {
+    if (took && count == 1 && (e.field(1) & LockFlags.REENTRANT) != 0) {
+      unmatched(
+          e.time(), "reentrant lock_acquired of lock " + lock + " that the thread does not hold");
     }
-    uncertainDepth = Math.min(uncertainDepth, stack.size());
+  }
+
+  @Override
+  public void mounted(PairMatcher m, long previous, EventCursor e) {
+    if (previous != 0) {
+      error(e.time(), "vthread_mount of " + e.field(0) + " while " + previous + " is mounted");
+    }
+  }
+
+  @Override
+  public void unmounted(PairMatcher m, long previous, EventCursor e) {
+    if (previous != 0 && previous != e.field(0)) {
+      error(e.time(), "vthread_unmount of " + e.field(0) + " while " + previous + " is mounted");
+    }
+  }
+
+  @Override
+  public void ended(PairMatcher m, EventCursor e) {
+    endedAt = index;
+    String open = openConstructs();
+    if (open != null) {
+      error(e.time(), "thread_end with " + open);
+    }
+    locks.atEnd(true, "", e.time());
   }
 
   /** A closing event whose opening was not recorded: an error unless the past is unknown. */
   void unmatched(long time, String what) {
-    if (historyUnknown) {
+    if (!pairs.pastKnown()) {
       if (unmatched++ == 0) {
         firstUnmatched = run.at(index, time) + ": " + what;
       }
@@ -233,25 +170,18 @@ final class ThreadVerifier {
               + " first: "
               + firstUnmatched);
     }
-    boolean ended = lastKind == EventKind.THREAD_END;
+    boolean ended = endedAt >= 0 && endedAt == index;
     String why =
         (cursor != null && cursor.state() == StreamCursor.State.CUT) || traceCut
             ? "at the cut end of the trace"
             : "when recording stopped (thread still running)";
-    if (!stack.isEmpty()) {
-      String what =
-          stack.size()
-              + " construct(s) still open: innermost "
-              + describe(stack.get(stack.size() - 1))
-              + ", outermost "
-              + describe(stack.get(0));
-      if (ended) {
-        error(lastTime, "thread_end with " + what);
-      } else {
-        warn(what + " " + why);
+    if (!ended) {
+      String open = openConstructs();
+      if (open != null) {
+        warn(open + " " + why);
       }
+      locks.atEnd(false, why, lastTime);
     }
-    locks.atEnd(ended, why, lastTime);
     if (cursor == null) {
       return; // a virtual thread on its carriers' streams: their drops are theirs
     }
@@ -279,6 +209,31 @@ final class ThreadVerifier {
     }
   }
 
+  /**
+   * The constructs still open, lock requests aside ({@link HeldLocks} words those): "N construct(s)
+   * still open: innermost ..., outermost ...", or null when there are none.
+   */
+  private String openConstructs() {
+    int n = 0;
+    int innermost = -1;
+    int outermost = -1;
+    for (int d = 0; d < pairs.depth(); d++) {
+      if (pairs.construct(d) != Construct.LOCK_WAIT) {
+        n++;
+        innermost = d;
+        outermost = outermost < 0 ? d : outermost;
+      }
+    }
+    if (n == 0) {
+      return null;
+    }
+    return n
+        + " construct(s) still open: innermost "
+        + describe(pairs, innermost)
+        + ", outermost "
+        + describe(pairs, outermost);
+  }
+
   long drops() {
     if (cursor == null) {
       return droppedEvents;
@@ -287,31 +242,37 @@ final class ThreadVerifier {
     return Math.max(Math.max(droppedEvents, cursor.headerDropped()), atClose == null ? 0 : atClose);
   }
 
-  private String describe(EventKind closer, long key, long generation) {
-    switch (closer) {
+  private String describeCloser(EventCursor e) {
+    switch (e.kind()) {
       case BARRIER_EXIT:
-        return "barrier_exit of barrier " + key + " generation " + generation;
+        return "barrier_exit of barrier " + e.field(1) + " generation " + e.field(2);
       case TASK_END:
-        return "task_end of task " + key;
+        return "task_end of task " + e.field(0);
+      case LOCK_ACQUIRED:
+        return "lock_acquired of lock " + e.field(0);
       default:
-        return closer.id() + " of " + run.region(key);
+        return e.kind().id() + " of " + run.region(e.field(0));
     }
   }
 
-  private String describe(Frame f) {
+  /** The opening event of the construct open at depth {@code d}, and where it is. */
+  String describe(PairMatcher m, int d) {
     String what;
-    switch (f.opener) {
-      case BARRIER_ENTER:
-        what = "barrier_enter of barrier " + f.key + " generation " + f.generation;
+    switch (m.construct(d)) {
+      case BARRIER_WAIT:
+        what = "barrier_enter of barrier " + m.key(d) + " generation " + m.secondKey(d);
         break;
-      case TASK_BEGIN:
-        what = "task_begin of task " + f.key;
+      case TASK:
+        what = "task_begin of task " + m.key(d);
+        break;
+      case LOCK_WAIT:
+        what = "lock_request of lock " + m.key(d);
         break;
       default:
-        what = f.opener.id() + " of " + run.region(f.key);
+        what = m.construct(d).opener().id() + " of " + run.region(m.key(d));
         break;
     }
-    return what + " (event #" + f.index + ")";
+    return what + " (event #" + m.openIndex(d) + ")";
   }
 
   void error(long time, String what) {

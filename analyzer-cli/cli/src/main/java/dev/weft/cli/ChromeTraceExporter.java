@@ -15,9 +15,14 @@ import dev.weft.trace.RegionDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import dev.weft.trace.WaitKind;
+import dev.weft.trace.pairing.Construct;
+import dev.weft.trace.pairing.PairMatcher;
+import dev.weft.trace.pairing.Role;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +40,12 @@ import java.util.Map;
  * waits, waits, spins and helping; other events are instants. No pretty-printing, no category, and
  * arguments only where they say something the name does not.
  *
- * <p><b>Nesting.</b> Slices on a track always nest: when a slice ends while slices opened after it
- * are still open (hand-over-hand locking), those are ended too and re-opened right after with
- * {@code "continued":1}; an end without its begin (a trace that starts late) is ignored; slices
- * still open when a thread's events end are closed at its last event.
+ * <p><b>Nesting.</b> What pairs with what is the pairing grammar's ({@link PairMatcher}, FORMAT.md
+ * "Pairing"). Slices on a track always nest: a construct's end ends the slices of the constructs
+ * opened inside it; when a slice ends while lock holds taken after it are still open
+ * (hand-over-hand locking), those are ended too and re-opened right after with {@code
+ * "continued":1}; an end without its begin (a trace that starts late) is ignored; slices still open
+ * when a thread's events end are closed at its last event.
  *
  * <p><b>Flows.</b> Arrows ({@code "s"}/{@code "f"}, same id) go from a task's creation to its
  * begin, and from a lock's release to its next acquisition by another thread. A flow is written
@@ -60,6 +67,7 @@ final class ChromeTraceExporter {
     long start;
     boolean continued;
     boolean unfinished;
+    boolean closing; // its construct ends now
 
     Slice(Kind kind, long key, String name, String args, RegionDef site, long start) {
       this.kind = kind;
@@ -78,11 +86,15 @@ final class ChromeTraceExporter {
     final List<Slice> stack = new ArrayList<>();
     long lastTime = Long.MIN_VALUE;
     boolean ended; // its last event so far is a thread_end
-    boolean mounted; // a virtual thread is mounted on this carrier
+    final PairMatcher pairs;
 
-    Track(int tid, boolean shown) {
+    /** The slice of each nested construct the pairing grammar has open, by its depth. */
+    Slice[] byDepth = new Slice[8];
+
+    Track(int tid, boolean shown, PairMatcher.Listener listener) {
       this.tid = tid;
       this.shown = shown;
+      this.pairs = new PairMatcher(listener);
     }
   }
 
@@ -108,6 +120,11 @@ final class ChromeTraceExporter {
   private long events;
   private long bytes;
   private boolean firstEvent = true;
+
+  /** The track whose event the pairing grammar is being given. */
+  private Track current;
+
+  private final PairMatcher.Listener listener = new Pairs();
 
   ChromeTraceExporter(Trace trace, ChromeFilter filter) {
     this.trace = trace;
@@ -201,7 +218,7 @@ final class ChromeTraceExporter {
         stream,
         s -> {
           ThreadDef d = defs.thread(s);
-          return new Track(s, filter.showsThread(s, d == null ? "" : d.name()));
+          return new Track(s, filter.showsThread(s, d == null ? "" : d.name()), listener);
         });
   }
 
@@ -225,89 +242,120 @@ final class ChromeTraceExporter {
     Track t = track(c.stream());
     long time = c.time();
     t.lastTime = time;
-    if (c.kind() == EventKind.VTHREAD_MOUNT || c.kind() == EventKind.VTHREAD_UNMOUNT) {
-      t.mounted = c.kind() == EventKind.VTHREAD_MOUNT;
-    }
     // A virtual thread's end on its carrier does not end the carrier.
-    t.ended = c.kind() == EventKind.THREAD_END && !t.mounted;
+    t.ended = c.kind() == EventKind.THREAD_END && t.pairs.mounted() == 0;
     switch (c.kind()) {
-      case ENTER:
-        open(t, time, Kind.REGION, c.region(), text.regionName(c.region()), "");
-        break;
-      case EXIT:
-        close(t, time, Kind.REGION, c.region());
-        break;
-      case FORK:
-        open(t, time, Kind.PARALLEL, c.region(), named("parallel", c.region()), "");
-        break;
-      case JOIN:
-        close(t, time, Kind.PARALLEL, c.region());
-        break;
       case TASK_CREATE:
         createdTasks.put(
             c.get(Field.TASK),
             new Site(c.stream(), time, inShownSlice(t), userSite(t, c.region())));
         break;
-      case TASK_BEGIN:
-        taskBegin(t, time, c.get(Field.TASK));
-        break;
-      case TASK_END:
-        close(t, time, Kind.TASK, c.get(Field.TASK));
-        break;
-      case JOIN_WAIT_ENTER:
-        open(t, time, Kind.JOIN, c.region(), named("join wait", c.region()), "");
-        break;
-      case JOIN_WAIT_EXIT:
-        close(t, time, Kind.JOIN, c.region());
-        break;
-      case BARRIER_ENTER:
-        open(t, time, Kind.BARRIER, c.get(Field.OBJECT), named("barrier", c.region()), "");
-        break;
-      case BARRIER_EXIT:
-        close(t, time, Kind.BARRIER, c.get(Field.OBJECT));
-        break;
-      case LOCK_REQUEST:
-        open(t, time, Kind.LOCK, c.get(Field.OBJECT), named("lock wait", c.region()), "");
-        break;
       case LOCK_ACQUIRED:
-        lockAcquired(t, time, c.get(Field.OBJECT), c.get(Field.FLAGS));
+        lockFlow(t, time, c.get(Field.OBJECT), c.get(Field.FLAGS));
         break;
       case LOCK_RELEASED:
-        {
-          long lock = c.get(Field.OBJECT);
-          lastRelease.put(lock, new Site(c.stream(), time, inShownSlice(t), null));
-          close(t, time, Kind.HOLD, lock);
-          break;
-        }
-      case WAIT_ENTER:
-        open(
-            t,
-            time,
-            Kind.WAIT,
-            c.region(),
-            named(WaitKind.name(c.get(Field.WAIT_KIND)), c.region()),
-            "");
+        lastRelease.put(c.get(Field.OBJECT), new Site(c.stream(), time, inShownSlice(t), null));
         break;
-      case WAIT_EXIT:
-        close(t, time, Kind.WAIT, c.region());
-        break;
-      case SPIN_ENTER:
-        open(t, time, Kind.SPIN, c.region(), named("spin", c.region()), "");
-        break;
-      case SPIN_EXIT:
-        close(t, time, Kind.SPIN, c.region());
-        break;
-      case HELP_ENTER:
-        open(t, time, Kind.HELP, c.region(), named("help", c.region()), "");
-        break;
-      case HELP_EXIT:
-        close(t, time, Kind.HELP, c.region());
-        break;
-      case THREAD_BEGIN:
-      case THREAD_END:
-        break; // the track itself shows the thread's life
       default:
-        instant(t, time, c);
+        break;
+    }
+    current = t;
+    try {
+      t.pairs.event(c);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    if (isInstant(c.kind())) {
+      instant(t, time, c);
+    }
+  }
+
+  /**
+   * Events that are no slice's begin or end: those that pair with nothing, and mounts (a carrier's
+   * own view); not task creation (an arrow) nor thread begin and end (the track itself).
+   */
+  private static boolean isInstant(EventKind kind) {
+    Role role = Construct.role(kind);
+    return (role == Role.INSTANT || role == Role.GAP)
+            && kind != EventKind.TASK_CREATE
+            && kind != EventKind.THREAD_BEGIN
+        || Construct.openedBy(kind) == Construct.MOUNT
+        || Construct.closedBy(kind) == Construct.MOUNT;
+  }
+
+  /** Slices for what the pairing grammar finds on the current track. */
+  private final class Pairs implements PairMatcher.Listener {
+    @Override
+    public void opened(PairMatcher m, int depth, EventCursor e) {
+      Track t = current;
+      long time = e.time();
+      long key = m.key(depth);
+      int region = e.region();
+      Slice s;
+      switch (m.construct(depth)) {
+        case REGION:
+          s = open(t, time, Kind.REGION, key, text.regionName(region), "");
+          break;
+        case PARALLEL:
+          s = open(t, time, Kind.PARALLEL, key, named("parallel", region), "");
+          break;
+        case TASK:
+          s = taskBegin(t, time, key);
+          break;
+        case JOIN_WAIT:
+          s = open(t, time, Kind.JOIN, key, named("join wait", region), "");
+          break;
+        case BARRIER_WAIT:
+          s = open(t, time, Kind.BARRIER, key, named("barrier", region), "");
+          break;
+        case LOCK_WAIT:
+          s = open(t, time, Kind.LOCK, key, named("lock wait", region), "");
+          break;
+        case WAIT:
+          String wait = WaitKind.name(e.get(Field.WAIT_KIND));
+          s = open(t, time, Kind.WAIT, key, named(wait, region), "");
+          break;
+        case SPIN:
+          s = open(t, time, Kind.SPIN, key, named("spin", region), "");
+          break;
+        default:
+          s = open(t, time, Kind.HELP, key, named("help", region), "");
+          break;
+      }
+      if (depth == t.byDepth.length) {
+        t.byDepth = Arrays.copyOf(t.byDepth, depth * 2);
+      }
+      t.byDepth[depth] = s;
+    }
+
+    @Override
+    public void closed(PairMatcher m, int depth, EventCursor e) {
+      Track t = current;
+      for (int d = depth; d < m.depth(); d++) {
+        t.byDepth[d].closing = true;
+      }
+      int i = t.stack.lastIndexOf(t.byDepth[depth]);
+      if (i >= 0) {
+        endFrom(t, e.time(), i);
+      }
+    }
+
+    @Override
+    public void acquired(PairMatcher m, long lock, int count, boolean took, EventCursor e) {
+      if (took) {
+        long flags = e.field(1);
+        String args = flags == 0 ? "" : "\"flags\":\"" + EventText.lockFlags(flags) + "\"";
+        open(current, e.time(), Kind.HOLD, lock, "lock held", args);
+      }
+    }
+
+    @Override
+    public void released(PairMatcher m, long lock, int count, long since, EventCursor e) {
+      int i = find(current, Kind.HOLD, lock);
+      if (i >= 0) {
+        current.stack.get(i).closing = true;
+        endFrom(current, e.time(), i);
+      }
     }
   }
 
@@ -335,34 +383,34 @@ final class ChromeTraceExporter {
     return r;
   }
 
-  private void taskBegin(Track t, long time, long task) throws IOException {
+  private Slice taskBegin(Track t, long time, long task) {
     Site created = createdTasks.remove(task);
     if (created == null) {
-      open(t, time, Kind.TASK, task, "task", "");
-      return;
+      return open(t, time, Kind.TASK, task, "task", "");
     }
     RegionDef site = created.userSite();
     Slice s = open(t, time, Kind.TASK, task, TaskNames.taskName(site), "");
     s.site = TaskNames.isUserCode(site) ? site : null;
     if (created.stream() != t.tid) { // on the same thread, the nesting shows where it came from
-      flow(created, t, time, Kind.FLOW, "task");
+      try {
+        flow(created, t, time, Kind.FLOW, "task");
+      } catch (IOException x) {
+        throw new UncheckedIOException(x);
+      }
     }
+    return s;
   }
 
-  private void lockAcquired(Track t, long time, long lock, long flags) throws IOException {
+  /** An arrow from the lock's last release by another thread into the hold that begins now. */
+  private void lockFlow(Track t, long time, long lock, long flags) throws IOException {
     boolean acquired = (flags & (LockFlags.FAILED | LockFlags.ABORTED)) == 0;
     Site released = acquired ? lastRelease.get(lock) : null;
     if (released != null && (flags & LockFlags.REENTRANT) == 0) {
       lastRelease.remove(lock);
       int waitAt = find(t, Kind.LOCK, lock);
       if (released.stream() != t.tid && waitAt >= 0) {
-        flow(released, t, time, Kind.HANDOFF, "lock"); // into the lock hold, which begins now
+        flow(released, t, time, Kind.HANDOFF, "lock");
       }
-    }
-    close(t, time, Kind.LOCK, lock);
-    if (acquired) {
-      String args = flags == 0 ? "" : "\"flags\":\"" + EventText.lockFlags(flags) + "\"";
-      open(t, time, Kind.HOLD, lock, "lock held", args);
     }
   }
 
@@ -387,23 +435,18 @@ final class ChromeTraceExporter {
   }
 
   /**
-   * Ends the innermost open slice of this kind and key (ignored when there is none). Slices opened
-   * after it are ended with it and re-opened, so slices keep nesting. Waits end at their exit even
-   * when it names another call site than the entry.
+   * Ends the slices from stack position {@code i} up at {@code time}: those marked closing are
+   * gone, the others (lock holds taken inside) are re-opened right away, so slices keep nesting.
    */
-  private void close(Track t, long time, Kind kind, long key) throws IOException {
-    int i = find(t, kind, key);
-    if (i < 0
-        && (kind == Kind.JOIN || kind == Kind.WAIT || kind == Kind.SPIN || kind == Kind.HELP)) {
-      i = findKind(t, kind);
+  private void endFrom(Track t, long time, int i) {
+    try {
+      for (int j = t.stack.size() - 1; j >= i; j--) {
+        end(t, time, t.stack.get(j));
+      }
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
     }
-    if (i < 0) {
-      return;
-    }
-    for (int j = t.stack.size() - 1; j > i; j--) {
-      end(t, time, t.stack.get(j));
-    }
-    end(t, time, t.stack.remove(i));
+    t.stack.removeIf(s -> s.closing);
     for (int j = i; j < t.stack.size(); j++) {
       Slice s = t.stack.get(j);
       s.start = time;
@@ -415,15 +458,6 @@ final class ChromeTraceExporter {
     for (int i = t.stack.size() - 1; i >= 0; i--) {
       Slice s = t.stack.get(i);
       if (s.kind == kind && s.key == key) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int findKind(Track t, Kind kind) {
-    for (int i = t.stack.size() - 1; i >= 0; i--) {
-      if (t.stack.get(i).kind == kind) {
         return i;
       }
     }

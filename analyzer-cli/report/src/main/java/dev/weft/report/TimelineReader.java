@@ -3,13 +3,14 @@ package dev.weft.report;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
-import dev.weft.trace.LockFlags;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import dev.weft.trace.WaitKind;
+import dev.weft.trace.pairing.Construct;
+import dev.weft.trace.pairing.PairMatcher;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,11 +22,12 @@ import java.util.TreeMap;
 /**
  * Builds a {@link Timeline} in one streaming pass over a trace's merged event cursor.
  *
- * <p>Each thread keeps a stack of open intervals; an end event closes the innermost open interval
- * of its kind and key (region, task, lock or barrier id), and any interval opened inside it that is
- * still open. An end with no matching start (the trace began inside it) is counted and not drawn:
- * the timeline never invents a start it did not see. Intervals still open at the end of the trace
- * are drawn up to it and marked.
+ * <p>What pairs with what is the pairing grammar's ({@link PairMatcher}, FORMAT.md "Pairing"): each
+ * thread keeps a stack of open intervals beside it; a construct's end closes its interval and any
+ * interval opened inside it that is still open (helping is not drawn: its time stays with the join
+ * wait it is in). An end with no matching start (the trace began inside it) is counted and not
+ * drawn: the timeline never invents a start it did not see. Intervals still open at the end of the
+ * trace are drawn up to it and marked.
  *
  * <p>Intervals are kept one by one until there are more than {@link TimelineLimits#maxIntervals()};
  * at the same time every thread's innermost activity is accumulated into a {@link ColumnGrid}, so
@@ -35,7 +37,7 @@ import java.util.TreeMap;
  * real intervals. Memory: the detail up to the limit, threads × columns × kinds floats, the kept
  * stretches, the open intervals, and (in detailed mode only) the tasks created but not yet begun.
  */
-final class TimelineReader {
+final class TimelineReader implements PairMatcher.Listener {
   private static final int TASK = IntervalKind.TASK.ordinal();
   private static final int REGION = IntervalKind.REGION.ordinal();
   private static final int PARALLEL = IntervalKind.PARALLEL.ordinal();
@@ -81,6 +83,9 @@ final class TimelineReader {
   private long unmatchedEnds;
   private long openAtEnd;
   private long last = Long.MIN_VALUE;
+
+  /** The thread whose event the pairing grammar is being given. */
+  private OpenTrack current;
 
   private TimelineReader(Trace trace, TimelineLimits limits) {
     this.trace = trace;
@@ -131,7 +136,7 @@ final class TimelineReader {
       groups.add(
           new Timeline.Group(name, pool, kind, parallelism, tracks.size(), e.getValue().size()));
       for (ThreadDef t : e.getValue()) {
-        OpenTrack ot = new OpenTrack(tracks.size(), groups.size() - 1, t);
+        OpenTrack ot = new OpenTrack(tracks.size(), groups.size() - 1, t, this);
         tracks.add(ot);
         if (t.stream() >= byStream.length) {
           byStream = Arrays.copyOf(byStream, Math.max(t.stream() + 1, byStream.length * 2));
@@ -168,7 +173,7 @@ final class TimelineReader {
         openAtEnd += track.depth;
         closeFrom(track, 0, end, true);
       }
-      openAtEnd += track.held.size();
+      openAtEnd += track.pairs.heldLocks();
       releaseAll(track, end, true);
     }
     return build(end);
@@ -187,88 +192,83 @@ final class TimelineReader {
   }
 
   private void handle(EventCursor c, OpenTrack track, long t) {
-    EventKind kind = c.kind();
-    switch (kind) {
-      case ENTER:
-        push(track, REGION, c.field(0), t, regionLabel((int) c.field(0)));
+    if (c.kind() == EventKind.TASK_CREATE && detailed) {
+      created.put(c.field(1), new long[] {t, track.index, regionLabel((int) c.field(0))});
+      if (created.size() > limits.maxIntervals()) {
+        summarise();
+      }
+    }
+    current = track;
+    track.pairs.event(c);
+  }
+
+  // ---- what the pairing grammar finds -----------------------------------------------------------
+
+  @Override
+  public void opened(PairMatcher m, int depth, EventCursor e) {
+    OpenTrack track = current;
+    long t = e.time();
+    long key = m.key(depth);
+    switch (m.construct(depth)) {
+      case REGION:
+        push(track, REGION, key, t, regionLabel((int) key));
         break;
-      case EXIT:
-        pop(track, REGION, c.field(0), t, true);
+      case PARALLEL:
+        push(track, PARALLEL, key, t, regionLabel((int) key));
         break;
-      case FORK:
-        push(track, PARALLEL, c.field(0), t, regionLabel((int) c.field(0)));
+      case TASK:
+        taskBegin(track, key, t);
         break;
-      case JOIN:
-        pop(track, PARALLEL, c.field(0), t, true);
+      case JOIN_WAIT:
+        push(track, JOIN_WAIT, key, t, regionLabel((int) key));
         break;
-      case TASK_CREATE:
-        if (detailed) {
-          created.put(c.field(1), new long[] {t, track.index, regionLabel((int) c.field(0))});
-          if (created.size() > limits.maxIntervals()) {
-            summarise();
-          }
-        }
+      case BARRIER_WAIT:
+        push(track, BARRIER_WAIT, key, t, objectLabel((int) e.field(0), key));
         break;
-      case TASK_BEGIN:
-        taskBegin(track, c.field(0), t);
+      case LOCK_WAIT:
+        push(track, LOCK_WAIT, key, t, objectLabel((int) e.field(0), key));
         break;
-      case TASK_END:
-        pop(track, TASK, c.field(0), t, true);
+      case WAIT:
+        boolean sleep = e.field(1) == WaitKind.SLEEP;
+        push(track, sleep ? SLEEP : WAIT, key, t, waitLabel((int) key, e.field(1)));
         break;
-      case JOIN_WAIT_ENTER:
-        push(track, JOIN_WAIT, c.field(0), t, regionLabel((int) c.field(0)));
-        break;
-      case JOIN_WAIT_EXIT:
-        pop(track, JOIN_WAIT, c.field(0), t, true);
-        break;
-      case BARRIER_ENTER:
-        push(track, BARRIER_WAIT, c.field(1), t, objectLabel((int) c.field(0), c.field(1)));
-        break;
-      case BARRIER_EXIT:
-        pop(track, BARRIER_WAIT, c.field(1), t, true);
-        break;
-      case LOCK_REQUEST:
-        push(track, LOCK_WAIT, c.field(1), t, objectLabel((int) c.field(0), c.field(1)));
-        break;
-      case LOCK_ACQUIRED:
-        // An acquisition without a request (tryLock, or a request before the trace began) is no
-        // wait.
-        pop(track, LOCK_WAIT, c.field(0), t, false);
-        if ((c.field(1) & (LockFlags.FAILED | LockFlags.ABORTED)) == 0) {
-          track.acquire(c.field(0), t);
-        }
-        break;
-      case LOCK_RELEASED:
-        long since = track.release(c.field(0));
-        if (since != Long.MIN_VALUE) {
-          addHold(track, c.field(0), since, t, false);
-        }
-        break;
-      case WAIT_ENTER:
-        push(
-            track,
-            c.field(1) == WaitKind.SLEEP ? SLEEP : WAIT,
-            c.field(0),
-            t,
-            waitLabel((int) c.field(0), c.field(1)));
-        break;
-      case WAIT_EXIT:
-        // The exit does not say the kind: the innermost open wait or sleep at this site.
-        pop(track, innermostWaitKind(track, c.field(0)), c.field(0), t, true);
-        break;
-      case SPIN_ENTER:
-        push(track, SPIN, c.field(0), t, regionLabel((int) c.field(0)));
-        break;
-      case SPIN_EXIT:
-        pop(track, SPIN, c.field(0), t, true);
-        break;
-      case THREAD_END:
-        closeFrom(track, 0, t, false);
-        releaseAll(track, t, false);
+      case SPIN:
+        push(track, SPIN, key, t, regionLabel((int) key));
         break;
       default:
-        break;
+        return; // helping is not drawn
     }
+    m.setTag(depth, track.depth - 1);
+  }
+
+  @Override
+  public void closed(PairMatcher m, int depth, EventCursor e) {
+    for (int d = depth; d < m.depth(); d++) {
+      if (m.tag(d) >= 0) { // the outermost drawn interval closed with it
+        closeFrom(current, m.tag(d), e.time(), false);
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void unmatched(PairMatcher m, Construct c, EventCursor e) {
+    if (c != Construct.LOCK_HOLD) {
+      unmatchedEnds++; // a release of a lock taken before the trace began is no interval's end
+    }
+  }
+
+  @Override
+  public void released(PairMatcher m, long lock, int count, long since, EventCursor e) {
+    if (count == 0) {
+      addHold(current, lock, since, e.time(), false);
+    }
+  }
+
+  @Override
+  public void ended(PairMatcher m, EventCursor e) {
+    closeFrom(current, 0, e.time(), false);
+    releaseAll(current, e.time(), false);
   }
 
   private void taskBegin(OpenTrack track, long task, long t) {
@@ -292,18 +292,6 @@ final class TimelineReader {
     track.push(kind, key, t, label);
   }
 
-  private void pop(OpenTrack track, int kind, long key, long t, boolean countUnmatched) {
-    for (int i = track.depth - 1; i >= 0; i--) {
-      if (track.kinds[i] == kind && track.keys[i] == key) {
-        closeFrom(track, i, t, false);
-        return;
-      }
-    }
-    if (countUnmatched) {
-      unmatchedEnds++;
-    }
-  }
-
   /** Closes the open intervals of a track from stack position {@code from} up, at {@code t}. */
   private void closeFrom(OpenTrack track, int from, long t, boolean openAtTheEnd) {
     account(track, t);
@@ -324,22 +312,13 @@ final class TimelineReader {
     track.depth = Math.min(track.depth, from);
   }
 
-  /** The kind (wait or sleep) of the innermost open wait at {@code region}; wait when none. */
-  private static int innermostWaitKind(OpenTrack track, long region) {
-    for (int i = track.depth - 1; i >= 0; i--) {
-      if ((track.kinds[i] == WAIT || track.kinds[i] == SLEEP) && track.keys[i] == region) {
-        return track.kinds[i];
-      }
-    }
-    return WAIT;
-  }
-
   /** Ends every lock hold of a track at {@code t}: its thread ended, or the trace did. */
   private void releaseAll(OpenTrack track, long t, boolean openAtTheEnd) {
-    for (Map.Entry<Long, long[]> e : track.held.entrySet()) {
-      addHold(track, e.getKey(), e.getValue()[0], t, openAtTheEnd);
+    PairMatcher m = track.pairs;
+    for (int i = 0; i < m.heldLocks(); i++) {
+      addHold(track, m.heldLock(i), m.heldSince(i), t, openAtTheEnd);
     }
-    track.held.clear();
+    m.clearHeld();
   }
 
   /** A lock held from {@code from} to {@code to}: an interval of the detail only (no column). */
@@ -530,8 +509,8 @@ final class TimelineReader {
     long[] starts = new long[8];
     int[] labels = new int[8];
 
-    /** Locks held: lock id → {time of the outermost acquisition, acquisitions not yet released}. */
-    final Map<Long, long[]> held = new LinkedHashMap<>();
+    /** What the thread has open by the pairing grammar, locks held included. */
+    final PairMatcher pairs;
 
     long[] ivStart = new long[16];
     long[] ivEnd = new long[16];
@@ -539,10 +518,11 @@ final class TimelineReader {
     int[] ivLabel = new int[16];
     int ivCount;
 
-    OpenTrack(int index, int group, ThreadDef thread) {
+    OpenTrack(int index, int group, ThreadDef thread, PairMatcher.Listener listener) {
       this.index = index;
       this.group = group;
       this.thread = thread;
+      this.pairs = new PairMatcher(listener);
     }
 
     void push(int kind, long key, long t, int label) {
@@ -557,29 +537,6 @@ final class TimelineReader {
       starts[depth] = t;
       labels[depth] = label;
       depth++;
-    }
-
-    void acquire(long lock, long t) {
-      long[] h = held.get(lock);
-      if (h == null) {
-        held.put(lock, new long[] {t, 1});
-      } else {
-        h[1]++;
-      }
-    }
-
-    /**
-     * Releases one acquisition; returns the outermost acquisition's time when the lock is now free,
-     * else {@link Long#MIN_VALUE} (still held re-entrantly, or a release of a lock acquired before
-     * the trace began).
-     */
-    long release(long lock) {
-      long[] h = held.get(lock);
-      if (h == null || --h[1] > 0) {
-        return Long.MIN_VALUE;
-      }
-      held.remove(lock);
-      return h[0];
     }
 
     void addInterval(long start, long end, int code, int label) {

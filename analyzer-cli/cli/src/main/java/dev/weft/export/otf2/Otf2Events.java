@@ -5,9 +5,11 @@ import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
-import dev.weft.trace.LockFlags;
 import dev.weft.trace.RegionDef;
+import dev.weft.trace.pairing.Construct;
+import dev.weft.trace.pairing.PairMatcher;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,12 +17,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns Weft events, read in time order, into OTF2 event records of the thread's location. Regions
- * nest per location as OTF2 requires: an exit without its entry is left out, an exit of a region
- * that is not the innermost leaves the inner ones first, and regions still open when a thread's
- * events end are left at its last event. See analyzer-cli/EXPORT.md for the mapping.
+ * Turns Weft events, read in time order, into OTF2 event records of the thread's location. What
+ * pairs with what is the pairing grammar's ({@link PairMatcher}, FORMAT.md "Pairing"); regions nest
+ * per location as OTF2 requires: an exit without its entry is left out, an exit of a region that is
+ * not the innermost leaves the inner ones first, and regions still open when a thread's events end
+ * are left at its last event. See analyzer-cli/EXPORT.md for the mapping.
  */
-final class Otf2Events {
+final class Otf2Events implements PairMatcher.Listener {
   // Event record types.
   private static final int REC_MEASUREMENT_ON_OFF = 11;
   private static final int REC_ENTER = 12;
@@ -54,6 +57,21 @@ final class Otf2Events {
     HELP
   }
 
+  /** The scope of each construct of the pairing grammar that nests, by its ordinal. */
+  private static final Scope[] SCOPES = new Scope[Construct.values().length];
+
+  static {
+    SCOPES[Construct.REGION.ordinal()] = Scope.REGION;
+    SCOPES[Construct.PARALLEL.ordinal()] = Scope.PARALLEL;
+    SCOPES[Construct.TASK.ordinal()] = Scope.TASK;
+    SCOPES[Construct.JOIN_WAIT.ordinal()] = Scope.JOIN_WAIT;
+    SCOPES[Construct.BARRIER_WAIT.ordinal()] = Scope.BARRIER_WAIT;
+    SCOPES[Construct.LOCK_WAIT.ordinal()] = Scope.LOCK_WAIT;
+    SCOPES[Construct.WAIT.ordinal()] = Scope.WAIT;
+    SCOPES[Construct.SPIN.ordinal()] = Scope.SPIN;
+    SCOPES[Construct.HELP.ordinal()] = Scope.HELP;
+  }
+
   /** A task's OTF2 identity: team, creating thread, generation; and its region. */
   record TaskId(long team, long creator, long generation, long region, RegionDef site) {}
 
@@ -67,13 +85,17 @@ final class Otf2Events {
     final long javaId;
     final long team; // its pool's thread team, or -1 outside pools
     final ChunkedFile file;
+
+    /** Its open regions, one per construct the pairing grammar has open on the thread. */
     final List<Open> stack = new ArrayList<>();
+
+    PairMatcher pairs;
+
     final Map<Long, ArrayDeque<Long>> held = new HashMap<>();
     long lastTime;
     long nextGeneration;
     boolean teamBegun;
     boolean ended;
-    boolean mounted; // a virtual thread is mounted on this carrier
 
     Location(long id, int index, long javaId, long team, ChunkedFile file) {
       this.id = id;
@@ -112,6 +134,11 @@ final class Otf2Events {
   private final Encoding record = new Encoding();
   private final Encoding data = new Encoding();
 
+  /** The location and OTF2 time of the event the pairing grammar is being given. */
+  private Location current;
+
+  private long now;
+
   Otf2Events(Definitions defs, Refs refs) {
     this.defs = defs;
     this.refs = refs;
@@ -121,119 +148,143 @@ final class Otf2Events {
   void event(Location l, EventCursor c) throws IOException {
     long t = refs.ticks(c.time());
     l.lastTime = t;
-    switch (c.kind()) {
-      case VTHREAD_MOUNT:
-      case VTHREAD_UNMOUNT:
-        l.mounted = c.kind() == EventKind.VTHREAD_MOUNT;
-        return;
+    if (l.pairs == null) {
+      l.pairs = new PairMatcher(this);
+    }
+    EventKind kind = c.kind();
+    // A virtual thread's begin or end on its carrier (traces before 1.3) is not the carrier's.
+    boolean carrierOwn = l.pairs.mounted() == 0;
+    current = l;
+    now = t;
+    try {
+      if (kind != EventKind.THREAD_BEGIN && (kind != EventKind.THREAD_END || carrierOwn)) {
+        beginTeam(l, t);
+      }
+      l.pairs.event(c);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    switch (kind) {
       case THREAD_BEGIN:
-      case THREAD_END:
-        if (l.mounted) {
-          return; // a virtual thread's begin or end on its carrier: not the carrier's
+        if (carrierOwn) {
+          threadEvent(l, t, REC_THREAD_BEGIN, l.javaId);
+          beginTeam(l, t);
         }
         break;
-      default:
-        break;
-    }
-    switch (c.kind()) {
-      case THREAD_BEGIN:
-        threadEvent(l, t, REC_THREAD_BEGIN, l.javaId);
-        beginTeam(l, t);
-        return;
       case THREAD_END:
-        beginTeam(l, t);
-        leaveAll(l, t);
-        endTeam(l, t);
-        threadEvent(l, t, REC_THREAD_END, l.javaId);
-        l.ended = true;
-        return;
-      default:
-        beginTeam(l, t);
-    }
-    switch (c.kind()) {
-      case ENTER:
-        enter(l, t, Scope.REGION, c.region(), c.region(), null);
-        break;
-      case EXIT:
-        leave(l, t, Scope.REGION, c.region());
-        break;
-      case FORK:
-        data.clear();
-        data.u8(Otf2Definitions.PARADIGM_OPENMP).u32(c.get(Field.PARALLELISM));
-        write(l, t, REC_THREAD_FORK, data);
-        enter(l, t, Scope.PARALLEL, c.region(), c.region(), null);
-        break;
-      case JOIN:
-        leave(l, t, Scope.PARALLEL, c.region());
-        data.clear();
-        data.u8(Otf2Definitions.PARADIGM_OPENMP);
-        write(l, t, REC_THREAD_JOIN, data);
+        if (carrierOwn) {
+          endTeam(l, t);
+          threadEvent(l, t, REC_THREAD_END, l.javaId);
+          l.ended = true;
+        }
         break;
       case TASK_CREATE:
         taskCreate(l, t, c.region(), c.get(Field.TASK), (int) c.get(Field.POOL));
         break;
-      case TASK_BEGIN:
-        taskBegin(l, t, c.get(Field.TASK));
-        break;
-      case TASK_END:
-        {
-          Open task = leave(l, t, Scope.TASK, c.get(Field.TASK));
-          if (task != null) {
-            taskEvent(l, t, REC_THREAD_TASK_COMPLETE, task.task());
-          }
-          break;
-        }
-      case JOIN_WAIT_ENTER:
-        enter(l, t, Scope.JOIN_WAIT, c.region(), c.region(), null);
-        break;
-      case JOIN_WAIT_EXIT:
-        leave(l, t, Scope.JOIN_WAIT, c.region());
-        break;
-      case BARRIER_ENTER:
-        enter(l, t, Scope.BARRIER_WAIT, c.get(Field.OBJECT), c.region(), null);
-        break;
-      case BARRIER_EXIT:
-        leave(l, t, Scope.BARRIER_WAIT, c.get(Field.OBJECT));
-        break;
-      case LOCK_REQUEST:
-        enter(l, t, Scope.LOCK_WAIT, c.get(Field.OBJECT), c.region(), null);
-        break;
-      case LOCK_ACQUIRED:
-        lockAcquired(l, t, c.get(Field.OBJECT), c.get(Field.FLAGS));
-        break;
-      case LOCK_RELEASED:
-        lockReleased(l, t, c.get(Field.OBJECT));
-        break;
-      case WAIT_ENTER:
-        enter(l, t, Scope.WAIT, c.region(), c.region(), null);
-        break;
-      case WAIT_EXIT:
-        leave(l, t, Scope.WAIT, c.region());
-        break;
-      case SPIN_ENTER:
-        enter(l, t, Scope.SPIN, c.region(), c.region(), null);
-        break;
-      case SPIN_EXIT:
-        leave(l, t, Scope.SPIN, c.region());
-        break;
-      case HELP_ENTER:
-        enter(l, t, Scope.HELP, c.region(), c.region(), null);
-        break;
-      case HELP_EXIT:
-        leave(l, t, Scope.HELP, c.region());
-        break;
       case MEASUREMENT_ON:
       case MEASUREMENT_OFF:
         data.clear();
-        data.u8(c.kind() == EventKind.MEASUREMENT_ON ? MODE_ON : MODE_OFF);
+        data.u8(kind == EventKind.MEASUREMENT_ON ? MODE_ON : MODE_OFF);
         write(l, t, REC_MEASUREMENT_ON_OFF, data);
         break;
       case THREAD_CREATE:
         threadEvent(l, t, REC_THREAD_CREATE, c.get(Field.THREAD));
         break;
       default:
-        break; // dropped, task_summary, notify, virtual thread mounts: see EXPORT.md
+        break; // pairs: above; dropped, task_summary, notify, mounts: see EXPORT.md
     }
+  }
+
+  // ---- what the pairing grammar finds -----------------------------------------------------------
+
+  @Override
+  public void opened(PairMatcher m, int depth, EventCursor e) {
+    Location l = current;
+    long t = now;
+    try {
+      switch (m.construct(depth)) {
+        case PARALLEL:
+          data.clear();
+          data.u8(Otf2Definitions.PARADIGM_OPENMP).u32(e.get(Field.PARALLELISM));
+          write(l, t, REC_THREAD_FORK, data);
+          enter(l, t, Scope.PARALLEL, m.key(depth), e.region(), null);
+          break;
+        case TASK:
+          taskBegin(l, t, m.key(depth));
+          break;
+        default:
+          enter(l, t, SCOPES[m.construct(depth).ordinal()], m.key(depth), e.region(), null);
+          break;
+      }
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
+    }
+  }
+
+  @Override
+  public void closed(PairMatcher m, int depth, EventCursor e) {
+    Location l = current;
+    long t = now;
+    try {
+      Open found = l.stack.get(depth);
+      for (int j = l.stack.size() - 1; j >= depth; j--) {
+        regionEvent(l, t, REC_LEAVE, l.stack.remove(j).region());
+      }
+      if (found.scope() == Scope.PARALLEL) {
+        data.clear();
+        data.u8(Otf2Definitions.PARADIGM_OPENMP);
+        write(l, t, REC_THREAD_JOIN, data);
+      } else if (found.scope() == Scope.TASK) {
+        taskEvent(l, t, REC_THREAD_TASK_COMPLETE, found.task());
+      }
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
+    }
+  }
+
+  @Override
+  public void unmatched(PairMatcher m, Construct c, EventCursor e) {
+    if (c == Construct.LOCK_HOLD) { // a semaphore released by another thread, or held before
+      long lock = e.field(0);
+      lockEvent(REC_THREAD_RELEASE_LOCK, lock, lockOrder.getOrDefault(lock, 0L));
+    }
+  }
+
+  @Override
+  public void acquired(PairMatcher m, long lock, int count, boolean took, EventCursor e) {
+    if (took) {
+      long order = lockOrder.merge(lock, 1L, Long::sum);
+      current.held.computeIfAbsent(lock, k -> new ArrayDeque<>()).push(order);
+      lockEvent(REC_THREAD_ACQUIRE_LOCK, lock, order);
+    }
+  }
+
+  @Override
+  public void released(PairMatcher m, long lock, int count, long since, EventCursor e) {
+    ArrayDeque<Long> orders = current.held.get(lock);
+    long order = orders.pop();
+    if (orders.isEmpty()) {
+      current.held.remove(lock);
+    }
+    lockEvent(REC_THREAD_RELEASE_LOCK, lock, order);
+  }
+
+  private void lockEvent(int type, long lock, long order) {
+    try {
+      lockEvent(current, now, type, lock, order);
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
+    }
+  }
+
+  @Override
+  public void ended(PairMatcher m, EventCursor e) {
+    try {
+      leaveAll(current, now);
+    } catch (IOException x) {
+      throw new UncheckedIOException(x);
+    }
+    current.held.clear();
   }
 
   /** Ends a location whose events ended without thread_end: leaves what is open. */
@@ -282,30 +333,6 @@ final class Otf2Events {
     return r;
   }
 
-  private void lockAcquired(Location l, long t, long lock, long flags) throws IOException {
-    leave(l, t, Scope.LOCK_WAIT, lock);
-    if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) != 0) {
-      return;
-    }
-    long order = lockOrder.merge(lock, 1L, Long::sum);
-    l.held.computeIfAbsent(lock, k -> new ArrayDeque<>()).push(order);
-    lockEvent(l, t, REC_THREAD_ACQUIRE_LOCK, lock, order);
-  }
-
-  private void lockReleased(Location l, long t, long lock) throws IOException {
-    ArrayDeque<Long> orders = l.held.get(lock);
-    long order;
-    if (orders != null && !orders.isEmpty()) {
-      order = orders.pop();
-      if (orders.isEmpty()) {
-        l.held.remove(lock);
-      }
-    } else { // a semaphore released by another thread, or acquired before the trace
-      order = lockOrder.getOrDefault(lock, 0L);
-    }
-    lockEvent(l, t, REC_THREAD_RELEASE_LOCK, lock, order);
-  }
-
   private void beginTeam(Location l, long t) throws IOException {
     if (l.team >= 0 && !l.teamBegun) {
       l.teamBegun = true;
@@ -330,35 +357,6 @@ final class Otf2Events {
     RegionDef site = task != null ? task.site() : defs.region(weftRegion);
     l.stack.add(new Open(scope, key, region, task, site));
     regionEvent(l, t, REC_ENTER, region);
-  }
-
-  /**
-   * Leaves the innermost open region of this scope and key (for waits, of this scope alone when the
-   * exit names another call site), and the regions inside it; null when none is open.
-   */
-  private Open leave(Location l, long t, Scope scope, long key) throws IOException {
-    int i = find(l, scope, key, true);
-    if (i < 0 && scope != Scope.REGION && scope != Scope.TASK && scope != Scope.PARALLEL) {
-      i = find(l, scope, key, false);
-    }
-    if (i < 0) {
-      return null;
-    }
-    Open found = l.stack.get(i);
-    for (int j = l.stack.size() - 1; j >= i; j--) {
-      regionEvent(l, t, REC_LEAVE, l.stack.remove(j).region());
-    }
-    return found;
-  }
-
-  private static int find(Location l, Scope scope, long key, boolean byKey) {
-    for (int i = l.stack.size() - 1; i >= 0; i--) {
-      Open o = l.stack.get(i);
-      if (o.scope() == scope && (!byKey || o.key() == key)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private void leaveAll(Location l, long t) throws IOException {
