@@ -544,7 +544,13 @@ public final class Recorder extends WeftSink {
     }
     // At the JVM's exit JFR shuts down as well: its last events are not waited for.
     j.stop(stopAt, atExit ? 0 : 5_000_000_000L);
-    attributes.put("agent.monitor_events_from", Long.toString(j.from));
+    long from = j.from();
+    if (from < 0) {
+      // JFR had not delivered its first events: no claim about the monitors (analysis header).
+      attributes.put("agent.monitor_events", "not started before the recording stopped");
+      return;
+    }
+    attributes.put("agent.monitor_events_from", Long.toString(from));
     attributes.put(
         "agent.monitor_events",
         "recorded "

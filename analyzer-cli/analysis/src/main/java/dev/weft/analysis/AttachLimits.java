@@ -28,6 +28,15 @@ final class AttachLimits {
   static final String MONITOR_EVENTS_FROM = "agent.monitor_events_from";
 
   /**
+   * The attribute an attached agent writes about the JVM's monitor events: what became of them, or
+   * that they had not started (JFR starts in seconds) when the recording stopped.
+   */
+  static final String MONITOR_EVENTS = "agent.monitor_events";
+
+  /** How {@value #MONITOR_EVENTS} begins when the JVM's events never came through. */
+  static final String MONITOR_EVENTS_NOT_STARTED = "not started";
+
+  /**
    * The attribute an attached agent writes: how many of the threads alive at the attach were
    * blocked or waiting then, and which ({@code 2 (worker-0 WAITING, pool-1 BLOCKED)}).
    */
@@ -57,6 +66,12 @@ final class AttachLimits {
     if (monitorsFrom != null) {
       seen.add("synchronized contention and Object.wait from " + monitorsFrom);
       unseen.add("synchronized contention and Object.wait before " + monitorsFrom);
+    } else if (defs.attributes()
+        .getOrDefault(MONITOR_EVENTS, "")
+        .startsWith(MONITOR_EVENTS_NOT_STARTED)) {
+      unseen.add(
+          "synchronized contention, Object.wait (the JVM's monitor events had not started when"
+              + " the recording stopped)");
     } else {
       unseen.add("synchronized contention, Object.wait");
     }
@@ -91,9 +106,21 @@ final class AttachLimits {
       return null;
     }
     try {
-      double seconds = (Long.parseLong(from) - defs.clock().nanoBase()) / 1e9;
+      long start = defs.clock().nanoBase();
+      long at = Long.parseLong(from);
+      String covered = "";
+      if (defs.closedCleanly() && defs.endTime() > at && at > start) {
+        covered =
+            String.format(
+                Locale.ROOT,
+                ", the last %.0f %% of the recording",
+                100.0 * (defs.endTime() - at) / (defs.endTime() - start));
+      }
       return String.format(
-          Locale.ROOT, "%.1f s after the start, through the JVM's events", seconds);
+          Locale.ROOT,
+          "%.1f s after the start%s, through the JVM's events",
+          (at - start) / 1e9,
+          covered);
     } catch (NumberFormatException e) {
       return null;
     }

@@ -86,6 +86,48 @@ class AttachLimitsTest {
   }
 
   @Test
+  void theMonitorCoverageIsGivenAsAShareOfTheRecording() throws IOException {
+    // The fixture's trace ends at 2 ms: the JVM's events from 0.5 ms on cover its last 75 %.
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "covered",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks",
+                "agent.monitor_events_from",
+                Long.toString(500_000L)));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains(
+            "synchronized contention and Object.wait from 0.0 s after the start, the last 75 %"
+                + " of the recording, through the JVM's events"),
+        running);
+  }
+
+  @Test
+  void monitorEventsThatNeverStartedAreNotClaimed() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "never",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks",
+                "agent.monitor_events",
+                "not started before the recording stopped"));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains(
+            "synchronized contention, Object.wait (the JVM's monitor events had not started when"
+                + " the recording stopped)"),
+        running);
+    assertFalse(running.contains("through the JVM's events"), running);
+  }
+
+  @Test
   void theOtherHookedJdkConstructsAreSaidToBeSeen() throws IOException {
     AnalysisResult r =
         Analyzer.analyze(
