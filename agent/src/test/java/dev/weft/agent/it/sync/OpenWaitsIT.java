@@ -1,0 +1,185 @@
+package dev.weft.agent.it.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.it.ChildJvm;
+import dev.weft.agent.it.TraceFacts;
+import dev.weft.agentit.apps.sync.OpenWaitsApp;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.Event;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.WaitKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Waits already in progress when the agent attaches ({@link OpenWaitsApp}): each is recorded from
+ * the recording's start to its end, at the user's line, marked as begun before the attach, and ends
+ * within END_MARGIN_NS of the end the application logged; a wait still open at the detach lasts to
+ * it.
+ */
+@Tag("child-jvm")
+class OpenWaitsIT {
+  private static final Class<?> APP = OpenWaitsApp.class;
+
+  /**
+   * How far a recorded end may lie from the logged one. The poller looks at least every 10 ms and
+   * takes the midpoint, so up to 5 ms; the rest is for the poller or the waiting thread being
+   * descheduled on a loaded host (measured: up to 26 ms with polls every 20 ms, see ATTACH.md).
+   */
+  private static final long END_MARGIN_NS = 40_000_000;
+
+  @TempDir Path tmp;
+
+  static List<Path> jdks() {
+    return SyncTraces.jdks();
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void waitsOpenAtTheAttachAreRecordedFromTheStartToTheirEnd(Path jdk) throws IOException {
+    Path log = tmp.resolve("waits.log");
+    List<String> cmd =
+        ChildJvm.command(
+            jdk,
+            null,
+            ChildJvm.classPath(),
+            APP.getName(),
+            log.toString(),
+            ChildJvm.AGENT_JAR.toString(),
+            "out=" + tmp.resolve("trace"));
+    cmd.addAll(
+        1,
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:+EnableDynamicAgentLoading"));
+    ChildJvm.Result r = ChildJvm.run(cmd, tmp);
+    assertEquals(0, r.exitCode(), r.stderr());
+    assertEquals("", r.stderr());
+    TraceFacts t = TraceFacts.read(tmp.resolve("trace"));
+    assertTrue(t.definitions.closedCleanly());
+    assertEquals("true", t.definitions.attributes().get("agent.detached"));
+    SyncTraces.assertRecorderNeverTracedItself(t);
+
+    Map<String, long[]> logged = new HashMap<>();
+    for (String line : Files.readAllLines(log)) {
+      String[] f = line.split(" ");
+      logged.put(f[0], new long[] {Long.parseLong(f[1]), f.length > 2 ? Long.parseLong(f[2]) : 0});
+    }
+    long attached = logged.get("attached")[0];
+    long detached = logged.get("detached")[0];
+    String summary = t.definitions.attributes().get("agent.waits_open_at_attach");
+    assertNotNull(summary, t.definitions.attributes().toString());
+
+    check(t, logged, "barrier", "CyclicBarrier.await", "// barrier open at attach", attached);
+    check(t, logged, "lock", "ReentrantLock.lock", "// lock open at attach", attached);
+    check(t, logged, "monitor", "synchronized", "// monitor open at attach", attached);
+    check(t, logged, "objectWait", "Object.wait", "// object wait open at attach", attached);
+    if (logged.get("sleep")[1] > attached) {
+      check(t, logged, "sleep", "Thread.sleep", "// sleep open at attach", attached);
+    } else {
+      System.out.println("sleep: ended before the attach returned; not compared");
+    }
+    // Still waiting at the detach: recorded to it.
+    long[] forever = recorded(t, "forever", "CountDownLatch.await", "// latch open at attach");
+    assertTrue(
+        Math.abs(forever[1] - detached) < END_MARGIN_NS,
+        "forever: recorded to " + forever[1] + ", detach called at " + detached);
+    assertTrue(summary.contains("1 lasted to the end"), summary);
+  }
+
+  /** The recorded wait of {@code thread} against its logged one. */
+  private static void check(
+      TraceFacts t,
+      Map<String, long[]> logged,
+      String thread,
+      String called,
+      String marker,
+      long attached) {
+    long[] truth = logged.get(thread);
+    long[] w = recorded(t, thread, called, marker);
+    // Begun before the attach: from the recording's start, which lies before loadAgent returned.
+    assertTrue(w[0] > truth[0] && w[0] < attached, thread + ": starts at the recording's start");
+    long error = w[1] - truth[1];
+    System.out.printf(
+        "%s: logged end %+.3f ms after the attach, recorded %+.3f ms off%n",
+        thread, (truth[1] - attached) / 1e6, error / 1e6);
+    assertTrue(
+        Math.abs(error) <= END_MARGIN_NS,
+        thread + ": recorded end " + w[1] + ", logged " + truth[1] + " (" + error + " ns)");
+  }
+
+  /** The one wait recorded for {@code thread} at the marked line, as start and end. */
+  private static long[] recorded(TraceFacts t, String thread, String called, String marker) {
+    int line = SyncTraces.lineOf(APP, marker);
+    RegionDef region = null;
+    for (RegionDef d : t.definitions.regions()) {
+      // The line's woven call site has a region of its own.
+      // A blocked entry's line is the one the JVM gives its frame: the statement's or the next.
+      if (d.file().equals(APP.getSimpleName() + ".java")
+          && (d.firstLine() == line || (called.equals("synchronized") && d.firstLine() == line + 1))
+          && d.name().endsWith(" (begun before the attach)")) {
+        assertEquals(null, region, thread + ": one region of a wait open at the attach");
+        region = d;
+      }
+    }
+    if (region == null) {
+      StringBuilder marked = new StringBuilder();
+      for (RegionDef d : t.definitions.regions()) {
+        if (d.name().endsWith(" (begun before the attach)")) {
+          marked.append(d).append('\n');
+        }
+      }
+      throw new AssertionError(
+          thread + ": no region of a wait open at the attach at line " + line + "; " + marked);
+    }
+    assertEquals(called + " (begun before the attach)", region.name());
+    long javaId = t.definitions.thread(SyncTraces.stream(t, thread)).javaId();
+    long start = -1;
+    long end = -1;
+    int waits = 0;
+    for (ThreadDef s : t.definitions.supplements()) {
+      if (s.javaId() != javaId) {
+        continue;
+      }
+      for (Event e : t.eventsByStream.get(s.stream())) {
+        if (e.kind() == EventKind.WAIT_ENTER && e.get(Field.REGION) == region.id()) {
+          long kind = e.get(Field.WAIT_KIND);
+          long expected =
+              called.equals("Object.wait")
+                  ? WaitKind.OBJECT_WAIT
+                  : called.equals("Thread.sleep") ? WaitKind.SLEEP : WaitKind.PARK;
+          assertEquals(expected, kind, thread + ": wait kind");
+          start = e.time();
+        } else if (e.kind() == EventKind.WAIT_EXIT && e.get(Field.REGION) == region.id()) {
+          end = e.time();
+          waits++;
+        } else if (e.kind() == EventKind.LOCK_REQUEST && e.get(Field.REGION) == region.id()) {
+          assertEquals(ConstructKind.MONITOR, region.kind());
+          start = e.time();
+        } else if (e.kind() == EventKind.LOCK_ACQUIRED && start >= 0 && end < 0) {
+          assertEquals(LockFlags.CONTENDED, e.get(Field.FLAGS));
+          end = e.time();
+          waits++;
+        }
+      }
+    }
+    assertEquals(1, waits, thread + ": one wait recorded");
+    return new long[] {start, end};
+  }
+}
