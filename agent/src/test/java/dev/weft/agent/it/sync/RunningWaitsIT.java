@@ -93,8 +93,10 @@ class RunningWaitsIT {
       // elsewhere: only the count is checked here.)
       compare(worker, "helperLock", truth, lockWaits(t, stream, "lock in helper"), -1);
       // From the JVM's monitor events, in the thread's supplement stream: the contended entries.
+      // (A wait open at the attach has a supplement of its own, and a region of its own.)
       int supplement = supplementOf(t, stream);
-      List<long[]> monitorWaits = lockWaits(t, supplement, "monitor in running frame");
+      List<long[]> monitorWaits =
+          lockWaits(t, supplement, regionsAtLine(t, "monitor in running frame", false));
       compareTotals(worker, "monitor", monitors, monitorWaits);
       assertLongWaitsRecordedFrom(worker, truth.all(worker, "monitor"), monitorWaits, monitorsFrom);
       // Woven at its call site: recorded there once, and not again from the JVM's events.
@@ -314,11 +316,11 @@ class RunningWaitsIT {
             + " long monitor waits after agent.monitor_events_from are not recorded");
   }
 
-  /** The supplement stream of the thread of {@code stream}. */
+  /** The supplement stream of the JVM's monitor events of the thread of {@code stream}. */
   private static int supplementOf(TraceFacts t, int stream) {
     long javaId = t.definitions.thread(stream).javaId();
     for (ThreadDef s : t.definitions.supplements()) {
-      if (s.javaId() == javaId) {
+      if (s.javaId() == javaId && !opensWithWaitBegunBeforeTheAttach(t, s.stream())) {
         return s.stream();
       }
     }
@@ -494,6 +496,29 @@ class RunningWaitsIT {
 
   private static List<Integer> regionsAtLine(TraceFacts t, String marker) {
     return regionsAtLine(t, APP, marker);
+  }
+
+  /** The regions at the marked line, with or without those of waits open at the attach. */
+  private static List<Integer> regionsAtLine(TraceFacts t, String marker, boolean begunBefore) {
+    List<Integer> out = new ArrayList<>();
+    for (int r : regionsAtLine(t, marker)) {
+      if (isBegunBefore(t, r) == begunBefore) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static boolean isBegunBefore(TraceFacts t, long region) {
+    return t.definitions.region((int) region).name().endsWith(" (begun before the attach)");
+  }
+
+  /** Whether a supplement stream is the one of a wait open at the attach (see OpenWaitsIT). */
+  private static boolean opensWithWaitBegunBeforeTheAttach(TraceFacts t, int supplement) {
+    List<Event> events = t.eventsByStream.get(supplement);
+    return !events.isEmpty()
+        && events.get(0).kind().hasRegion()
+        && isBegunBefore(t, events.get(0).get(Field.REGION));
   }
 
   private static List<Integer> regionsAtLine(TraceFacts t, Class<?> app, String marker) {
