@@ -42,6 +42,13 @@ final class AttachLimits {
    */
   static final String WAITING_AT_ATTACH = "agent.threads_waiting_at_attach";
 
+  /**
+   * The attribute an attached agent writes: the waits in progress at the attach that it recorded
+   * from the recording's start ({@code 2 (worker-0 CyclicBarrier.await, worker-1 synchronized; 0
+   * lasted to the end)}).
+   */
+  static final String OPEN_AT_ATTACH = "agent.waits_open_at_attach";
+
   private AttachLimits() {}
 
   /** What the recording could not see, one item each; null when the agent did not attach. */
@@ -77,7 +84,17 @@ final class AttachLimits {
     }
     unseen.add("Thread.sleep, fork-join joins");
     List<String> out = new ArrayList<>();
-    out.add("waits, regions and tasks already in progress when the recording started");
+    String open = defs.attributes().get(OPEN_AT_ATTACH);
+    if (open == null) {
+      out.add("waits, regions and tasks already in progress when the recording started");
+    } else {
+      out.add(
+          "regions and tasks already in progress when the recording started, and the part before"
+              + " it of the waits then in progress (those of the application's code are recorded"
+              + " from the recording's start, marked \"begun before the attach\": "
+              + open
+              + ")");
+    }
     out.add(
         "in code that was already running when the agent attached (methods entered before and"
             + " not left since): "
@@ -89,8 +106,13 @@ final class AttachLimits {
     String waiting = defs.attributes().get(WAITING_AT_ATTACH);
     if (waiting != null && !waiting.equals("0")) {
       out.add(
-          "threads blocked or waiting when the agent attached, counted as running until their"
-              + " first recorded event: "
+          (open == null
+                  ? "threads blocked or waiting when the agent attached, counted as running until"
+                      + " their first recorded event: "
+                  : "threads blocked or waiting when the agent attached whose wait is not the"
+                      + " application's code's (inside the JDK, such as an idle executor"
+                      + " worker's) count as running until their first recorded event; all"
+                      + " waiting then: ")
               + waiting);
     }
     return out;

@@ -173,6 +173,34 @@ class AttachLimitsTest {
   }
 
   @Test
+  void waitsRecordedFromTheStartAreSaidToBe() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "open",
+                "agent.attached",
+                "true",
+                "agent.threads_waiting_at_attach",
+                "2 (worker-0 WAITING, pool-1 WAITING)",
+                "agent.waits_open_at_attach",
+                "1 (worker-0 CyclicBarrier.await; 0 lasted to the end)"));
+    List<String> unseen = r.trace().notSeenWhenAttached();
+    assertTrue(
+        unseen
+            .get(0)
+            .startsWith(
+                "regions and tasks already in progress when the recording started, and the part"
+                    + " before it of the waits then in progress"),
+        unseen.get(0));
+    assertTrue(
+        unseen.get(0).contains("1 (worker-0 CyclicBarrier.await; 0 lasted to the end)"),
+        unseen.get(0));
+    assertTrue(
+        unseen.get(3).startsWith("threads blocked or waiting when the agent attached whose wait"),
+        unseen.get(3));
+  }
+
+  @Test
   void withoutHooksForRunningFramesEveryKindOfWaitThereIsUnseen() throws IOException {
     AnalysisResult r = Analyzer.analyze(trace("old", "agent.attached", "true"));
     String running = r.trace().notSeenWhenAttached().get(1);

@@ -6,7 +6,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -20,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * opens only after the detach. Main attaches the agent to this JVM, then ends the waits one by one,
  * STEP_MS apart, and detaches it once the sleep is over. Each thread logs its wait's start and end
  * ({@code System.nanoTime}) to LOG as {@code thread start end}; the lines {@code attached T} and
- * {@code detached T} give the moments loadAgent returned and detach was called.
+ * {@code detached T} give the moments loadAgent returned and detach was called, and {@code released
+ * THREAD T} when main was about to end that thread's wait.
  */
 public final class OpenWaitsApp {
   public static final long STEP_MS = 300;
@@ -100,6 +103,7 @@ public final class OpenWaitsApp {
   public static void main(String[] args) throws Exception {
     Path logFile = Path.of(args[0]);
     List<Waiter> waiters = new ArrayList<>();
+    Map<String, Long> released = new HashMap<>();
     LOCK.lock();
     long attached;
     long detached;
@@ -122,14 +126,18 @@ public final class OpenWaitsApp {
       }
       attached = System.nanoTime();
       Thread.sleep(STEP_MS);
+      released.put("monitor", System.nanoTime());
     }
     Thread.sleep(STEP_MS);
+    released.put("lock", System.nanoTime());
     LOCK.unlock();
     Thread.sleep(STEP_MS);
+    released.put("barrier", System.nanoTime());
     BARRIER.await();
     Thread.sleep(STEP_MS);
     synchronized (WAIT_OBJECT) {
       notified = true;
+      released.put("objectWait", System.nanoTime());
       WAIT_OBJECT.notifyAll();
     }
     waiters.get(4).join(); // the sleep ends
@@ -148,6 +156,9 @@ public final class OpenWaitsApp {
       out.println("detached " + detached);
       for (Waiter w : waiters) {
         out.println(w.getName() + " " + w.start + " " + w.end);
+      }
+      for (Map.Entry<String, Long> r : released.entrySet()) {
+        out.println("released " + r.getKey() + " " + r.getValue());
       }
     } catch (IOException e) {
       throw e;
