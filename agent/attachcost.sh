@@ -147,7 +147,10 @@ public class AttachCost {
     }
     Thread.sleep(500);
     waitFull(1);
-    Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+    // The agent runs in a loader of its own; AgentLoader (on the class path) reaches it.
+    if (Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null) == null) {
+      throw new IllegalStateException("not attached");
+    }
     Thread.sleep(1000); // recompiled after the restore
     waitFull(2);
     phase = 3;

@@ -23,10 +23,12 @@ import java.util.concurrent.locks.LockSupport;
  * region, at the user's line, is named after the JDK method the user called with {@value #MARK}.
  *
  * <p>A thread is still in the same wait while its state, its park blocker and (once known) the
- * JVM's counts of its waits and blocked entries ({@link ThreadMXBean}) are unchanged. The end is
- * the midpoint between the last poll that saw it waiting and the first that did not. Polls come
- * every millisecond at first and then every hundredth of the wait's age, at least every 10 ms: the
- * end is off by at most half a poll (5 ms), plus the poller's and the thread's scheduling delays.
+ * JVM's counts of its waits and blocked entries ({@link ThreadMXBean}) are unchanged, or while the
+ * counts changed but the thread used less than SAME_WAIT_CPU_NANOS of CPU since the last poll (a
+ * park that returned and was parked again within the same call). The end is the midpoint between
+ * the last poll that saw it waiting and the first that did not. Polls come every millisecond at
+ * first and then every hundredth of the wait's age, at least every 10 ms: the end is off by at most
+ * half a poll (5 ms), plus the poller's and the thread's scheduling delays.
  *
  * <p>What is recorded: a monitor entry (BLOCKED) as LOCK_REQUEST at the start and LOCK_ACQUIRED
  * (CONTENDED) and LOCK_RELEASED at the end, like the JVM's events ({@link RunningMonitors}; the
@@ -45,6 +47,9 @@ final class OpenWaits {
   private static final long MIN_POLL_NANOS = 1_000_000;
   private static final long MAX_POLL_NANOS = 10_000_000;
 
+  /** Less CPU than this between two polls that saw a thread wait again: one and the same wait. */
+  private static final long SAME_WAIT_CPU_NANOS = 100_000;
+
   /** One wait open at the attach. */
   private static final class Open {
     final Thread thread;
@@ -55,6 +60,7 @@ final class OpenWaits {
     final String what;
     long blockedCount = -1;
     long waitedCount = -1;
+    long cpu = -1;
     long lockId;
     String lockClass = "java.lang.Object";
     long lastSeen;
@@ -191,7 +197,7 @@ final class OpenWaits {
     }
   }
 
-  private static boolean stillWaiting(Open w, ThreadInfo info) {
+  private boolean stillWaiting(Open w, ThreadInfo info) {
     Thread t = w.thread;
     if (t.getState() != w.state || LockSupport.getBlocker(t) != w.blocker) {
       return false;
@@ -199,16 +205,41 @@ final class OpenWaits {
     if (info == null) {
       return t.isAlive();
     }
+    long cpu = cpuTime(w.thread);
     if (w.waitedCount < 0) {
       w.waitedCount = info.getWaitedCount();
       w.blockedCount = info.getBlockedCount();
+      w.cpu = cpu;
       if (info.getLockInfo() != null) {
         w.lockId = IDENTITY_ID | (info.getLockInfo().getIdentityHashCode() & 0xffffffffL);
         w.lockClass = info.getLockInfo().getClassName();
       }
       return true;
     }
-    return info.getWaitedCount() == w.waitedCount && info.getBlockedCount() == w.blockedCount;
+    if (info.getWaitedCount() == w.waitedCount && info.getBlockedCount() == w.blockedCount) {
+      w.cpu = cpu;
+      return true;
+    }
+    // Waited again on the same object since the last poll. A park may return and be parked again
+    // inside the same call (AQS does so; the runs of OpenWaitsIT saw a lock wait counted as ended
+    // 11 ms before its lock was released), which takes microseconds of CPU: the same wait. A
+    // thread that did work in between has left its wait and begun another.
+    if (cpu >= 0 && w.cpu >= 0 && cpu - w.cpu < SAME_WAIT_CPU_NANOS) {
+      w.waitedCount = info.getWaitedCount();
+      w.blockedCount = info.getBlockedCount();
+      w.cpu = cpu;
+      return true;
+    }
+    return false;
+  }
+
+  /** The thread's CPU time, or -1 when the JVM does not measure it. */
+  private long cpuTime(Thread t) {
+    try {
+      return threads.getThreadCpuTime(t.getId());
+    } catch (RuntimeException e) { // UnsupportedOperationException
+      return -1;
+    }
   }
 
   /**
