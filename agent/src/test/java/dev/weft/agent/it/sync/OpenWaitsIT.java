@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.OpenWaitsApp;
 import dev.weft.trace.ConstructKind;
@@ -62,28 +61,7 @@ class OpenWaitsIT {
   @MethodSource("jdks")
   void waitsOpenAtTheAttachAreRecordedFromTheStartToTheirEnd(Path jdk) throws IOException {
     Path log = tmp.resolve("waits.log");
-    List<String> cmd =
-        ChildJvm.command(
-            jdk,
-            null,
-            ChildJvm.classPath(),
-            APP.getName(),
-            log.toString(),
-            ChildJvm.AGENT_JAR.toString(),
-            "out=" + tmp.resolve("trace"));
-    cmd.addAll(
-        1,
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:+EnableDynamicAgentLoading"));
-    ChildJvm.Result r = ChildJvm.run(cmd, tmp);
-    assertEquals(0, r.exitCode(), r.stderr());
-    assertEquals("", r.stderr());
-    TraceFacts t = TraceFacts.read(tmp.resolve("trace"));
-    assertTrue(t.definitions.closedCleanly());
-    assertEquals("true", t.definitions.attributes().get("agent.detached"));
-    SyncTraces.assertRecorderNeverTracedItself(t);
+    TraceFacts t = RunningWaitsIT.attachTo(jdk, APP, log, "out=" + tmp.resolve("trace"), tmp);
 
     Map<String, long[]> logged = new HashMap<>();
     for (String line : Files.readAllLines(log)) {

@@ -206,6 +206,16 @@ class RunningWaitsIT {
    * {@code log}; checks that it ran and that the trace is complete, and returns it.
    */
   private TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options) throws IOException {
+    return attachTo(jdk, app, log, options, tmp);
+  }
+
+  /**
+   * Runs {@code app} in a child JVM in {@code tmp}; the app attaches the agent with {@code options}
+   * to itself, writes its trace to {@code tmp/trace} and its log to {@code log}. Checks that it ran
+   * and that the trace is complete, and returns it (also for {@link OpenWaitsIT}).
+   */
+  static TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options, Path tmp)
+      throws IOException {
     List<String> cmd =
         ChildJvm.command(
             jdk,
