@@ -12,6 +12,7 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * park that returned and was parked again within the same call). The end is the midpoint between
  * the last poll that saw it waiting and the first that did not. Polls come every millisecond at
  * first and then every hundredth of the wait's age, at least every 10 ms: the end is off by at most
- * half a poll (5 ms), plus the poller's and the thread's scheduling delays.
+ * half the distance of the two polls (5 ms, more when the poller runs late on a busy host), which
+ * is written with the wait in {@code agent.waits_open_at_attach} as its uncertainty.
  *
  * <p>What is recorded: a monitor entry (BLOCKED) as LOCK_REQUEST at the start and LOCK_ACQUIRED
  * (CONTENDED) and LOCK_RELEASED at the end, like the JVM's events ({@link RunningMonitors}; the
@@ -190,7 +192,7 @@ final class OpenWaits {
         w.lastSeen = now;
       } else {
         long seen = w.lastSeen == 0 ? start : w.lastSeen;
-        write(w, seen + (now - seen) / 2);
+        write(w, seen + (now - seen) / 2, (now - seen) / 2);
         open.remove(i);
         ended++;
       }
@@ -250,7 +252,7 @@ final class OpenWaits {
     if (!stopped) {
       stopped = true;
       for (Open w : open) {
-        write(w, at);
+        write(w, at, 0);
       }
     }
     int n = recorded.size();
@@ -267,7 +269,8 @@ final class OpenWaits {
         + " lasted to the end)";
   }
 
-  private void write(Open w, long end) {
+  /** Writes the wait as ending at {@code end}, give or take {@code uncertainty} nanoseconds. */
+  private void write(Open w, long end, long uncertainty) {
     StreamWriter s;
     try {
       s = writer.openStream(w.thread.getId(), w.thread.getName(), ThreadDef.SUPPLEMENT, 0, start);
@@ -288,6 +291,9 @@ final class OpenWaits {
       s.waitEnter(start, w.region, w.waitKind);
       s.waitExit(end, w.region);
     }
-    recorded.add(w.what);
+    recorded.add(
+        uncertainty == 0
+            ? w.what
+            : String.format(Locale.ROOT, "%s ±%.1f ms", w.what, uncertainty / 1e6));
   }
 }
