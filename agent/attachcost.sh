@@ -9,7 +9,8 @@
 #   permit  - Semaphore.acquire() + release(), uncontended (3 events and a stack walk)
 #   latch   - CountDownLatch(0).await(), open already (2 events and a stack walk)
 #   future  - CompletableFuture.join() of a completed future (2 events and a stack walk)
-# before the agent attaches to its JVM, while it records, and after it detached.
+# before the agent attaches to its JVM, while it records, and after it detached; then the same loop
+# once more in a thread started after the detach ("entered afresh"), which runs the restored code.
 #
 #   agent/attachcost.sh [java]
 #
@@ -41,16 +42,17 @@ public class AttachCost {
   static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   static final int ROUND = 20_000;
   static final String[] OPS = {"lock", "barrier", "queue", "permit", "latch", "future"};
-  static volatile int phase = -1; // -1 warm-up, 0 before, 1 attached, 2 detached, 3 end
-  static final double[][][] results = new double[3][OPS.length][9];
-  static final int[][] filled = new int[3][OPS.length];
+  // -1 warm-up, 0 before, 1 attached, 2 detached, 3 entered afresh after the detach, 4 end
+  static volatile int phase = -1;
+  static final double[][][] results = new double[4][OPS.length][9];
+  static final int[][] filled = new int[4][OPS.length];
 
   static long now() {
     return CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
   }
 
-  /** Entered once, before the attach; returns at the end. */
-  static void loop() throws Exception {
+  /** Entered before the attach, and again after the detach; returns at phase {@code end}. */
+  static void loop(int end) throws Exception {
     ReentrantLock lock = new ReentrantLock();
     CyclicBarrier barrier = new CyclicBarrier(1);
     LinkedBlockingQueue<Integer> queue = new LinkedBlockingQueue<>();
@@ -59,7 +61,7 @@ public class AttachCost {
     CompletableFuture<Integer> future = CompletableFuture.completedFuture(1);
     Integer item = 1;
     long sink = 0;
-    while (phase < 3) {
+    while (phase < end) {
       int p = phase;
       for (int op = 0; op < OPS.length; op++) {
         long t0 = now();
@@ -92,7 +94,7 @@ public class AttachCost {
           }
         }
         double ns = (now() - t0) / (double) ROUND;
-        if (p >= 0 && p < 3 && p == phase && filled[p][op] < 9) {
+        if (p >= 0 && p < 4 && p == phase && filled[p][op] < 9) {
           results[p][op][filled[p][op]++] = ns;
         }
       }
@@ -118,18 +120,23 @@ public class AttachCost {
     }
   }
 
-  public static void main(String[] args) throws Exception {
+  static Thread looping(int end) {
     Thread t =
         new Thread(
             () -> {
               try {
-                loop();
+                loop(end);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
             },
             "looping");
     t.start();
+    return t;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Thread t = looping(3);
     Thread.sleep(2000); // warm-up: compiled
     waitFull(0);
     VirtualMachine vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
@@ -140,18 +147,27 @@ public class AttachCost {
     }
     Thread.sleep(500);
     waitFull(1);
-    Class.forName("dev.weft.agent.WeftAgent").getMethod("detach").invoke(null);
+    // The agent runs in a loader of its own; AgentLoader (on the class path) reaches it.
+    if (Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null) == null) {
+      throw new IllegalStateException("not attached");
+    }
     Thread.sleep(1000); // recompiled after the restore
     waitFull(2);
     phase = 3;
     t.join();
-    String[] names = {"before attach", "attached", "after detach"};
+    phase = -1;
+    Thread afresh = looping(4);
+    Thread.sleep(2000); // warm-up: compiled
+    waitFull(3);
+    phase = 4;
+    afresh.join();
+    String[] names = {"before attach", "attached", "after detach", "afresh after"};
     System.out.printf("%-14s", "");
     for (String op : OPS) {
       System.out.printf(" %10s", op);
     }
     System.out.printf("   (ns/op, %s)%n", CPU ? "CPU" : "wall");
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < 4; p++) {
       System.out.printf("%-14s", names[p]);
       for (int op = 0; op < OPS.length; op++) {
         double[] r = results[p][op].clone();

@@ -98,6 +98,7 @@ final class AgentRuntime {
       int existing = recorder.openExistingThreads();
       if (attached) {
         rt.threadsAtAttach = existing;
+        rt.followWaitsOpenAtAttach();
       }
       rt.startMonitorEvents(attached, options);
       WeftBridge.install(recorder);
@@ -317,8 +318,25 @@ final class AgentRuntime {
     monitorEvents.start();
   }
 
-  /** Stops the JVM's monitor events, if they started (see Recorder). */
+  /**
+   * The waits open at the attach, read before any class is retransformed and followed by an agent
+   * thread to their ends (see OpenWaits).
+   */
+  private void followWaitsOpenAtAttach() {
+    Runnable poller = recorder.waitsOpenAtAttach();
+    if (poller != null) {
+      Thread t = new AgentThreads("weft-open-waits").newThread(poller);
+      recorder.ignore(t);
+      t.start();
+    }
+  }
+
+  /**
+   * Ends the waits open at the attach that are still open, and stops the JVM's monitor events, if
+   * they started (see Recorder).
+   */
   private void stopMonitorEvents(long stoppedAt, boolean atExit, Map<String, String> attributes) {
+    recorder.stopOpenWaits(stoppedAt, attributes);
     Thread starting = monitorEvents;
     if (starting == null) {
       return;

@@ -21,6 +21,13 @@ import jdk.jfr.consumer.RecordingStream;
  * which on HotSpot are the same monotonic clock as {@code System.nanoTime}. They are turned into
  * {@code System.nanoTime} with one offset (wall clock minus {@code nanoTime}, the tightest of 50
  * reads), taken when the stream starts.
+ *
+ * <p>The JVM records a wait only when its event was enabled at the wait's start, and the
+ * recording's start takes 0.2–1.3 s after {@code start()} is called. So the moment from which the
+ * events are complete is taken from the stream itself: a marker thread waits 2 ms on an object of
+ * its own, again and again, until the first of its waits comes through; that wait's start, at most
+ * a few milliseconds after the events were enabled, is {@link #from()}. When none came through
+ * before the stop, nothing is claimed.
  */
 final class JvmMonitorEvents {
   /** Longest wait for the last events at the stop, on JDKs without {@code stop()} (before 20). */
@@ -33,10 +40,21 @@ final class JvmMonitorEvents {
   private int flushCount;
   private Thread consumer;
 
+  /** How long each of the marker's waits lasts, in milliseconds. */
+  private static final long MARK_MILLIS = 2;
+
+  /** The object the marker thread waits on; its waits' events are not the program's. */
+  private final Object mark = new Object();
+
+  private final Thread marker;
+
   /**
-   * When the stream was started ({@code System.nanoTime}): its events are of waits from then on.
+   * Start of the first of the marker's waits that came through ({@code System.nanoTime}): every
+   * wait that starts from then on is among the events. -1 until then.
    */
-  final long from;
+  private volatile long from = -1;
+
+  private volatile boolean ending;
 
   private JvmMonitorEvents(RunningMonitors sink, EventPath path) {
     this.sink = sink;
@@ -54,7 +72,30 @@ final class JvmMonitorEvents {
         });
     this.stream = s;
     this.offset = wallMinusNano();
-    this.from = System.nanoTime();
+    this.marker = new Thread(this::markStart, "weft-monitor-events-start");
+    marker.setDaemon(true);
+    path.ignore(marker);
+  }
+
+  /**
+   * When the events became complete ({@code System.nanoTime}): every monitor wait that started from
+   * then on is reported; -1 when the stream had not delivered any event before the stop.
+   */
+  long from() {
+    return from;
+  }
+
+  /** The marker thread: short waits until the first comes through the stream (see class doc). */
+  private void markStart() {
+    try {
+      while (from < 0 && !ending) {
+        synchronized (mark) {
+          mark.wait(MARK_MILLIS);
+        }
+      }
+    } catch (InterruptedException e) {
+      // the stop
+    }
   }
 
   /**
@@ -62,11 +103,13 @@ final class JvmMonitorEvents {
    * thread is not a daemon, and would keep a program that ends by returning from main alive.
    */
   void run() {
+    marker.start();
     stream.start();
   }
 
   /** Closes a stream that never ran. */
   void discard() {
+    ending = true;
     sink.close();
     stream.close();
   }
@@ -85,6 +128,12 @@ final class JvmMonitorEvents {
       RecordedThread t = e.getThread();
       RecordedStackTrace st = e.getStackTrace();
       if (t == null || st == null) {
+        return;
+      }
+      if (t.getJavaThreadId() == marker.getId()) {
+        if (from < 0) {
+          from = nanos(e.getStartTime());
+        }
         return;
       }
       List<RunningMonitors.Frame> frames = new ArrayList<>();
@@ -132,6 +181,7 @@ final class JvmMonitorEvents {
    * them.
    */
   void stop(long stopAt, long waitNanos) {
+    ending = true;
     sink.stopAt(stopAt);
     if (waitNanos <= 0) {
       sink.close(); // the JVM's exit: JFR shuts itself down, and nothing more is written

@@ -119,9 +119,44 @@ public final class Recorder extends WeftSink {
       Thread.State state = t.getState();
       if (state != Thread.State.RUNNABLE && state != Thread.State.NEW) {
         waitingAtAttach.add(t.getName() + " " + state);
+        waitingThreads.add(t);
       }
     }
+    openedAt = now;
     return opened;
+  }
+
+  /**
+   * An attached agent: reads the waits of the threads that were waiting when {@link
+   * #openExistingThreads} ran (before any class is retransformed) and returns the poller that
+   * follows them to their ends ({@link OpenWaits}), to run on an agent thread; null when none of
+   * them is the user's.
+   */
+  public Runnable waitsOpenAtAttach() {
+    OpenWaits w = new OpenWaits(writer, regions, openedAt, waitingThreads);
+    waitingThreads.clear();
+    if (!w.any()) {
+      return null;
+    }
+    synchronized (monitorsLock) {
+      openWaits = w;
+    }
+    return w::run;
+  }
+
+  /**
+   * The recording stops at {@code at}: the waits open at the attach that are still open are
+   * recorded as lasting to it; puts what was recorded into {@code attributes}.
+   */
+  public void stopOpenWaits(long at, Map<String, String> attributes) {
+    OpenWaits w;
+    synchronized (monitorsLock) {
+      w = openWaits;
+      openWaits = null;
+    }
+    if (w != null) {
+      attributes.put("agent.waits_open_at_attach", w.stop(at));
+    }
   }
 
   /**
@@ -417,6 +452,9 @@ public final class Recorder extends WeftSink {
   // ---------
 
   private final List<String> waitingAtAttach = new ArrayList<>();
+  private final List<Thread> waitingThreads = new ArrayList<>();
+  private long openedAt;
+  private OpenWaits openWaits;
 
   /** Created at the first callee hook (only attached agents weave them). */
   private volatile RunningFrames runningFrames;
@@ -544,7 +582,13 @@ public final class Recorder extends WeftSink {
     }
     // At the JVM's exit JFR shuts down as well: its last events are not waited for.
     j.stop(stopAt, atExit ? 0 : 5_000_000_000L);
-    attributes.put("agent.monitor_events_from", Long.toString(j.from));
+    long from = j.from();
+    if (from < 0) {
+      // JFR had not delivered its first events: no claim about the monitors (analysis header).
+      attributes.put("agent.monitor_events", "not started before the recording stopped");
+      return;
+    }
+    attributes.put("agent.monitor_events_from", Long.toString(from));
     attributes.put(
         "agent.monitor_events",
         "recorded "

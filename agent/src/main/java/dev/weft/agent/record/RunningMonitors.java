@@ -236,7 +236,7 @@ final class RunningMonitors {
         construct, name, c.getName(), f.method(), file == null ? "" : file, line, line);
   }
 
-  private static boolean isJdk(String className) {
+  static boolean isJdk(String className) {
     return className.startsWith("java.")
         || className.startsWith("javax.")
         || className.startsWith("jdk.")

@@ -28,10 +28,26 @@ final class AttachLimits {
   static final String MONITOR_EVENTS_FROM = "agent.monitor_events_from";
 
   /**
+   * The attribute an attached agent writes about the JVM's monitor events: what became of them, or
+   * that they had not started (JFR starts in seconds) when the recording stopped.
+   */
+  static final String MONITOR_EVENTS = "agent.monitor_events";
+
+  /** How {@value #MONITOR_EVENTS} begins when the JVM's events never came through. */
+  static final String MONITOR_EVENTS_NOT_STARTED = "not started";
+
+  /**
    * The attribute an attached agent writes: how many of the threads alive at the attach were
    * blocked or waiting then, and which ({@code 2 (worker-0 WAITING, pool-1 BLOCKED)}).
    */
   static final String WAITING_AT_ATTACH = "agent.threads_waiting_at_attach";
+
+  /**
+   * The attribute an attached agent writes: the waits in progress at the attach that it recorded
+   * from the recording's start ({@code 2 (worker-0 CyclicBarrier.await, worker-1 synchronized; 0
+   * lasted to the end)}).
+   */
+  static final String OPEN_AT_ATTACH = "agent.waits_open_at_attach";
 
   private AttachLimits() {}
 
@@ -57,12 +73,28 @@ final class AttachLimits {
     if (monitorsFrom != null) {
       seen.add("synchronized contention and Object.wait from " + monitorsFrom);
       unseen.add("synchronized contention and Object.wait before " + monitorsFrom);
+    } else if (defs.attributes()
+        .getOrDefault(MONITOR_EVENTS, "")
+        .startsWith(MONITOR_EVENTS_NOT_STARTED)) {
+      unseen.add(
+          "synchronized contention, Object.wait (the JVM's monitor events had not started when"
+              + " the recording stopped)");
     } else {
       unseen.add("synchronized contention, Object.wait");
     }
     unseen.add("Thread.sleep, fork-join joins");
     List<String> out = new ArrayList<>();
-    out.add("waits, regions and tasks already in progress when the recording started");
+    String open = defs.attributes().get(OPEN_AT_ATTACH);
+    if (open == null) {
+      out.add("waits, regions and tasks already in progress when the recording started");
+    } else {
+      out.add(
+          "regions and tasks already in progress when the recording started, and the part before"
+              + " it of the waits then in progress (those of the application's code are recorded"
+              + " from the recording's start, marked \"begun before the attach\": "
+              + open
+              + ")");
+    }
     out.add(
         "in code that was already running when the agent attached (methods entered before and"
             + " not left since): "
@@ -74,8 +106,13 @@ final class AttachLimits {
     String waiting = defs.attributes().get(WAITING_AT_ATTACH);
     if (waiting != null && !waiting.equals("0")) {
       out.add(
-          "threads blocked or waiting when the agent attached, counted as running until their"
-              + " first recorded event: "
+          (open == null
+                  ? "threads blocked or waiting when the agent attached, counted as running until"
+                      + " their first recorded event: "
+                  : "threads blocked or waiting when the agent attached whose wait is not the"
+                      + " application's code's (inside the JDK, such as an idle executor"
+                      + " worker's) count as running until their first recorded event; all"
+                      + " waiting then: ")
               + waiting);
     }
     return out;
@@ -91,9 +128,21 @@ final class AttachLimits {
       return null;
     }
     try {
-      double seconds = (Long.parseLong(from) - defs.clock().nanoBase()) / 1e9;
+      long start = defs.clock().nanoBase();
+      long at = Long.parseLong(from);
+      String covered = "";
+      if (defs.closedCleanly() && defs.endTime() > at && at > start) {
+        covered =
+            String.format(
+                Locale.ROOT,
+                ", the last %.0f %% of the recording",
+                100.0 * (defs.endTime() - at) / (defs.endTime() - start));
+      }
       return String.format(
-          Locale.ROOT, "%.1f s after the start, through the JVM's events", seconds);
+          Locale.ROOT,
+          "%.1f s after the start%s, through the JVM's events",
+          (at - start) / 1e9,
+          covered);
     } catch (NumberFormatException e) {
       return null;
     }

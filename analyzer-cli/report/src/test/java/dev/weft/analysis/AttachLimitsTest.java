@@ -86,6 +86,48 @@ class AttachLimitsTest {
   }
 
   @Test
+  void theMonitorCoverageIsGivenAsAShareOfTheRecording() throws IOException {
+    // The fixture's trace ends at 2 ms: the JVM's events from 0.5 ms on cover its last 75 %.
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "covered",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks",
+                "agent.monitor_events_from",
+                Long.toString(500_000L)));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains(
+            "synchronized contention and Object.wait from 0.0 s after the start, the last 75 %"
+                + " of the recording, through the JVM's events"),
+        running);
+  }
+
+  @Test
+  void monitorEventsThatNeverStartedAreNotClaimed() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "never",
+                "agent.attached",
+                "true",
+                "agent.running_frames",
+                "locks",
+                "agent.monitor_events",
+                "not started before the recording stopped"));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(
+        running.contains(
+            "synchronized contention, Object.wait (the JVM's monitor events had not started when"
+                + " the recording stopped)"),
+        running);
+    assertFalse(running.contains("through the JVM's events"), running);
+  }
+
+  @Test
   void theOtherHookedJdkConstructsAreSaidToBeSeen() throws IOException {
     AnalysisResult r =
         Analyzer.analyze(
@@ -128,6 +170,34 @@ class AttachLimitsTest {
         Analyzer.analyze(
             trace("none", "agent.attached", "true", "agent.threads_waiting_at_attach", "0"));
     assertEquals(3, none.trace().notSeenWhenAttached().size());
+  }
+
+  @Test
+  void waitsRecordedFromTheStartAreSaidToBe() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "open",
+                "agent.attached",
+                "true",
+                "agent.threads_waiting_at_attach",
+                "2 (worker-0 WAITING, pool-1 WAITING)",
+                "agent.waits_open_at_attach",
+                "1 (worker-0 CyclicBarrier.await; 0 lasted to the end)"));
+    List<String> unseen = r.trace().notSeenWhenAttached();
+    assertTrue(
+        unseen
+            .get(0)
+            .startsWith(
+                "regions and tasks already in progress when the recording started, and the part"
+                    + " before it of the waits then in progress"),
+        unseen.get(0));
+    assertTrue(
+        unseen.get(0).contains("1 (worker-0 CyclicBarrier.await; 0 lasted to the end)"),
+        unseen.get(0));
+    assertTrue(
+        unseen.get(3).startsWith("threads blocked or waiting when the agent attached whose wait"),
+        unseen.get(3));
   }
 
   @Test

@@ -48,6 +48,12 @@ class RunningWaitsIT {
    */
   private static final double TOLERANCE = 0.10;
 
+  /** How long after {@code agent.monitor_events_from} every long monitor wait is checked. */
+  private static final long COVERAGE_CHECK_NS = 1_000_000_000;
+
+  /** A logged monitor entry this long blocked in the JVM (the holder sleeps 2 ms holding it). */
+  private static final long LONG_WAIT_NS = 1_000_000;
+
   /** Waits this close to the attach or the detach are left out of the comparison. */
   private static final long WINDOW_MARGIN_NS = 200_000_000;
 
@@ -87,9 +93,12 @@ class RunningWaitsIT {
       // elsewhere: only the count is checked here.)
       compare(worker, "helperLock", truth, lockWaits(t, stream, "lock in helper"), -1);
       // From the JVM's monitor events, in the thread's supplement stream: the contended entries.
+      // (A wait open at the attach has a supplement of its own, and a region of its own.)
       int supplement = supplementOf(t, stream);
-      compareTotals(
-          worker, "monitor", monitors, lockWaits(t, supplement, "monitor in running frame"));
+      List<long[]> monitorWaits =
+          lockWaits(t, supplement, regionsAtLine(t, "monitor in running frame", false));
+      compareTotals(worker, "monitor", monitors, monitorWaits);
+      assertLongWaitsRecordedFrom(worker, truth.all(worker, "monitor"), monitorWaits, monitorsFrom);
       // Woven at its call site: recorded there once, and not again from the JVM's events.
       compare(worker, "helperMonitor", truth, lockWaits(t, stream, "monitor in helper"), -1);
       assertEquals(
@@ -197,6 +206,16 @@ class RunningWaitsIT {
    * {@code log}; checks that it ran and that the trace is complete, and returns it.
    */
   private TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options) throws IOException {
+    return attachTo(jdk, app, log, options, tmp);
+  }
+
+  /**
+   * Runs {@code app} in a child JVM in {@code tmp}; the app attaches the agent with {@code options}
+   * to itself, writes its trace to {@code tmp/trace} and its log to {@code log}. Checks that it ran
+   * and that the trace is complete, and returns it (also for {@link OpenWaitsIT}).
+   */
+  static TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options, Path tmp)
+      throws IOException {
     List<String> cmd =
         ChildJvm.command(
             jdk,
@@ -273,11 +292,45 @@ class RunningWaitsIT {
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
   }
 
-  /** The supplement stream of the thread of {@code stream}. */
+  /**
+   * {@code agent.monitor_events_from} is when the JVM's events really began: the logged monitor
+   * entries that started in the first COVERAGE_CHECK_NS after it and waited at least LONG_WAIT_NS
+   * (so that the JVM surely blocked) each overlap a recorded wait. A few may be a thread
+   * descheduled between its clock read and an uncontended entry: at most one in ten.
+   */
+  private static void assertLongWaitsRecordedFrom(
+      String worker, List<long[]> logged, List<long[]> recorded, long from) {
+    int longWaits = 0;
+    int missing = 0;
+    for (long[] l : logged) {
+      if (l[0] < from || l[0] > from + COVERAGE_CHECK_NS || l[1] - l[0] < LONG_WAIT_NS) {
+        continue;
+      }
+      longWaits++;
+      if (mostOverlapping(l, recorded, new boolean[recorded.size()]) < 0) {
+        missing++;
+      }
+    }
+    System.out.printf(
+        "%s monitor: %d entries of %.1f ms or more in the first %d ms of the JVM's events, %d"
+            + " not recorded%n",
+        worker, longWaits, LONG_WAIT_NS / 1e6, COVERAGE_CHECK_NS / 1_000_000, missing);
+    assertTrue(longWaits >= 10, worker + ": long monitor waits after the start: " + longWaits);
+    assertTrue(
+        missing * 10 <= longWaits,
+        worker
+            + ": "
+            + missing
+            + " of "
+            + longWaits
+            + " long monitor waits after agent.monitor_events_from are not recorded");
+  }
+
+  /** The supplement stream of the JVM's monitor events of the thread of {@code stream}. */
   private static int supplementOf(TraceFacts t, int stream) {
     long javaId = t.definitions.thread(stream).javaId();
     for (ThreadDef s : t.definitions.supplements()) {
-      if (s.javaId() == javaId) {
+      if (s.javaId() == javaId && !opensWithWaitBegunBeforeTheAttach(t, s.stream())) {
         return s.stream();
       }
     }
@@ -455,6 +508,29 @@ class RunningWaitsIT {
     return regionsAtLine(t, APP, marker);
   }
 
+  /** The regions at the marked line, with or without those of waits open at the attach. */
+  private static List<Integer> regionsAtLine(TraceFacts t, String marker, boolean begunBefore) {
+    List<Integer> out = new ArrayList<>();
+    for (int r : regionsAtLine(t, marker)) {
+      if (isBegunBefore(t, r) == begunBefore) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static boolean isBegunBefore(TraceFacts t, long region) {
+    return t.definitions.region((int) region).name().endsWith(" (begun before the attach)");
+  }
+
+  /** Whether a supplement stream is the one of a wait open at the attach (see OpenWaitsIT). */
+  private static boolean opensWithWaitBegunBeforeTheAttach(TraceFacts t, int supplement) {
+    List<Event> events = t.eventsByStream.get(supplement);
+    return !events.isEmpty()
+        && events.get(0).kind().hasRegion()
+        && isBegunBefore(t, events.get(0).get(Field.REGION));
+  }
+
   private static List<Integer> regionsAtLine(TraceFacts t, Class<?> app, String marker) {
     int line = SyncTraces.lineOf(app, marker);
     List<Integer> out = new ArrayList<>();
@@ -493,6 +569,11 @@ class RunningWaitsIT {
     /** The same log, with its window starting no earlier than {@code t}. */
     Truth from(long t) {
       return new Truth(Math.max(attached, t), detached, waits);
+    }
+
+    /** All logged waits of {@code worker} at {@code site}. */
+    List<long[]> all(String worker, String site) {
+      return waits.getOrDefault(worker + " " + site, List.of());
     }
 
     List<long[]> inWindow(String worker, String site) {

@@ -1,0 +1,215 @@
+package dev.weft.agent.it.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.it.TraceFacts;
+import dev.weft.agentit.apps.sync.OpenWaitsApp;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.Event;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
+import dev.weft.trace.LockFlags;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.WaitKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Waits already in progress when the agent attaches ({@link OpenWaitsApp}): each is recorded from
+ * the recording's start to its end, at the user's line, marked as begun before the attach, and ends
+ * between main's release and the end the thread logged, give or take the uncertainty the agent
+ * states for it; a wait still open at the detach lasts to it.
+ */
+@Tag("child-jvm")
+class OpenWaitsIT {
+  private static final Class<?> APP = OpenWaitsApp.class;
+
+  /** How far from the detach a wait open to the end may be recorded to end. */
+  private static final long END_MARGIN_NS = 40_000_000;
+
+  /**
+   * Largest uncertainty of an end the test accepts: polls are at most 10 ms apart when the poller
+   * runs in time; on a host at load 25 it was once 228 ms late.
+   */
+  private static final long MAX_UNCERTAINTY_NS = 1_000_000_000;
+
+  @TempDir Path tmp;
+
+  /** When main was about to end each thread's wait: the wait ended after it. */
+  private final Map<String, Long> released = new HashMap<>();
+
+  static List<Path> jdks() {
+    return SyncTraces.jdks();
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void waitsOpenAtTheAttachAreRecordedFromTheStartToTheirEnd(Path jdk) throws IOException {
+    Path log = tmp.resolve("waits.log");
+    TraceFacts t = RunningWaitsIT.attachTo(jdk, APP, log, "out=" + tmp.resolve("trace"), tmp);
+
+    Map<String, long[]> logged = new HashMap<>();
+    for (String line : Files.readAllLines(log)) {
+      String[] f = line.split(" ");
+      if (f[0].equals("released")) {
+        released.put(f[1], Long.parseLong(f[2]));
+        continue;
+      }
+      logged.put(f[0], new long[] {Long.parseLong(f[1]), f.length > 2 ? Long.parseLong(f[2]) : 0});
+    }
+    // A sleep ends no earlier than its length after its start.
+    released.put("sleep", logged.get("sleep")[0] + OpenWaitsApp.SLEEP_MS * 1_000_000);
+    long attached = logged.get("attached")[0];
+    long detached = logged.get("detached")[0];
+    String summary = t.definitions.attributes().get("agent.waits_open_at_attach");
+    assertNotNull(summary, t.definitions.attributes().toString());
+
+    check(
+        t,
+        summary,
+        logged,
+        "barrier",
+        "CyclicBarrier.await",
+        "// barrier open at attach",
+        attached);
+    check(t, summary, logged, "lock", "ReentrantLock.lock", "// lock open at attach", attached);
+    check(t, summary, logged, "monitor", "synchronized", "// monitor open at attach", attached);
+    check(
+        t, summary, logged, "objectWait", "Object.wait", "// object wait open at attach", attached);
+    if (logged.get("sleep")[1] > attached) {
+      check(t, summary, logged, "sleep", "Thread.sleep", "// sleep open at attach", attached);
+    } else {
+      System.out.println("sleep: ended before the attach returned; not compared");
+    }
+    // Still waiting at the detach: recorded to it.
+    long[] forever = recorded(t, "forever", "CountDownLatch.await", "// latch open at attach");
+    assertTrue(
+        Math.abs(forever[1] - detached) < END_MARGIN_NS,
+        "forever: recorded to " + forever[1] + ", detach called at " + detached);
+    assertTrue(summary.contains("1 lasted to the end"), summary);
+  }
+
+  /**
+   * The recorded wait of {@code thread} against its logged one. The wait really ended between
+   * main's release and the thread's own clock read after the call returned; a thread woken but not
+   * yet running (descheduled, or held at a safepoint: JFR starts meanwhile) may log its end tens of
+   * milliseconds after it left the wait, so the recorded end is compared with that interval.
+   */
+  private void check(
+      TraceFacts t,
+      String summary,
+      Map<String, long[]> logged,
+      String thread,
+      String called,
+      String marker,
+      long attached) {
+    long[] truth = logged.get(thread);
+    long[] w = recorded(t, thread, called, marker);
+    // Begun before the attach: from the recording's start, which lies before loadAgent returned.
+    assertTrue(w[0] > truth[0] && w[0] < attached, thread + ": starts at the recording's start");
+    long release = released.get(thread);
+    // The agent says how far off the end may be: half the distance of the polls around it.
+    Matcher m =
+        Pattern.compile("\\b" + thread + " " + Pattern.quote(called) + " ±([0-9.]+) ms")
+            .matcher(summary);
+    assertTrue(m.find(), thread + ": its uncertainty in " + summary);
+    // (The clock reads around a poll lie microseconds from its state reads; the text rounds.)
+    long uncertainty = (long) (Double.parseDouble(m.group(1)) * 1e6) + 200_000;
+    assertTrue(uncertainty < MAX_UNCERTAINTY_NS, thread + ": polled in time: " + summary);
+    long error = w[1] - truth[1];
+    System.out.printf(
+        "%s: logged end %+.3f ms after the attach, %.3f ms after the release; recorded end"
+            + " %+.3f ms from the logged one, %+.3f ms from the release%n",
+        thread,
+        (truth[1] - attached) / 1e6,
+        (truth[1] - release) / 1e6,
+        error / 1e6,
+        (w[1] - release) / 1e6);
+    assertTrue(
+        w[1] >= release - uncertainty && w[1] <= truth[1] + uncertainty,
+        thread
+            + ": recorded end "
+            + w[1]
+            + ", released "
+            + release
+            + ", logged end "
+            + truth[1]
+            + " ("
+            + error
+            + " ns, uncertainty "
+            + uncertainty
+            + " ns)");
+  }
+
+  /** The one wait recorded for {@code thread} at the marked line, as start and end. */
+  private static long[] recorded(TraceFacts t, String thread, String called, String marker) {
+    int line = SyncTraces.lineOf(APP, marker);
+    RegionDef region = null;
+    for (RegionDef d : t.definitions.regions()) {
+      // The line's woven call site has a region of its own.
+      // A blocked entry's line is the one the JVM gives its frame: the statement's or the next.
+      if (d.file().equals(APP.getSimpleName() + ".java")
+          && (d.firstLine() == line || (called.equals("synchronized") && d.firstLine() == line + 1))
+          && d.name().endsWith(" (begun before the attach)")) {
+        assertEquals(null, region, thread + ": one region of a wait open at the attach");
+        region = d;
+      }
+    }
+    if (region == null) {
+      StringBuilder marked = new StringBuilder();
+      for (RegionDef d : t.definitions.regions()) {
+        if (d.name().endsWith(" (begun before the attach)")) {
+          marked.append(d).append('\n');
+        }
+      }
+      throw new AssertionError(
+          thread + ": no region of a wait open at the attach at line " + line + "; " + marked);
+    }
+    assertEquals(called + " (begun before the attach)", region.name());
+    long javaId = t.definitions.thread(SyncTraces.stream(t, thread)).javaId();
+    long start = -1;
+    long end = -1;
+    int waits = 0;
+    for (ThreadDef s : t.definitions.supplements()) {
+      if (s.javaId() != javaId) {
+        continue;
+      }
+      for (Event e : t.eventsByStream.get(s.stream())) {
+        if (e.kind() == EventKind.WAIT_ENTER && e.get(Field.REGION) == region.id()) {
+          long kind = e.get(Field.WAIT_KIND);
+          long expected =
+              called.equals("Object.wait")
+                  ? WaitKind.OBJECT_WAIT
+                  : called.equals("Thread.sleep") ? WaitKind.SLEEP : WaitKind.PARK;
+          assertEquals(expected, kind, thread + ": wait kind");
+          start = e.time();
+        } else if (e.kind() == EventKind.WAIT_EXIT && e.get(Field.REGION) == region.id()) {
+          end = e.time();
+          waits++;
+        } else if (e.kind() == EventKind.LOCK_REQUEST && e.get(Field.REGION) == region.id()) {
+          assertEquals(ConstructKind.MONITOR, region.kind());
+          start = e.time();
+        } else if (e.kind() == EventKind.LOCK_ACQUIRED && start >= 0 && end < 0) {
+          assertEquals(LockFlags.CONTENDED, e.get(Field.FLAGS));
+          end = e.time();
+          waits++;
+        }
+      }
+    }
+    assertEquals(1, waits, thread + ": one wait recorded");
+    return new long[] {start, end};
+  }
+}
