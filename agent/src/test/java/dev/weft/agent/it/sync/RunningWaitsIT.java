@@ -48,6 +48,12 @@ class RunningWaitsIT {
    */
   private static final double TOLERANCE = 0.10;
 
+  /**
+   * A wait recorded this much shorter than the app logged it was descheduled between the app's
+   * clock read and the hook's (the hook itself costs microseconds).
+   */
+  private static final long DESCHEDULED_NS = 2_000_000;
+
   /** How long after {@code agent.monitor_events_from} every long monitor wait is checked. */
   private static final long COVERAGE_CHECK_NS = 1_000_000_000;
 
@@ -375,25 +381,41 @@ class RunningWaitsIT {
       pairedLogged.add(l);
       pairedSeen.add(seen.get(best));
     }
-    long recordedTotal = total(pairedSeen);
-    long loggedTotal = total(pairedLogged);
-    double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
+    // The app reads its clock before the call and after it, the hook inside it: a thread
+    // descheduled in between (milliseconds on a busy host) makes that one wait look shorter by
+    // far more than the hook's microseconds. Such waits are left out of the totals; only a few may
+    // be, and a wait recorded longer than logged is never left out.
+    long recordedTotal = 0;
+    long loggedTotal = 0;
     long worst = 0;
+    int descheduled = 0;
     for (int i = 0; i < pairedLogged.size(); i++) {
-      long d = total(List.of(pairedSeen.get(i))) - total(List.of(pairedLogged.get(i)));
-      worst = Math.abs(d) > Math.abs(worst) ? d : worst;
+      long r = total(List.of(pairedSeen.get(i)));
+      long l = total(List.of(pairedLogged.get(i)));
+      worst = Math.abs(r - l) > Math.abs(worst) ? r - l : worst;
+      if (l - r > DESCHEDULED_NS) {
+        descheduled++;
+        continue;
+      }
+      recordedTotal += r;
+      loggedTotal += l;
     }
+    double error = (recordedTotal - loggedTotal) / (double) loggedTotal;
     System.out.printf(
-        "%s: %d waits (%d recorded, %d paired), logged %.3f ms, recorded %.3f ms (%+.2f %%),"
-            + " largest difference of one wait %+.3f ms%n",
+        "%s: %d waits (%d recorded, %d paired, %d left out as descheduled), logged %.3f ms,"
+            + " recorded %.3f ms (%+.2f %%), largest difference of one wait %+.3f ms%n",
         what,
         logged.size(),
         seen.size(),
         pairedLogged.size(),
+        descheduled,
         loggedTotal / 1e6,
         recordedTotal / 1e6,
         error * 100,
         worst / 1e6);
+    assertTrue(
+        descheduled <= Math.max(2, pairedLogged.size() / 10),
+        what + ": " + descheduled + " of " + pairedLogged.size() + " waits recorded much shorter");
     assertTrue(
         Math.abs(error) <= tolerance,
         what
