@@ -97,7 +97,7 @@ final class Replay {
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
   private final LongIntMap objectKinds = new LongIntMap(64);
-  private final LongIntMap internalRegions = new LongIntMap(64);
+  private final LongIntMap userRegions = new LongIntMap(64);
 
   // What the replay saw, for the trace facts and the notes.
   long eventsRead;
@@ -1034,26 +1034,40 @@ final class Replay {
   }
 
   /**
-   * The call path of a task created at region {@code r}: under the creator's path, with the
-   * creation's own frame only when it names user code. A fork recorded inside the JDK ({@code
-   * ForkJoinTask.fork @ java.util.concurrent.ForkJoinPool$WorkQueue}) adds no frame where the
-   * creator has a user frame: the task's work is the user's call path that forked it.
+   * The call path of a task created at region {@code r}: the creator's path plus the task's frame,
+   * named by user code ({@link TaskNames}): the creation site when it is the user's, else the
+   * nearest user code on the creator's path (the enclosing task or region). A fork recorded inside
+   * the JDK ({@code ForkJoinPool$WorkQueue.push}) is thus named by the task that forked it, and a
+   * recursive task's subtasks share its frame.
    */
   private int taskNode(int parent, int r) {
-    if (parent == ROOT) {
-      return tree.child(parent, r);
-    }
-    int internal = internalRegions.get(r);
-    if (internal < 0) {
-      RegionDef def = defs.region(r);
-      internal = def != null && def.file().isEmpty() && isJdkClass(def.declaringClass()) ? 1 : 0;
-      internalRegions.put(r, internal);
-    }
-    return internal == 1 ? parent : childOrSame(parent, r);
+    return tree.task(parent, userSite(parent, r));
   }
 
-  private static boolean isJdkClass(String name) {
-    return name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.");
+  private int userSite(int parent, int r) {
+    if (userCode(r)) {
+      return r;
+    }
+    for (int n = parent; n > ROOT; n = tree.parent(n)) {
+      int site = tree.taskSite(n);
+      if (site != Integer.MIN_VALUE) {
+        return site;
+      }
+      int real = tree.realRegion(n);
+      if (real != Integer.MIN_VALUE && userCode(real)) {
+        return real;
+      }
+    }
+    return r; // no user code open: the creation site is all there is to name it by
+  }
+
+  private boolean userCode(int r) {
+    int user = userRegions.get(r);
+    if (user < 0) {
+      user = TaskNames.isUserCode(defs.region(r)) ? 1 : 0;
+      userRegions.put(r, user);
+    }
+    return user == 1;
   }
 
   private void taskCreate(ThreadState th, long t, int r, long task, int poolId) {

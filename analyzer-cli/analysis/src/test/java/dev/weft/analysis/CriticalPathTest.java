@@ -57,8 +57,7 @@ class CriticalPathTest {
     assertEquals(0, cp.thread("w2"));
     // the task's call path: 900 on the path (hand-over and work); the three tasks ran 890 + 289 +
     // 188 there: balanced over the three workers, the path would be 900 - 455 shorter
-    CriticalCallPath task =
-        find(cp, label("ForkJoinPool.invoke", 20), label("ForkJoinTask.fork", 21));
+    CriticalCallPath task = find(cp, label("ForkJoinPool.invoke", 20), TraceFixture.task(21));
     assertEquals(900, task.ns());
     assertEquals(900 - (890 + 289 + 188) / 3, task.whatIfNs());
     AnalysisResult back =
