@@ -288,7 +288,7 @@ final class Replay {
     this.teamScratch = new int[threadStates.length];
     this.busyScratch = new long[threadStates.length];
     this.pools = pools;
-    this.critical = new CriticalPath(threads.length);
+    this.critical = new CriticalPath(threads.length, tree);
     this.instances = new InstanceTable(threads.length);
     int dense = 0;
     for (ThreadState t : threads) {
@@ -695,6 +695,9 @@ final class Replay {
     if (top < 0) {
       if (!th.worker()) {
         exec(th, ROOT, -1, d);
+        critical.work(th.index, ROOT, t);
+      } else {
+        critical.waited(th.index, ROOT, t);
       }
       // A worker's idle stretch is measured from its start when it ends.
       return;
@@ -703,12 +706,14 @@ final class Replay {
     if (k < F_JOIN) {
       // Regions, forks, tasks and helping (the common case): execution.
       exec(th, th.node[top], th.stat[top], d);
+      critical.work(th.index, th.node[top], t);
       return;
     }
     switch (k) {
       case F_JOIN:
         {
           th.accum[top] += d;
+          critical.waited(th.index, th.node[top], t);
           int inst = th.inst[top];
           if (inst >= 0
               && instances.master[inst] == th.index
@@ -726,9 +731,11 @@ final class Replay {
       case F_WAIT:
       case F_SPIN:
         th.accum[top] += d;
+        critical.waited(th.index, th.node[top], t);
         break;
       default:
         exec(th, th.node[top], th.stat[top], d);
+        critical.work(th.index, th.node[top], t);
         break;
     }
   }
@@ -747,7 +754,6 @@ final class Replay {
       r.busy[th.index] += d;
       r.member[th.index] = true;
     }
-    critical.own(th.index, node, d);
   }
 
   /** Hands all gathered execution time of a thread to the properties. */
@@ -1109,7 +1115,7 @@ final class Replay {
         CriticalPath.Segment created = critical.taskCreation(s);
         if (th.depth == 0 && th.worker()) {
           // An idle worker waited for this submission.
-          critical.handOver(th.index, node, created, tasks.created[s], t, 0);
+          critical.handOver(th.index, node, ROOT, created, tasks.created[s], t);
         }
       }
     }
@@ -1193,6 +1199,7 @@ final class Replay {
     flushIdle(th);
     if (busy > 0) {
       exec(th, tree.child(ROOT, r), -1, busy);
+      critical.work(th.index, tree.child(ROOT, r), t);
     }
   }
 
@@ -1226,7 +1233,7 @@ final class Replay {
       String construct = rk < 0 ? null : ConstructKind.ofCode(rk).id();
       waits.end("join", construct, th.index, th.start[i], t, 0, -1);
     }
-    critical.joinEnded(th.index, i, th.node[i], th.start[i], t, th.accum[i] - j.unclaimed());
+    critical.joinEnded(th.index, i, th.node[i], th.start[i], t);
     rest(th, j, th.stat[i]);
   }
 
@@ -1340,11 +1347,10 @@ final class Replay {
       String construct = lockKind(obj, th.region[i]).id();
       waits.end("barrier", construct, th.index, th.start[i], t, obj, last);
     }
-    long waited = th.accum[i] - a.unclaimed();
     if (departed && g >= 0 && bo.lastThread[g] >= 0 && bo.lastThread[g] != th.index) {
-      critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t, waited);
+      critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t);
     } else {
-      critical.own(th.index, th.node[i], waited);
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, a, th.stat[i]);
     if (g >= 0) {
@@ -1460,9 +1466,9 @@ final class Replay {
     long waited = th.accum[i] - a.unclaimed();
     if (acquired && waited > 0 && l >= 0) {
       CriticalPath.Segment src = critical.lockRelease(l, a.lastReleaser, a.lastRelease);
-      critical.handOver(th.index, th.node[i], src, a.lastRelease, t, waited);
+      critical.handOver(th.index, th.node[i], src, a.lastRelease, t);
     } else {
-      critical.own(th.index, th.node[i], waited);
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, a, th.stat[i]);
     if (l >= 0) {
@@ -1709,10 +1715,9 @@ final class Replay {
       critical.openNotifiedWaits = Math.max(0, critical.openNotifiedWaits - 1);
     }
     if (notifiable(w.waitKind) && th.waitReleasePending) {
-      critical.notifiedWaitEnded(
-          th.index, th.waitReleasedLock, notification, th.node[i], t, th.accum[i] - w.unclaimed());
+      critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notification, th.node[i], t);
     } else {
-      critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, w, th.stat[i]);
     if (th.waitReleasePending && !th.waitReleaseRecorded) {
@@ -1748,7 +1753,7 @@ final class Replay {
     if (waits != null) {
       waits.end("spin", "spin", th.index, th.start[i], t, 0, -1);
     }
-    critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+    critical.waited(th.index, th.node[i], t);
     rest(th, w, th.stat[i]);
   }
 }
