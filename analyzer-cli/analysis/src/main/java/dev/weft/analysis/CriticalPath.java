@@ -6,17 +6,19 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The critical path, computed forwards in the replay: every thread carries the longest chain that
+ * The critical path, computed forwards in the replay: every thread carries the heaviest chain that
  * ends where it is now (Lamport-style), as a list of immutable segments shared between threads. A
- * chain is contiguous in time: a thread's execution extends it, and so does a wait that ends
- * without a recorded releaser (a timeout, a spin, an idle worker's wait for an unrecorded
- * submission). When a wait ends because of another thread that released it during the wait (the
- * lock's releaser, the barrier's last arrival, the completion a join waited for, the submission a
- * worker idled for, the thread that started it), the thread takes the releaser's chain as it was at
- * the release, plus the hand-over time, if that is at least as long as its own; otherwise its own
- * chain goes on through the wait. The chain of the thread that ends the run longest is the critical
- * path: it starts where the earliest chain starts (the first thread's begin, for a run whose
- * threads were all started by recorded ones) and is the run's length.
+ * chain is contiguous in time: a thread's execution extends it, and so does every wait. When a wait
+ * ends because of another thread that released it during the wait (the lock's releaser, the
+ * barrier's last arrival, the completion a join waited for, the submission a worker idled for, the
+ * thread that started it), the thread takes the releaser's chain as it was at the release, plus the
+ * hand-over time, if that weighs at least as much as its own; otherwise its own chain goes on
+ * through the wait. A chain's weight is its length without the waits that lie on no chain: a wait
+ * whose releaser's chain was lighter, and a pool worker's idle time. A wait whose releaser is not
+ * recorded (a sleep, a timeout, a spin) is weighed as the thread's own: the analysis cannot say
+ * whom it waited for. The heaviest chain at the end of the run is the critical path; its length
+ * (time) reaches back to where the earliest chain starts (the first thread's begin, for a run whose
+ * threads were all started by recorded ones): the run's length.
  *
  * <p>Besides its exact on-path ns per (thread, call path), a chain keeps its timed {@link
  * PathPieces}: who was on the path when, at which call path, doing what ({@link #WORK}, {@link
@@ -53,19 +55,31 @@ final class CriticalPath {
     final long[] ns;
     final PathPieces pieces;
     final long length;
+
+    /** The chain's weight: its length without the waits that lie on no chain (see class doc). */
+    final long weight;
+
     final int depth;
     final int pieceCount;
 
     /** The time this segment's chain reaches: its last piece's end. */
     final long end;
 
-    Segment(Segment prev, long[] keys, long[] ns, long own, PathPieces pieces, long end) {
+    Segment(
+        Segment prev,
+        long[] keys,
+        long[] ns,
+        long own,
+        long ownWeight,
+        PathPieces pieces,
+        long end) {
       this.prev = prev;
       this.keys = keys;
       this.ns = ns;
       this.pieces = pieces;
       this.end = end;
       this.length = (prev == null ? 0 : prev.length) + own;
+      this.weight = (prev == null ? 0 : prev.weight) + ownWeight;
       this.depth = prev == null ? 1 : prev.depth + 1;
       this.pieceCount = (prev == null ? 0 : prev.pieceCount) + pieces.size;
     }
@@ -77,6 +91,11 @@ final class CriticalPath {
     long[] ns = new long[8];
     int size;
     long total;
+    long weight;
+
+    /** Time of the wait pieces since the last other piece: weighed when the wait ends. */
+    long waitNs;
+
     int last = -1;
     final PathPieces pieces = new PathPieces();
 
@@ -108,6 +127,7 @@ final class CriticalPath {
     void clear() {
       size = 0;
       total = 0;
+      weight = 0;
       last = -1;
       pieces.clear();
     }
@@ -180,9 +200,29 @@ final class CriticalPath {
     advance(th, node, WORK, t);
   }
 
-  /** Thread {@code th}'s wait at {@code node} ended at {@code t}; its releaser is unknown. */
+  /**
+   * Thread {@code th} waited (or idled) at {@code node} up to {@code t}: how much that weighs is
+   * decided when the wait ends.
+   */
+  void waiting(int th, int node, long t) {
+    advance(th, node, WAIT, t);
+  }
+
+  /**
+   * Thread {@code th}'s wait at {@code node} ended at {@code t}; its releaser is unknown, so it is
+   * weighed as the thread's own (a sleep, a timeout, a spin).
+   */
   void waited(int th, int node, long t) {
     advance(th, node, WAIT, t);
+    Pending p = pending[th];
+    p.weight += p.waitNs;
+    p.waitNs = 0;
+  }
+
+  /** As {@link #waited}, but the wait is not weighed: it lies on no chain. */
+  private void waitedUnweighed(int th, int node, long t) {
+    advance(th, node, WAIT, t);
+    pending[th].waitNs = 0;
   }
 
   private void advance(int th, int node, byte kind, long t) {
@@ -201,6 +241,10 @@ final class CriticalPath {
     pos[th] = t;
     if (kind != WAIT) {
       busyUntil[th] = t;
+      p.weight += t - from;
+      p.waitNs = 0;
+    } else {
+      p.waitNs += t - from;
     }
     if (p.pieces.size > 2 * MAX_PIECES) {
       p.pieces.coarsen(MAX_PIECES, tree);
@@ -210,6 +254,11 @@ final class CriticalPath {
   /** The length of thread {@code th}'s chain up to where it is accounted. */
   long length(int th) {
     return (chain[th] == null ? 0 : chain[th].length) + pending[th].total;
+  }
+
+  /** The weight of thread {@code th}'s chain (the waits not yet ended not weighed). */
+  long weight(int th) {
+    return (chain[th] == null ? 0 : chain[th].weight) + pending[th].weight;
   }
 
   /** Thread {@code th}'s chain now, as a segment others can take over. */
@@ -225,10 +274,13 @@ final class CriticalPath {
             Arrays.copyOf(p.keys, p.size),
             Arrays.copyOf(p.ns, p.size),
             p.total,
+            p.weight,
             p.pieces.copy(),
             pos[th]);
     chain[th] = s.depth > FOLD_DEPTH || s.pieceCount > 2 * MAX_PIECES ? fold(s) : s;
+    long waiting = p.waitNs;
     p.clear();
+    p.waitNs = waiting;
     return chain[th];
   }
 
@@ -236,30 +288,45 @@ final class CriticalPath {
    * A wait of thread {@code th} at {@code node} ended at {@code t}; the release that may have ended
    * it happened at {@code releaseTime}, with chain {@code source}. The release hands over when the
    * thread was waiting at that time (it had not executed since) and the release's chain plus the
-   * hand-over is at least as long as the thread's own; else the wait stays on the thread's own
-   * chain.
+   * hand-over weighs at least as much as the thread's own; then the thread's chain is the
+   * release's. Otherwise its own chain goes on through the wait: weighed as its own when the
+   * release is unknown (or was not during the wait), unweighed when the release's chain is lighter
+   * (the wait then lies on no chain's weight).
    */
   void handOver(int th, int node, Segment source, long releaseTime, long t) {
-    handOver(th, node, node, source, releaseTime, t);
-  }
-
-  /** As {@link #handOver(int, int, Segment, long, long)}, an own wait being at {@code waitNode}. */
-  void handOver(int th, int node, int waitNode, Segment source, long releaseTime, long t) {
-    if (source == null
-        || releaseTime == Long.MIN_VALUE
-        || releaseTime > t
-        || releaseTime < busyUntil[th]
-        || !longerOrEqual(source, t, th)) {
-      advance(th, waitNode, WAIT, t);
-      return;
+    if (!releasedDuringWait(th, source, releaseTime, t)) {
+      waited(th, node, t);
+    } else if (heavierOrEqual(source, t, th)) {
+      takeOver(th, node, source, t);
+    } else {
+      waitedUnweighed(th, node, t);
     }
-    takeOver(th, node, source, t);
   }
 
-  /** Whether {@code source} extended to {@code t} is at least as long as thread th's own chain. */
-  private boolean longerOrEqual(Segment source, long t, int th) {
-    long own = pos[th] == Long.MIN_VALUE ? 0 : length(th) + (t - pos[th]);
-    return source.length + (t - source.end) >= own;
+  /**
+   * An idle worker began a task at {@code node} at {@code t}, submitted at {@code releaseTime} by a
+   * thread whose chain was then {@code source}: a hand-over as {@link #handOver}, except that idle
+   * time is never weighed (nothing says the worker's idling was work the run waited for).
+   */
+  void idleEnded(int th, int node, Segment source, long releaseTime, long t) {
+    if (releasedDuringWait(th, source, releaseTime, t) && heavierOrEqual(source, t, th)) {
+      takeOver(th, node, source, t);
+    } else {
+      waitedUnweighed(th, CallPathTree.ROOT, t);
+    }
+  }
+
+  private boolean releasedDuringWait(int th, Segment source, long releaseTime, long t) {
+    return source != null
+        && releaseTime != Long.MIN_VALUE
+        && releaseTime <= t
+        && releaseTime >= busyUntil[th];
+  }
+
+  /** Whether {@code source} extended to {@code t} weighs at least as much as th's own chain. */
+  private boolean heavierOrEqual(Segment source, long t, int th) {
+    long own = pos[th] == Long.MIN_VALUE ? 0 : weight(th);
+    return source.weight + (t - source.end) >= own;
   }
 
   private void takeOver(int th, int node, Segment source, long t) {
@@ -433,10 +500,10 @@ final class CriticalPath {
       pos[th] = t;
     }
     // A thread's start always precedes it: no "during the wait" test.
-    if (s != null && when <= t && longerOrEqual(s, t, th)) {
+    if (s != null && when <= t && heavierOrEqual(s, t, th)) {
       takeOver(th, rootNode, s, t);
     } else {
-      advance(th, rootNode, WAIT, t);
+      waitedUnweighed(th, rootNode, t);
     }
   }
 
@@ -445,10 +512,10 @@ final class CriticalPath {
   /** The thread whose chain is longest now (after the replay: at its end). */
   int longest() {
     int best = -1;
-    long len = -1;
+    long most = -1;
     for (int i = 0; i < chain.length; i++) {
-      if (length(i) > len) {
-        len = length(i);
+      if (weight(i) > most) {
+        most = weight(i);
         best = i;
       }
     }
@@ -508,6 +575,6 @@ final class CriticalPath {
     }
     PathPieces pieces = chainPieces(s);
     pieces.coarsen(MAX_PIECES, tree);
-    return new Segment(null, keys, ns, total, pieces, s.end);
+    return new Segment(null, keys, ns, total, s.weight, pieces, s.end);
   }
 }

@@ -697,7 +697,7 @@ final class Replay {
         exec(th, ROOT, -1, d);
         critical.work(th.index, ROOT, t);
       } else {
-        critical.waited(th.index, ROOT, t);
+        critical.waiting(th.index, ROOT, t);
       }
       // A worker's idle stretch is measured from its start when it ends.
       return;
@@ -713,7 +713,7 @@ final class Replay {
       case F_JOIN:
         {
           th.accum[top] += d;
-          critical.waited(th.index, th.node[top], t);
+          critical.waiting(th.index, th.node[top], t);
           int inst = th.inst[top];
           if (inst >= 0
               && instances.master[inst] == th.index
@@ -731,7 +731,7 @@ final class Replay {
       case F_WAIT:
       case F_SPIN:
         th.accum[top] += d;
-        critical.waited(th.index, th.node[top], t);
+        critical.waiting(th.index, th.node[top], t);
         break;
       default:
         exec(th, th.node[top], th.stat[top], d);
@@ -1115,7 +1115,7 @@ final class Replay {
         CriticalPath.Segment created = critical.taskCreation(s);
         if (th.depth == 0 && th.worker()) {
           // An idle worker waited for this submission.
-          critical.handOver(th.index, node, ROOT, created, tasks.created[s], t);
+          critical.idleEnded(th.index, node, created, tasks.created[s], t);
         }
       }
     }
