@@ -509,8 +509,8 @@ final class CriticalPath {
 
   // ---- the result
 
-  /** The thread whose chain is longest now (after the replay: at its end). */
-  int longest() {
+  /** The thread whose chain is heaviest now (after the replay: at its end). */
+  int heaviest() {
     int best = -1;
     long most = -1;
     for (int i = 0; i < chain.length; i++) {

@@ -158,9 +158,9 @@ public final class Results {
         criticalPath(replay, defs));
   }
 
-  /** The critical path: the chain of the thread whose chain is longest at the end of the run. */
+  /** The critical path: the chain of the thread whose chain is heaviest at the end of the run. */
   private static AnalysisResult.CriticalPath criticalPath(Replay replay, Definitions defs) {
-    int end = replay.critical.longest();
+    int end = replay.critical.heaviest();
     if (end < 0) {
       return null;
     }
