@@ -1085,7 +1085,9 @@ final class Replay {
       counters.taskIdReused++;
       endTaskRecord(old, t);
     }
-    int slot = tasks.add(task, node, poolSlot, th.index, inst, t);
+    // Where it was created: the creator's path, with the creation site when it is user code.
+    int at = userCode(r) ? childOrSame(th.currentNode(), r) : th.currentNode();
+    int slot = tasks.add(task, node, at, poolSlot, th.index, inst, t);
     critical.taskCreated(slot, th.index);
     if (inst >= 0) {
       instances.liveTasks[inst]++;
@@ -1102,7 +1104,7 @@ final class Replay {
       // Created before the trace started (or by an untraced thread): its origin is unknown.
       counters.taskBeginWithoutCreate++;
       node = tree.unknownTask(th.currentNode());
-      s = tasks.add(task, node, th.pool, -1, -1, t);
+      s = tasks.add(task, node, node, th.pool, -1, -1, t);
       tasks.begun[s] = true;
       pools.change(th.pool, t, 0, 1);
       inst = -1;
@@ -1130,7 +1132,7 @@ final class Replay {
   private void startTask(int s, long t, boolean stillQueued) {
     TaskStart ts = taskStart;
     ts.creator = tasks.creator[s];
-    ts.node = tasks.node[s];
+    ts.node = tasks.createdAt[s];
     ts.pool = tasks.pool[s];
     ts.poolName = ts.pool >= 0 ? pools.name[ts.pool] : "(no pool)";
     ts.created = tasks.created[s];

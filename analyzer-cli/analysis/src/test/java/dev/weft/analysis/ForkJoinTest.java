@@ -126,7 +126,7 @@ class ForkJoinTest {
             "pool_queue_wait",
             label("solve", 10),
             label("IntStream.forEach", 50),
-            TraceFixture.task(51)));
+            label("ForkJoinTask.fork", 51)));
     assertEquals(Map.of("fj-pool", 60L), Check.property(r, "pool_queue_wait").causes());
   }
 
