@@ -359,12 +359,32 @@ public record AnalysisResult(
    * @param lengthNs its length: the on-path time of all its segments (at most the run's length)
    * @param byThread on-path ns per thread, largest first
    * @param byCallpath on-path ns per call path, largest first, each with its what-if figure
+   * @param segments the path in time order, contiguous: each segment starts where the previous one
+   *     ends; at most {@link #MAX_SEGMENTS} (see PROPERTIES.md for how longer paths are merged)
+   * @param segmentsTruncated how many of the oldest segments were left out to keep to that bound (0
+   *     when none): then the segments start {@code truncatedNs} after the path's start
+   * @param truncatedNs the time of the segments left out
    */
   public record CriticalPath(
-      long lengthNs, List<CriticalThread> byThread, List<CriticalCallPath> byCallpath) {
+      long lengthNs,
+      List<CriticalThread> byThread,
+      List<CriticalCallPath> byCallpath,
+      List<CriticalSegment> segments,
+      long segmentsTruncated,
+      long truncatedNs) {
+    /** Most segments written. */
+    public static final int MAX_SEGMENTS = 1024;
+
     public CriticalPath {
       byThread = byThread == null ? List.of() : List.copyOf(byThread);
       byCallpath = byCallpath == null ? List.of() : List.copyOf(byCallpath);
+      segments = segments == null ? List.of() : List.copyOf(segments);
+    }
+
+    /** A path without timed segments. */
+    public CriticalPath(
+        long lengthNs, List<CriticalThread> byThread, List<CriticalCallPath> byCallpath) {
+      this(lengthNs, byThread, byCallpath, List.of(), 0, 0);
     }
 
     /** The on-path ns of a thread (by name), 0 when absent. */
@@ -375,6 +395,25 @@ public record AnalysisResult(
         }
       }
       return 0;
+    }
+  }
+
+  /**
+   * One stretch of the critical path on one thread.
+   *
+   * @param thread the thread on the path
+   * @param startNs start, in the trace's clock (as {@link Window})
+   * @param endNs end, in the trace's clock
+   * @param path the call path it ran at (region labels from the outermost; empty outside any
+   *     recorded region); merged segments have their common enclosing call path
+   * @param kind {@code work} (the thread executed), {@code hand_over} (from another thread's
+   *     release to this thread's wake-up) or {@code wait} (a wait whose releaser is unrecorded or
+   *     on a shorter chain, e.g. a timeout)
+   */
+  public record CriticalSegment(
+      String thread, long startNs, long endNs, List<String> path, String kind) {
+    public CriticalSegment {
+      path = path == null ? List.of() : List.copyOf(path);
     }
   }
 

@@ -30,6 +30,7 @@ public final class CallPathTree {
   private static final byte REAL = 0;
   private static final byte UNKNOWN_TASK = 1;
   private static final byte FOLDED = 2;
+  private static final byte TASK = 3;
 
   private int[] parent = new int[256];
   private int[] region = new int[256];
@@ -41,6 +42,7 @@ public final class CallPathTree {
   private int size = 1;
   private int folded;
   private final LongIntMap children = new LongIntMap(256);
+  private final LongIntMap taskChildren = new LongIntMap(64);
 
   CallPathTree() {
     parent[ROOT] = -1;
@@ -71,6 +73,35 @@ public final class CallPathTree {
         : pseudoChild(parentNode, UNKNOWN_TASK);
   }
 
+  /**
+   * The frame of a task named by user code region {@code siteRegion} (see {@link TaskNames}),
+   * created under {@code parentNode}: the parent itself when it is the frame of a task of the same
+   * name (a recursive task forking its subtasks stays in one frame, however deep the recursion).
+   */
+  int task(int parentNode, int siteRegion) {
+    if (pseudo[parentNode] == FOLDED) {
+      return parentNode;
+    }
+    if (pseudo[parentNode] == TASK && region[parentNode] == siteRegion) {
+      return parentNode;
+    }
+    if (depth[parentNode] >= MAX_DEPTH - 1) {
+      return pseudoChild(parentNode, FOLDED);
+    }
+    long key = ((long) parentNode << 32) | (siteRegion & 0xFFFFFFFFL);
+    int n = taskChildren.get(key);
+    if (n < 0) {
+      n = node(Long.MIN_VALUE, parentNode, siteRegion, TASK);
+      taskChildren.put(key, n);
+    }
+    return n;
+  }
+
+  /** The user code region naming a task frame, or Integer.MIN_VALUE for other nodes. */
+  int taskSite(int node) {
+    return pseudo[node] == TASK ? region[node] : Integer.MIN_VALUE;
+  }
+
   private int pseudoChild(int parentNode, byte kind) {
     if (pseudo[parentNode] == FOLDED) {
       return parentNode; // everything below the folded node stays in it
@@ -81,7 +112,7 @@ public final class CallPathTree {
   }
 
   private int node(long key, int parentNode, int regionId, byte kind) {
-    int n = children.get(key);
+    int n = kind == TASK ? -1 : children.get(key);
     if (n >= 0) {
       return n;
     }
@@ -102,7 +133,9 @@ public final class CallPathTree {
     if (kind == FOLDED) {
       folded++;
     }
-    children.put(key, n);
+    if (kind != TASK) {
+      children.put(key, n);
+    }
     return n;
   }
 
@@ -144,6 +177,8 @@ public final class CallPathTree {
         return UNKNOWN_TASK_LABEL;
       case FOLDED:
         return FOLDED_LABEL;
+      case TASK:
+        return TaskNames.taskName(defs.region(region[node]));
       default:
         return regionLabel(defs, region[node]);
     }

@@ -1,44 +1,87 @@
 package dev.weft.analysis;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The critical path, computed forwards in the replay: every thread carries the longest chain of
- * execution that ends where it is now (Lamport-style), as a list of immutable segments shared
- * between threads. A thread's own execution extends its chain. When a wait ends because of another
- * thread (the lock's releaser, the barrier's last arrival, the completion a join waited for, the
- * submission a worker idled for, the thread that started it), the thread takes the releaser's chain
- * as it was at the release, plus the hand-over time, if that is longer than its own; otherwise its
- * own chain goes on and the wait is on no chain. A wait whose releaser is not recorded (a condition
- * wait, a spin) extends the waiting thread's own chain. The chain of the thread that ends the run
- * longest is the critical path; by construction it never exceeds the run's length.
+ * The critical path, computed forwards in the replay: every thread carries the heaviest chain that
+ * ends where it is now (Lamport-style), as a list of immutable segments shared between threads. A
+ * chain is contiguous in time: a thread's execution extends it, and so does every wait. When a wait
+ * ends because of another thread that released it during the wait (the lock's releaser, the
+ * barrier's last arrival, the completion a join waited for, the submission a worker idled for, the
+ * thread that started it), the thread takes the releaser's chain as it was at the release, plus the
+ * hand-over time, if that weighs at least as much as its own; otherwise its own chain goes on
+ * through the wait. A chain's weight is its length without the waits that lie on no chain: a wait
+ * whose releaser's chain was lighter, and a pool worker's idle time. A wait whose releaser is not
+ * recorded (a sleep, a timeout, a spin) is weighed as the thread's own: the analysis cannot say
+ * whom it waited for. The heaviest chain at the end of the run is the critical path; its length
+ * (time) reaches back to where the earliest chain starts (the first thread's begin, for a run whose
+ * threads were all started by recorded ones): the run's length.
+ *
+ * <p>Besides its exact on-path ns per (thread, call path), a chain keeps its timed {@link
+ * PathPieces}: who was on the path when, at which call path, doing what ({@link #WORK}, {@link
+ * #HAND_OVER}, {@link #WAIT}). Their number is bounded: see {@link PathPieces#coarsen}.
  *
  * <p>Memory: one segment per snapshot someone takes over (a contended release, a barrier's last
  * arrival, a submission, a completion that a join waits for), shared by the chains that contain it;
- * a chain longer than {@link #FOLD_DEPTH} segments is folded into one.
+ * a chain longer than {@link #FOLD_DEPTH} segments or {@code 2 * }{@link #MAX_PIECES} pieces is
+ * folded into one.
  */
 final class CriticalPath {
   /** Chains longer than this many segments are folded into one segment. */
   static final int FOLD_DEPTH = 256;
 
+  /** Timed pieces kept per chain (and written per critical path). */
+  static final int MAX_PIECES = AnalysisResult.CriticalPath.MAX_SEGMENTS;
+
+  /** A piece's kind: the thread executed. */
+  static final byte WORK = 0;
+
+  /** A piece's kind: from a release to the released thread's wake-up, on the woken thread. */
+  static final byte HAND_OVER = 1;
+
+  /** A piece's kind: a wait of the thread whose releaser is unrecorded or on a shorter chain. */
+  static final byte WAIT = 2;
+
   /**
-   * An immutable piece of a chain: on-path ns per (thread, call-path node) key, after {@code prev}.
+   * An immutable piece of a chain: on-path ns per (thread, call-path node) key and the timed pieces
+   * of that time, after {@code prev}.
    */
   static final class Segment {
     final Segment prev;
     final long[] keys;
     final long[] ns;
+    final PathPieces pieces;
     final long length;
-    final int depth;
 
-    Segment(Segment prev, long[] keys, long[] ns, long own) {
+    /** The chain's weight: its length without the waits that lie on no chain (see class doc). */
+    final long weight;
+
+    final int depth;
+    final int pieceCount;
+
+    /** The time this segment's chain reaches: its last piece's end. */
+    final long end;
+
+    Segment(
+        Segment prev,
+        long[] keys,
+        long[] ns,
+        long own,
+        long ownWeight,
+        PathPieces pieces,
+        long end) {
       this.prev = prev;
       this.keys = keys;
       this.ns = ns;
+      this.pieces = pieces;
+      this.end = end;
       this.length = (prev == null ? 0 : prev.length) + own;
+      this.weight = (prev == null ? 0 : prev.weight) + ownWeight;
       this.depth = prev == null ? 1 : prev.depth + 1;
+      this.pieceCount = (prev == null ? 0 : prev.pieceCount) + pieces.size;
     }
   }
 
@@ -48,7 +91,13 @@ final class CriticalPath {
     long[] ns = new long[8];
     int size;
     long total;
+    long weight;
+
+    /** Time of the wait pieces since the last other piece: weighed when the wait ends. */
+    long waitNs;
+
     int last = -1;
+    final PathPieces pieces = new PathPieces();
 
     void add(long key, long d) {
       int i = last >= 0 && keys[last] == key ? last : find(key);
@@ -78,12 +127,22 @@ final class CriticalPath {
     void clear() {
       size = 0;
       total = 0;
+      weight = 0;
       last = -1;
+      pieces.clear();
     }
   }
 
   private final Segment[] chain;
   private final Pending[] pending;
+
+  /** Up to when each thread's chain is accounted; Long.MIN_VALUE before the thread began. */
+  private final long[] pos;
+
+  /** When each thread last executed (or was handed over to): a later release can wake it. */
+  private final long[] busyUntil;
+
+  private final CallPathTree tree;
 
   // Snapshots waiting to be taken over.
   private Segment[] lockSnap = new Segment[16];
@@ -99,11 +158,28 @@ final class CriticalPath {
   private int lastCompletionThread = -1;
   int openJoins;
 
-  CriticalPath(int threads) {
+  CriticalPath(int threads, CallPathTree tree) {
+    this.tree = tree;
     chain = new Segment[threads];
     pending = new Pending[threads];
+    pos = new long[threads];
+    Arrays.fill(pos, Long.MIN_VALUE);
+    busyUntil = new long[threads];
+    Arrays.fill(busyUntil, Long.MIN_VALUE);
     for (int i = 0; i < threads; i++) {
       pending[i] = new Pending();
+    }
+  }
+
+  /** A piece kind's name in the JSON document. */
+  static String kindName(byte kind) {
+    switch (kind) {
+      case HAND_OVER:
+        return "hand_over";
+      case WAIT:
+        return "wait";
+      default:
+        return "work";
     }
   }
 
@@ -119,16 +195,70 @@ final class CriticalPath {
     return (int) key;
   }
 
-  /** Thread {@code th} ran (or waited for nothing recorded) {@code d} ns at {@code node}. */
-  void own(int th, int node, long d) {
-    if (d > 0) {
-      pending[th].add(key(th, node), d);
+  /** Thread {@code th} executed at {@code node} up to {@code t}. */
+  void work(int th, int node, long t) {
+    advance(th, node, WORK, t);
+  }
+
+  /**
+   * Thread {@code th} waited (or idled) at {@code node} up to {@code t}: how much that weighs is
+   * decided when the wait ends.
+   */
+  void waiting(int th, int node, long t) {
+    advance(th, node, WAIT, t);
+  }
+
+  /**
+   * Thread {@code th}'s wait at {@code node} ended at {@code t}; its releaser is unknown, so it is
+   * weighed as the thread's own (a sleep, a timeout, a spin).
+   */
+  void waited(int th, int node, long t) {
+    advance(th, node, WAIT, t);
+    Pending p = pending[th];
+    p.weight += p.waitNs;
+    p.waitNs = 0;
+  }
+
+  /** As {@link #waited}, but the wait is not weighed: it lies on no chain. */
+  private void waitedUnweighed(int th, int node, long t) {
+    advance(th, node, WAIT, t);
+    pending[th].waitNs = 0;
+  }
+
+  private void advance(int th, int node, byte kind, long t) {
+    long from = pos[th];
+    if (from == Long.MIN_VALUE) {
+      pos[th] = t;
+      return;
+    }
+    if (t <= from) {
+      return;
+    }
+    Pending p = pending[th];
+    long key = key(th, node);
+    p.add(key, t - from);
+    p.pieces.add(key, kind, from, t);
+    pos[th] = t;
+    if (kind != WAIT) {
+      busyUntil[th] = t;
+      p.weight += t - from;
+      p.waitNs = 0;
+    } else {
+      p.waitNs += t - from;
+    }
+    if (p.pieces.size > 2 * MAX_PIECES) {
+      p.pieces.coarsen(MAX_PIECES, tree);
     }
   }
 
-  /** The length of thread {@code th}'s chain now. */
+  /** The length of thread {@code th}'s chain up to where it is accounted. */
   long length(int th) {
     return (chain[th] == null ? 0 : chain[th].length) + pending[th].total;
+  }
+
+  /** The weight of thread {@code th}'s chain (the waits not yet ended not weighed). */
+  long weight(int th) {
+    return (chain[th] == null ? 0 : chain[th].weight) + pending[th].weight;
   }
 
   /** Thread {@code th}'s chain now, as a segment others can take over. */
@@ -139,28 +269,71 @@ final class CriticalPath {
     }
     // Freezing the pending part keeps later snapshots of the same thread from copying it again.
     Segment s =
-        new Segment(chain[th], Arrays.copyOf(p.keys, p.size), Arrays.copyOf(p.ns, p.size), p.total);
-    chain[th] = s.depth > FOLD_DEPTH ? fold(s) : s;
+        new Segment(
+            chain[th],
+            Arrays.copyOf(p.keys, p.size),
+            Arrays.copyOf(p.ns, p.size),
+            p.total,
+            p.weight,
+            p.pieces.copy(),
+            pos[th]);
+    chain[th] = s.depth > FOLD_DEPTH || s.pieceCount > 2 * MAX_PIECES ? fold(s) : s;
+    long waiting = p.waitNs;
     p.clear();
+    p.waitNs = waiting;
     return chain[th];
   }
 
   /**
-   * A wait of thread {@code th} at {@code node} ended at {@code t} because of a release at {@code
-   * releaseTime} whose chain is {@code source}; {@code waited} is the wait's time, which goes on
-   * the thread's own chain when the release is unknown.
+   * A wait of thread {@code th} at {@code node} ended at {@code t}; the release that may have ended
+   * it happened at {@code releaseTime}, with chain {@code source}. The release hands over when the
+   * thread was waiting at that time (it had not executed since) and the release's chain plus the
+   * hand-over weighs at least as much as the thread's own; then the thread's chain is the
+   * release's. Otherwise its own chain goes on through the wait: weighed as its own when the
+   * release is unknown (or was not during the wait), unweighed when the release's chain is lighter
+   * (the wait then lies on no chain's weight).
    */
-  void handOver(int th, int node, Segment source, long releaseTime, long t, long waited) {
-    if (source == null || releaseTime == Long.MIN_VALUE || releaseTime > t) {
-      own(th, node, waited);
-      return;
+  void handOver(int th, int node, Segment source, long releaseTime, long t) {
+    if (!releasedDuringWait(th, source, releaseTime, t)) {
+      waited(th, node, t);
+    } else if (heavierOrEqual(source, t, th)) {
+      takeOver(th, node, source, t);
+    } else {
+      waitedUnweighed(th, node, t);
     }
-    long latency = t - releaseTime;
-    if (source.length + latency >= length(th)) {
-      chain[th] = source;
-      pending[th].clear();
-      own(th, node, latency);
+  }
+
+  /**
+   * An idle worker began a task at {@code node} at {@code t}, submitted at {@code releaseTime} by a
+   * thread whose chain was then {@code source}: a hand-over as {@link #handOver}, except that idle
+   * time is never weighed (nothing says the worker's idling was work the run waited for).
+   */
+  void idleEnded(int th, int node, Segment source, long releaseTime, long t) {
+    if (releasedDuringWait(th, source, releaseTime, t) && heavierOrEqual(source, t, th)) {
+      takeOver(th, node, source, t);
+    } else {
+      waitedUnweighed(th, CallPathTree.ROOT, t);
     }
+  }
+
+  private boolean releasedDuringWait(int th, Segment source, long releaseTime, long t) {
+    return source != null
+        && releaseTime != Long.MIN_VALUE
+        && releaseTime <= t
+        && releaseTime >= busyUntil[th];
+  }
+
+  /** Whether {@code source} extended to {@code t} weighs at least as much as th's own chain. */
+  private boolean heavierOrEqual(Segment source, long t, int th) {
+    long own = pos[th] == Long.MIN_VALUE ? 0 : weight(th);
+    return source.weight + (t - source.end) >= own;
+  }
+
+  private void takeOver(int th, int node, Segment source, long t) {
+    chain[th] = source;
+    pending[th].clear();
+    pos[th] = Math.min(source.end, t);
+    advance(th, node, HAND_OVER, t);
   }
 
   // ---- locks
@@ -244,9 +417,9 @@ final class CriticalPath {
 
   /**
    * Thread {@code th}'s join wait in frame {@code frame} at {@code node} (from {@code start}) ended
-   * at {@code t}, having waited {@code waited} ns.
+   * at {@code t}.
    */
-  void joinEnded(int th, int frame, int node, long start, long t, long waited) {
+  void joinEnded(int th, int frame, int node, long start, long t) {
     openJoins = Math.max(0, openJoins - 1);
     long target =
         th < joinTargets.length && joinTargets[th] != null && frame < joinTargets[th].length
@@ -261,7 +434,7 @@ final class CriticalPath {
       s = lastCompletion;
       when = lastCompletionTime;
     }
-    handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t, waited);
+    handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t);
   }
 
   // ---- notifications
@@ -296,17 +469,16 @@ final class CriticalPath {
   }
 
   /**
-   * Thread {@code th}'s wait on {@code obj} at {@code node} ended at {@code t}, having waited
-   * {@code waited} ns: a notification during the wait ({@link #notification}) hands over; without
-   * one (a timeout, a spurious wake-up, an unrecorded notifier) the wait stays on the thread's own
-   * chain.
+   * Thread {@code th}'s wait on {@code obj} at {@code node} ended at {@code t}: a notification
+   * during the wait ({@link #notification}) hands over; without one (a timeout, a spurious wake-up,
+   * an unrecorded notifier) the wait stays on the thread's own chain.
    */
-  void notifiedWaitEnded(int th, long obj, long[] notification, int node, long t, long waited) {
+  void notifiedWaitEnded(int th, long obj, long[] notification, int node, long t) {
     if (notification == null) {
-      own(th, node, waited);
+      waited(th, node, t);
       return;
     }
-    handOver(th, node, notifyChains.get(obj), notification[0], t, waited);
+    handOver(th, node, notifyChains.get(obj), notification[0], t);
   }
 
   // ---- threads
@@ -324,20 +496,26 @@ final class CriticalPath {
   void threadBegan(int th, long javaId, int rootNode, long t) {
     Segment s = threadStarts.get(javaId);
     Long when = threadStartTimes.get(javaId);
-    if (s != null) {
-      handOver(th, rootNode, s, when, t, 0);
+    if (pos[th] == Long.MIN_VALUE) {
+      pos[th] = t;
+    }
+    // A thread's start always precedes it: no "during the wait" test.
+    if (s != null && when <= t && heavierOrEqual(s, t, th)) {
+      takeOver(th, rootNode, s, t);
+    } else {
+      waitedUnweighed(th, rootNode, t);
     }
   }
 
   // ---- the result
 
-  /** The thread whose chain is longest now (after the replay: at its end). */
-  int longest() {
+  /** The thread whose chain is heaviest now (after the replay: at its end). */
+  int heaviest() {
     int best = -1;
-    long len = -1;
+    long most = -1;
     for (int i = 0; i < chain.length; i++) {
-      if (length(i) > len) {
-        len = length(i);
+      if (weight(i) > most) {
+        most = weight(i);
         best = i;
       }
     }
@@ -359,7 +537,27 @@ final class CriticalPath {
     return m;
   }
 
-  private static Segment fold(Segment s) {
+  /** The timed pieces of thread {@code th}'s chain, oldest first, at most {@link #MAX_PIECES}. */
+  PathPieces pieces(int th) {
+    PathPieces all = chainPieces(chain[th]);
+    all.append(pending[th].pieces);
+    all.coarsen(MAX_PIECES, tree);
+    return all;
+  }
+
+  private static PathPieces chainPieces(Segment last) {
+    ArrayDeque<Segment> order = new ArrayDeque<>();
+    for (Segment s = last; s != null; s = s.prev) {
+      order.push(s);
+    }
+    PathPieces all = new PathPieces();
+    for (Segment s : order) {
+      all.append(s.pieces);
+    }
+    return all;
+  }
+
+  private Segment fold(Segment s) {
     Map<Long, Long> m = new HashMap<>();
     long total = 0;
     for (Segment x = s; x != null; x = x.prev) {
@@ -375,6 +573,8 @@ final class CriticalPath {
       keys[i] = e.getKey();
       ns[i++] = e.getValue();
     }
-    return new Segment(null, keys, ns, total);
+    PathPieces pieces = chainPieces(s);
+    pieces.coarsen(MAX_PIECES, tree);
+    return new Segment(null, keys, ns, total, s.weight, pieces, s.end);
   }
 }

@@ -97,7 +97,7 @@ final class Replay {
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
   private final LongIntMap regionKinds = new LongIntMap(64);
   private final LongIntMap objectKinds = new LongIntMap(64);
-  private final LongIntMap internalRegions = new LongIntMap(64);
+  private final LongIntMap userRegions = new LongIntMap(64);
 
   // What the replay saw, for the trace facts and the notes.
   long eventsRead;
@@ -288,7 +288,7 @@ final class Replay {
     this.teamScratch = new int[threadStates.length];
     this.busyScratch = new long[threadStates.length];
     this.pools = pools;
-    this.critical = new CriticalPath(threads.length);
+    this.critical = new CriticalPath(threads.length, tree);
     this.instances = new InstanceTable(threads.length);
     int dense = 0;
     for (ThreadState t : threads) {
@@ -695,6 +695,9 @@ final class Replay {
     if (top < 0) {
       if (!th.worker()) {
         exec(th, ROOT, -1, d);
+        critical.work(th.index, ROOT, t);
+      } else {
+        critical.waiting(th.index, ROOT, t);
       }
       // A worker's idle stretch is measured from its start when it ends.
       return;
@@ -703,12 +706,14 @@ final class Replay {
     if (k < F_JOIN) {
       // Regions, forks, tasks and helping (the common case): execution.
       exec(th, th.node[top], th.stat[top], d);
+      critical.work(th.index, th.node[top], t);
       return;
     }
     switch (k) {
       case F_JOIN:
         {
           th.accum[top] += d;
+          critical.waiting(th.index, th.node[top], t);
           int inst = th.inst[top];
           if (inst >= 0
               && instances.master[inst] == th.index
@@ -726,9 +731,11 @@ final class Replay {
       case F_WAIT:
       case F_SPIN:
         th.accum[top] += d;
+        critical.waiting(th.index, th.node[top], t);
         break;
       default:
         exec(th, th.node[top], th.stat[top], d);
+        critical.work(th.index, th.node[top], t);
         break;
     }
   }
@@ -747,7 +754,6 @@ final class Replay {
       r.busy[th.index] += d;
       r.member[th.index] = true;
     }
-    critical.own(th.index, node, d);
   }
 
   /** Hands all gathered execution time of a thread to the properties. */
@@ -1034,26 +1040,40 @@ final class Replay {
   }
 
   /**
-   * The call path of a task created at region {@code r}: under the creator's path, with the
-   * creation's own frame only when it names user code. A fork recorded inside the JDK ({@code
-   * ForkJoinTask.fork @ java.util.concurrent.ForkJoinPool$WorkQueue}) adds no frame where the
-   * creator has a user frame: the task's work is the user's call path that forked it.
+   * The call path of a task created at region {@code r}: the creator's path plus the task's frame,
+   * named by user code ({@link TaskNames}): the creation site when it is the user's, else the
+   * nearest user code on the creator's path (the enclosing task or region). A fork recorded inside
+   * the JDK ({@code ForkJoinPool$WorkQueue.push}) is thus named by the task that forked it, and a
+   * recursive task's subtasks share its frame.
    */
   private int taskNode(int parent, int r) {
-    if (parent == ROOT) {
-      return tree.child(parent, r);
-    }
-    int internal = internalRegions.get(r);
-    if (internal < 0) {
-      RegionDef def = defs.region(r);
-      internal = def != null && def.file().isEmpty() && isJdkClass(def.declaringClass()) ? 1 : 0;
-      internalRegions.put(r, internal);
-    }
-    return internal == 1 ? parent : childOrSame(parent, r);
+    return tree.task(parent, userSite(parent, r));
   }
 
-  private static boolean isJdkClass(String name) {
-    return name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.");
+  private int userSite(int parent, int r) {
+    if (userCode(r)) {
+      return r;
+    }
+    for (int n = parent; n > ROOT; n = tree.parent(n)) {
+      int site = tree.taskSite(n);
+      if (site != Integer.MIN_VALUE) {
+        return site;
+      }
+      int real = tree.realRegion(n);
+      if (real != Integer.MIN_VALUE && userCode(real)) {
+        return real;
+      }
+    }
+    return r; // no user code open: the creation site is all there is to name it by
+  }
+
+  private boolean userCode(int r) {
+    int user = userRegions.get(r);
+    if (user < 0) {
+      user = TaskNames.isUserCode(defs.region(r)) ? 1 : 0;
+      userRegions.put(r, user);
+    }
+    return user == 1;
   }
 
   private void taskCreate(ThreadState th, long t, int r, long task, int poolId) {
@@ -1065,7 +1085,9 @@ final class Replay {
       counters.taskIdReused++;
       endTaskRecord(old, t);
     }
-    int slot = tasks.add(task, node, poolSlot, th.index, inst, t);
+    // Where it was created: the creator's path, with the creation site when it is user code.
+    int at = userCode(r) ? childOrSame(th.currentNode(), r) : th.currentNode();
+    int slot = tasks.add(task, node, at, poolSlot, th.index, inst, t);
     critical.taskCreated(slot, th.index);
     if (inst >= 0) {
       instances.liveTasks[inst]++;
@@ -1082,7 +1104,7 @@ final class Replay {
       // Created before the trace started (or by an untraced thread): its origin is unknown.
       counters.taskBeginWithoutCreate++;
       node = tree.unknownTask(th.currentNode());
-      s = tasks.add(task, node, th.pool, -1, -1, t);
+      s = tasks.add(task, node, node, th.pool, -1, -1, t);
       tasks.begun[s] = true;
       pools.change(th.pool, t, 0, 1);
       inst = -1;
@@ -1095,7 +1117,7 @@ final class Replay {
         CriticalPath.Segment created = critical.taskCreation(s);
         if (th.depth == 0 && th.worker()) {
           // An idle worker waited for this submission.
-          critical.handOver(th.index, node, created, tasks.created[s], t, 0);
+          critical.idleEnded(th.index, node, created, tasks.created[s], t);
         }
       }
     }
@@ -1110,7 +1132,7 @@ final class Replay {
   private void startTask(int s, long t, boolean stillQueued) {
     TaskStart ts = taskStart;
     ts.creator = tasks.creator[s];
-    ts.node = tasks.node[s];
+    ts.node = tasks.createdAt[s];
     ts.pool = tasks.pool[s];
     ts.poolName = ts.pool >= 0 ? pools.name[ts.pool] : "(no pool)";
     ts.created = tasks.created[s];
@@ -1179,6 +1201,7 @@ final class Replay {
     flushIdle(th);
     if (busy > 0) {
       exec(th, tree.child(ROOT, r), -1, busy);
+      critical.work(th.index, tree.child(ROOT, r), t);
     }
   }
 
@@ -1212,7 +1235,7 @@ final class Replay {
       String construct = rk < 0 ? null : ConstructKind.ofCode(rk).id();
       waits.end("join", construct, th.index, th.start[i], t, 0, -1);
     }
-    critical.joinEnded(th.index, i, th.node[i], th.start[i], t, th.accum[i] - j.unclaimed());
+    critical.joinEnded(th.index, i, th.node[i], th.start[i], t);
     rest(th, j, th.stat[i]);
   }
 
@@ -1326,11 +1349,10 @@ final class Replay {
       String construct = lockKind(obj, th.region[i]).id();
       waits.end("barrier", construct, th.index, th.start[i], t, obj, last);
     }
-    long waited = th.accum[i] - a.unclaimed();
     if (departed && g >= 0 && bo.lastThread[g] >= 0 && bo.lastThread[g] != th.index) {
-      critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t, waited);
+      critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t);
     } else {
-      critical.own(th.index, th.node[i], waited);
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, a, th.stat[i]);
     if (g >= 0) {
@@ -1446,9 +1468,9 @@ final class Replay {
     long waited = th.accum[i] - a.unclaimed();
     if (acquired && waited > 0 && l >= 0) {
       CriticalPath.Segment src = critical.lockRelease(l, a.lastReleaser, a.lastRelease);
-      critical.handOver(th.index, th.node[i], src, a.lastRelease, t, waited);
+      critical.handOver(th.index, th.node[i], src, a.lastRelease, t);
     } else {
-      critical.own(th.index, th.node[i], waited);
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, a, th.stat[i]);
     if (l >= 0) {
@@ -1695,10 +1717,9 @@ final class Replay {
       critical.openNotifiedWaits = Math.max(0, critical.openNotifiedWaits - 1);
     }
     if (notifiable(w.waitKind) && th.waitReleasePending) {
-      critical.notifiedWaitEnded(
-          th.index, th.waitReleasedLock, notification, th.node[i], t, th.accum[i] - w.unclaimed());
+      critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notification, th.node[i], t);
     } else {
-      critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+      critical.waited(th.index, th.node[i], t);
     }
     rest(th, w, th.stat[i]);
     if (th.waitReleasePending && !th.waitReleaseRecorded) {
@@ -1734,7 +1755,7 @@ final class Replay {
     if (waits != null) {
       waits.end("spin", "spin", th.index, th.start[i], t, 0, -1);
     }
-    critical.own(th.index, th.node[i], th.accum[i] - w.unclaimed());
+    critical.waited(th.index, th.node[i], t);
     rest(th, w, th.stat[i]);
   }
 }

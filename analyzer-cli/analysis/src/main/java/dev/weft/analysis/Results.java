@@ -158,9 +158,9 @@ public final class Results {
         criticalPath(replay, defs));
   }
 
-  /** The critical path: the chain of the thread whose chain is longest at the end of the run. */
+  /** The critical path: the chain of the thread whose chain is heaviest at the end of the run. */
   private static AnalysisResult.CriticalPath criticalPath(Replay replay, Definitions defs) {
-    int end = replay.critical.longest();
+    int end = replay.critical.heaviest();
     if (end < 0) {
       return null;
     }
@@ -212,7 +212,20 @@ public final class Results {
         Comparator.comparingLong(AnalysisResult.CriticalCallPath::ns)
             .reversed()
             .thenComparing(c -> String.join("/", c.path())));
-    return new AnalysisResult.CriticalPath(length, ts, cs);
+    PathPieces pieces = replay.critical.pieces(end);
+    List<AnalysisResult.CriticalSegment> segments = new ArrayList<>(pieces.size);
+    for (int i = 0; i < pieces.size; i++) {
+      long key = pieces.keys[i];
+      segments.add(
+          new AnalysisResult.CriticalSegment(
+              threads[CriticalPath.thread(key)].name,
+              pieces.starts[i],
+              pieces.ends[i],
+              replay.tree.path(defs, CriticalPath.node(key)),
+              CriticalPath.kindName(pieces.kinds[i])));
+    }
+    return new AnalysisResult.CriticalPath(
+        length, ts, cs, segments, pieces.truncated, pieces.truncatedNs);
   }
 
   private static AnalysisResult.Latency latency(

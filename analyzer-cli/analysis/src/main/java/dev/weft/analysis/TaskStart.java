@@ -19,7 +19,7 @@ public final class TaskStart {
     return creator;
   }
 
-  /** The creation call path (the TASK_CREATE region under the creator's path). */
+  /** The creation call path: the creator's path at TASK_CREATE (not the task's own frame). */
   public int node() {
     return node;
   }

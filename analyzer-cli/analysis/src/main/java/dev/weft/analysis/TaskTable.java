@@ -10,6 +10,10 @@ final class TaskTable {
   int[] nextFree = new int[16];
   long[] id = new long[16];
   int[] node = new int[16];
+
+  /** The creator's call path at the creation: where pool queue wait is reported. */
+  int[] createdAt = new int[16];
+
   int[] pool = new int[16];
   int[] creator = new int[16];
   int[] inst = new int[16];
@@ -29,7 +33,7 @@ final class TaskTable {
     return slots.size();
   }
 
-  int add(long task, int n, int poolSlot, int creatorThread, int instance, long t) {
+  int add(long task, int n, int at, int poolSlot, int creatorThread, int instance, long t) {
     int i;
     if (free >= 0) {
       i = free;
@@ -40,6 +44,7 @@ final class TaskTable {
         nextFree = Arrays.copyOf(nextFree, cap);
         id = Arrays.copyOf(id, cap);
         node = Arrays.copyOf(node, cap);
+        createdAt = Arrays.copyOf(createdAt, cap);
         pool = Arrays.copyOf(pool, cap);
         creator = Arrays.copyOf(creator, cap);
         inst = Arrays.copyOf(inst, cap);
@@ -50,6 +55,7 @@ final class TaskTable {
     }
     id[i] = task;
     node[i] = n;
+    createdAt[i] = at;
     pool[i] = poolSlot;
     creator[i] = creatorThread;
     inst[i] = instance;

@@ -42,7 +42,16 @@ class AnalysisJsonTest {
             "critical_path"),
         names(root));
     assertEquals(
-        List.of("length_ns", "by_thread", "by_callpath"), names(root.get("critical_path")));
+        List.of(
+            "length_ns",
+            "by_thread",
+            "by_callpath",
+            "segments",
+            "segments_truncated",
+            "truncated_ns"),
+        names(root.get("critical_path")));
+    JsonNode segment = root.get("critical_path").get("segments").get(0);
+    assertEquals(List.of("thread", "start_ns", "end_ns", "path", "kind"), names(segment));
     assertEquals("weft-analysis/1", root.get("format").asText());
     assertEquals("complete", root.get("status").asText());
     assertEquals(

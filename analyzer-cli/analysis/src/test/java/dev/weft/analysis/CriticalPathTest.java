@@ -2,8 +2,10 @@ package dev.weft.analysis;
 
 import static dev.weft.analysis.TraceFixture.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.analysis.AnalysisResult.CriticalCallPath;
+import dev.weft.analysis.AnalysisResult.CriticalSegment;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.StreamWriter;
@@ -57,10 +59,23 @@ class CriticalPathTest {
     assertEquals(0, cp.thread("w2"));
     // the task's call path: 900 on the path (hand-over and work); the three tasks ran 890 + 289 +
     // 188 there: balanced over the three workers, the path would be 900 - 455 shorter
-    CriticalCallPath task =
-        find(cp, label("ForkJoinPool.invoke", 20), label("ForkJoinTask.fork", 21));
+    CriticalCallPath task = find(cp, label("ForkJoinPool.invoke", 20), TraceFixture.task(21));
     assertEquals(900, task.ns());
     assertEquals(900 - (890 + 289 + 188) / 3, task.whatIfNs());
+    // the same path in time: who was on it when, where, doing what
+    String invoke = label("ForkJoinPool.invoke", 20);
+    assertEquals(
+        List.of(
+            new CriticalSegment("main", 0, 90, List.of(), "work"),
+            new CriticalSegment("main", 90, 100, List.of(invoke), "work"),
+            new CriticalSegment(
+                "w1", 100, 110, List.of(invoke, TraceFixture.task(21)), "hand_over"),
+            new CriticalSegment("w1", 110, 1000, List.of(invoke, TraceFixture.task(21)), "work"),
+            new CriticalSegment(
+                "main", 1000, 1010, List.of(invoke, label("ForkJoinTask.join", 22)), "hand_over"),
+            new CriticalSegment("main", 1010, 1020, List.of(invoke), "work"),
+            new CriticalSegment("main", 1020, 1100, List.of(), "work")),
+        cp.segments());
     AnalysisResult back =
         AnalysisJson.read(
             new java.io.ByteArrayInputStream(
@@ -82,6 +97,7 @@ class CriticalPathTest {
     for (String t : List.of("a", "b", "c")) {
       assertEquals(1000, cp.thread(t), t + " in " + cp);
     }
+    assertContiguous(cp);
   }
 
   /**
@@ -97,6 +113,99 @@ class CriticalPathTest {
     assertEquals(100, cp.thread("a"), cp.toString());
     assertEquals(200, cp.thread("b"), cp.toString());
     assertEquals(300, cp.thread("c"), cp.toString());
+    assertContiguous(cp);
+    assertEquals("hand_over", cp.segments().get(1).kind()); // a's notify at 100 to b's wake-up
+    assertEquals(110, cp.segments().get(1).endNs());
+  }
+
+  /**
+   * Two threads pass a lock back and forth 3000 times: 6000 hand-overs, more than the segments
+   * written. The oldest are left out and counted; what is written stays contiguous and ends at the
+   * run's end.
+   */
+  @Test
+  void pathsWithMoreHandOversThanTheBoundLeaveOutTheOldestAndSaySo() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 40);
+    StreamWriter[] s = {f.thread("a", 0), f.thread("b", 0)};
+    long t = 0;
+    s[1].lockRequest(1, lock, 7);
+    for (int round = 0; round < 3000; round++) {
+      StreamWriter holder = s[round % 2];
+      StreamWriter waiter = s[(round + 1) % 2];
+      if (round == 0) {
+        holder.lockRequest(0, lock, 7);
+        holder.lockAcquired(0, 7, 0);
+      }
+      t += 10;
+      holder.lockReleased(t, 7);
+      holder.lockRequest(t + 1, lock, 7); // queues behind the waiter
+      waiter.lockAcquired(t + 2, 7, 0);
+    }
+    t += 10;
+    s[1].lockReleased(t, 7);
+    s[0].lockAcquired(t + 2, 7, 0);
+    s[0].lockReleased(t + 3, 7);
+    s[0].threadEnd(t + 3);
+    s[1].threadEnd(t);
+    AnalysisResult.CriticalPath cp = Analyzer.analyze(f.close(t + 3)).criticalPath();
+    assertEquals(t + 3, cp.lengthNs());
+    assertEquals(AnalysisResult.CriticalPath.MAX_SEGMENTS, cp.segments().size());
+    assertTrue(cp.segmentsTruncated() > 0, cp.segmentsTruncated() + " truncated");
+    assertContiguous(cp);
+    assertEquals(t + 3, cp.segments().get(cp.segments().size() - 1).endNs());
+  }
+
+  /**
+   * One thread alternates between two regions 5000 times: its oldest segments are merged into their
+   * enclosing call path rather than left out, so the path stays complete.
+   */
+  @Test
+  void manyShortSegmentsOfOneThreadMergeIntoTheirEnclosingCallPath() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int outer = f.region("solve", ConstructKind.USER_REGION, 10);
+    int[] inner = {
+      f.region("step", ConstructKind.USER_REGION, 11),
+      f.region("check", ConstructKind.USER_REGION, 12)
+    };
+    StreamWriter m = f.thread("main", 0);
+    m.enter(0, outer);
+    long t = 0;
+    for (int i = 0; i < 5000; i++) {
+      m.enter(t, inner[i % 2]);
+      t += 10;
+      m.exit(t, inner[i % 2]);
+    }
+    m.exit(t, outer);
+    m.threadEnd(t);
+    AnalysisResult.CriticalPath cp = Analyzer.analyze(f.close(t)).criticalPath();
+    assertEquals(t, cp.lengthNs());
+    assertEquals(0, cp.segmentsTruncated());
+    assertTrue(cp.segments().size() <= AnalysisResult.CriticalPath.MAX_SEGMENTS);
+    assertTrue(cp.segments().size() > 100, cp.segments().size() + " segments");
+    assertContiguous(cp);
+    // the oldest are merged at solve; the newest may keep their own call path
+    assertEquals(List.of(label("solve", 10)), cp.segments().get(0).path());
+    for (CriticalSegment g : cp.segments()) {
+      assertEquals(label("solve", 10), g.path().get(0), g.toString());
+    }
+  }
+
+  /**
+   * The segments are in time order and contiguous, and their time plus the time left out is the
+   * path's length.
+   */
+  static void assertContiguous(AnalysisResult.CriticalPath cp) {
+    long sum = cp.truncatedNs();
+    for (int i = 0; i < cp.segments().size(); i++) {
+      CriticalSegment g = cp.segments().get(i);
+      assertTrue(g.endNs() > g.startNs(), g.toString());
+      if (i > 0) {
+        assertEquals(cp.segments().get(i - 1).endNs(), g.startNs(), "gap before " + g);
+      }
+      sum += g.endNs() - g.startNs();
+    }
+    assertEquals(cp.lengthNs(), sum, "segments against the path's length");
   }
 
   /**

@@ -95,9 +95,9 @@ class ForkJoinTest {
     AnalysisResult r = joinWithHelping();
     String solve = label("solve", 10);
     String par = label("IntStream.forEach", 50);
-    String submit = label("ForkJoinTask.fork", 51);
+    String submit = TraceFixture.task(51);
     // t1 ran on the worker (5 + 5 outside Main.chunk), t2 (100) on the master inside its join:
-    // both under main's solve > forEach > fork site, where they were created
+    // both in the frame of the tasks created at main's solve > forEach > fork site
     assertEquals(110, atPath(r, "execution", solve, par, submit));
     assertEquals(240, atPath(r, "execution", solve, par, submit, label("Main.chunk", 60)));
     assertEquals(250, onThread(r, "execution", "fj-1"));
@@ -132,8 +132,9 @@ class ForkJoinTest {
 
   /**
    * ForkJoinPool.invoke records FORK, JOIN_WAIT and TASK_CREATE at one call site; forks inside the
-   * tasks are recorded inside the JDK. The call paths name the user's call site once and no JDK
-   * frame: the root task and its subtasks run at {@code invoke @ Main.java:63}.
+   * tasks are recorded inside the JDK. The call paths name no JDK frame: the root task and its
+   * subtasks run in one task frame named by the user's call site, under {@code invoke @
+   * Main.java:63}.
    */
   @Test
   void taskCallPathsNameUserCodeOnce() {
@@ -162,10 +163,13 @@ class ForkJoinTest {
     m.join(610, invoke, POOL);
     AnalysisResult r = Analyzer.analyze(f.close(1000));
     String site = label("ForkJoinPool.invoke", 63);
-    // main in its fork frame (100..110, 600..610), the worker's task 1 (200..300, 410..500) and
-    // task 2 (310..400)
-    assertEquals(20 + 280, atPath(r, "execution", site));
-    assertEquals(10 + 10, atPath(r, "join_wait", site, label("ForkJoinTask.join", 127)));
+    // main in its fork frame (100..110, 600..610); the worker's task 1 (200..300, 410..500) and
+    // task 2 (310..400), forked inside the JDK, in one frame named by the user's invoke
+    assertEquals(20, atPath(r, "execution", site));
+    assertEquals(280, atPath(r, "execution", site, TraceFixture.task(63)));
+    assertEquals(
+        10 + 10,
+        atPath(r, "join_wait", site, TraceFixture.task(63), label("ForkJoinTask.join", 127)));
     for (AnalysisResult.PropertyResult p : r.properties()) {
       for (AnalysisResult.CallPathSeverity c : p.byCallpath()) {
         assertEquals(c.path().stream().distinct().count(), c.path().size(), c.path().toString());

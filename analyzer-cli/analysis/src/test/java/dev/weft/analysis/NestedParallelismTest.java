@@ -17,7 +17,8 @@ class NestedParallelismTest {
 
   /**
    * main forks an outer region whose task runs on w1; inside it, w1 forks an inner region whose
-   * task runs on w2, and waits for it. Everything is attributed under the creating call sites.
+   * task runs on w2, and waits for it. Everything is attributed under the creating call sites, in
+   * the tasks' frames.
    */
   @Test
   void regionInsideATaskIsAttributedUnderTheTask() {
@@ -49,9 +50,9 @@ class NestedParallelismTest {
     AnalysisResult r = Analyzer.analyze(f.close(500));
 
     String o = label("outer", 10);
-    String so = label("submitOuter", 11);
+    String so = TraceFixture.task(11);
     String i = label("inner", 20);
-    String si = label("submitInner", 21);
+    String si = TraceFixture.task(21);
     assertEquals(200, atPath(r, "execution", o, so, i, si));
     assertEquals(200, onThread(r, "execution", "w2"));
     // w1 waits for the inner task 140..350, then join management 350..360 (it is the inner master)

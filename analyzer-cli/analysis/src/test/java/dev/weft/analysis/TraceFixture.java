@@ -62,6 +62,11 @@ final class TraceFixture {
     return name + " @ Main.java:" + line;
   }
 
+  /** The call-path frame of a task created at a {@link #region} of this line. */
+  static String task(int line) {
+    return "task Main.run:" + line;
+  }
+
   void pool(int id, String name, int parallelism) {
     try {
       writer.definePool(new PoolDef(id, ConstructKind.FORK_JOIN_POOL, name, parallelism));

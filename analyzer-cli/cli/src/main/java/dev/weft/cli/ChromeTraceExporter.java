@@ -1,9 +1,9 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.TaskNames;
 import dev.weft.export.ChromeFilter;
 import dev.weft.export.ChromeFilter.Kind;
 import dev.weft.export.ChromeJson;
-import dev.weft.export.TaskNames;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;

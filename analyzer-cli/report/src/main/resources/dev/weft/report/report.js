@@ -799,6 +799,7 @@
     }
     legend.append(el('span', { class: 'key' }, el('span', { class: 'swatch', style: 'background:#808080;height:3px' }), 'thread alive, none of these'));
     if (detailed && arrows.length) legend.append(el('span', { class: 'key' }, '→ task created → task begins'));
+    const critical = criticalOverlay(sec, analysis, tracks, tl, legend, () => draw());
     sec.append(legend);
 
     const btn = (text, label, fn) => {
@@ -1063,6 +1064,7 @@
         ctx.restore();
       }
       if (detailed && showArrows && arrows.length) drawArrows();
+      critical.draw(ctx, { xOf, v0, v1, offset, trackH, gap, left: GUTTER, top: AXIS, width, height });
 
       ctx.fillStyle = '#fff';
       ctx.fillRect(0, 0, W, AXIS);
@@ -1361,6 +1363,76 @@
         }
       }
     };
+  }
+
+  // ---- critical path overlay ----------------------------------------------------------------------
+
+  // Tol's vibrant magenta: apart from every interval kind's colour, and drawn as a band, not a box.
+  const CRITICAL_COLOR = '#EE3377';
+
+  /**
+   * The analysis's critical path (critical_path.segments) over the timeline: a band along the top of
+   * the row of each thread on the path while it is on it, joined by a vertical line at each hand-over
+   * to another thread. On when the analysis has segments; a legend checkbox turns it off. Returns
+   * what the timeline calls from its draw().
+   */
+  function criticalOverlay(sec, analysis, tracks, tl, legend, redraw) {
+    const cp = analysis && analysis.critical_path;
+    const byName = new Map();
+    tracks.forEach((t, i) => { if (!byName.has(t.name)) byName.set(t.name, i); });
+    const origin = num(tl.origin_ns);
+    const segs = [];
+    for (const g of cp && Array.isArray(cp.segments) ? cp.segments : []) {
+      const ti = byName.get(String(g.thread));
+      if (ti !== undefined) segs.push({ ti: ti, s: num(g.start_ns) - origin, e: num(g.end_ns) - origin });
+    }
+    sec.dataset.criticalSegments = String(segs.length);
+    sec.dataset.critical = '';
+    const overlay = { on: segs.length > 0, draw: () => {} };
+    if (!segs.length) return overlay;
+    const box = el('input', { type: 'checkbox', id: 'tl-critical', checked: 'checked' });
+    box.addEventListener('change', () => { overlay.on = box.checked; redraw(); });
+    const left = num(cp.segments_truncated);
+    legend.append(el('label', { class: 'key', title: 'The chain of work that decides the run\'s length (see Critical path below)' },
+      box, el('span', { class: 'swatch', style: 'background:' + CRITICAL_COLOR + ';height:3px' }),
+      'critical path' + (left > 0 ? ' (its ' + fmtCount(left) + ' oldest segments, ' + fmtNs(num(cp.truncated_ns)) + ', not shown)' : '')));
+    overlay.draw = (ctx, v) => {
+      sec.dataset.critical = overlay.on ? 'on' : 'off';
+      sec.dataset.criticalProbe = '';
+      if (!overlay.on) return;
+      const band = Math.max(2, Math.floor(v.trackH / 5));
+      const rowTop = (g) => tracks[g.ti].y - v.offset + v.gap / 2;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(v.left, v.top, v.width - v.left, v.height - v.top);
+      ctx.clip();
+      ctx.fillStyle = CRITICAL_COLOR;
+      ctx.strokeStyle = CRITICAL_COLOR;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      let prev = null;
+      let probe = null;
+      for (const g of segs) {
+        if (tracks[g.ti].y === undefined) continue;
+        if (g.e >= v.v0 && g.s <= v.v1) {
+          const y = rowTop(g);
+          const x0 = Math.max(v.left, v.xOf(g.s));
+          const x1 = Math.min(v.width, v.xOf(g.e));
+          ctx.fillRect(x0, y, Math.max(1, x1 - x0), band);
+          if (!probe && x1 - x0 >= 4 && y >= v.top && y + band <= v.height) probe = [Math.round((x0 + x1) / 2), Math.floor(y + band / 2)];
+          if (prev && prev.ti !== g.ti) {
+            const x = v.xOf(g.s);
+            ctx.moveTo(x, rowTop(prev) + band / 2);
+            ctx.lineTo(x, y + band / 2);
+          }
+        }
+        prev = g;
+      }
+      ctx.stroke();
+      ctx.restore();
+      sec.dataset.criticalProbe = probe ? probe.join(',') : '';
+    };
+    return overlay;
   }
 
   // ---- comparison page -------------------------------------------------------------------------------

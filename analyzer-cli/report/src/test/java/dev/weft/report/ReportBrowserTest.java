@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.analysis.AnalysisJson;
+import dev.weft.analysis.Analyzer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -321,6 +323,47 @@ class ReportBrowserTest {
     assertEquals("true", text("String(window.wheelPrevented)"));
     assertTrue(integer("+document.getElementById('timeline').dataset.viewEnd") < 2000, "zoomed");
     assertNoJavaScriptErrors();
+  }
+
+  /**
+   * The critical path of the small trace, as the analyzer finds it, is drawn over the timeline in
+   * its own colour at its segments' positions, and the legend's checkbox takes it away and back.
+   */
+  @Test
+  void criticalPathIsDrawnOverTheTimelineAndToggledInTheLegend() throws Exception {
+    Path trace = Fixtures.smallTrace(tmp.resolve("critical"));
+    JsonNode analyzed = Fixtures.JSON.readTree(AnalysisJson.toJson(Analyzer.analyze(trace)));
+    JsonNode cp = analyzed.get("critical_path");
+    assertTrue(cp.get("segments").size() > 1, cp.toString());
+    ObjectNode analysis = Fixtures.analysis();
+    analysis.set("critical_path", cp);
+    Path page = writeReport(tmp.resolve("critical.html"), analysis, trace);
+    open(page);
+    String timeline = "document.getElementById('timeline').dataset";
+    assertEquals(cp.get("segments").size(), integer("+" + timeline + ".criticalSegments"));
+    assertEquals("on", text(timeline + ".critical"));
+    String probe = text(timeline + ".criticalProbe");
+    assertFalse(probe.isEmpty(), "a segment is in view");
+    assertEquals("238,51,119", text(pixelAt(probe)), "the path's colour at " + probe);
+    assertTrue(browser.eval(canvasHasColor(0xEE, 0x33, 0x77)).asBoolean());
+
+    browser.click("#tl-critical");
+    assertEquals("off", text(timeline + ".critical"));
+    assertNotEquals("238,51,119", text(pixelAt(probe)), "nothing drawn over " + probe);
+    assertFalse(browser.eval(canvasHasColor(0xEE, 0x33, 0x77)).asBoolean());
+    browser.click("#tl-critical");
+    assertEquals("238,51,119", text(pixelAt(probe)));
+    assertNoJavaScriptErrors();
+  }
+
+  /** A script giving the canvas pixel at CSS position "x,y" as "r,g,b". */
+  private static String pixelAt(String xy) {
+    return "(() => { const c = document.getElementById('timeline-canvas');"
+        + " const dpr = c.width / c.clientWidth; const p = '"
+        + xy
+        + "'.split(',').map(Number);"
+        + " const d = c.getContext('2d').getImageData(Math.floor(p[0] * dpr),"
+        + " Math.floor(p[1] * dpr), 1, 1).data; return d[0] + ',' + d[1] + ',' + d[2]; })()";
   }
 
   /** A script that tells whether some canvas pixel has this colour. */

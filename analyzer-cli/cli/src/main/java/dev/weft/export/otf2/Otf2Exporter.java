@@ -1,6 +1,6 @@
 package dev.weft.export.otf2;
 
-import dev.weft.export.TaskNames;
+import dev.weft.analysis.TaskNames;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.Definitions;

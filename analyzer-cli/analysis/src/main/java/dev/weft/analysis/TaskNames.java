@@ -1,12 +1,13 @@
-package dev.weft.export;
+package dev.weft.analysis;
 
 import dev.weft.trace.RegionDef;
 
 /**
  * Names tasks by the user code that created them. A task's creation call site is often inside the
  * JDK (a pool's work queue re-submitting it, a {@code CompletableFuture} stage); such a site says
- * nothing to the user, so exporters name the task by the nearest user code open on the creating
- * thread instead: the enclosing task or region.
+ * nothing to the user, so the analysis (a task's call-path frame) and the exporters name the task
+ * by the nearest user code open on the creating thread instead: the enclosing task or region. One
+ * naming, so that a task reads the same in every output.
  */
 public final class TaskNames {
   private static final String[] LIBRARY_PREFIXES = {

@@ -1,0 +1,140 @@
+package dev.weft.analysis;
+
+import java.util.Arrays;
+
+/**
+ * The timed pieces of a critical-path chain, oldest first: thread and call path (one {@link
+ * CriticalPath#key}), kind, start and end. Adjacent pieces of one thread, call path and kind are
+ * one piece. Their number is bounded by {@link #coarsen}; what that leaves out is counted, never
+ * silently dropped.
+ */
+final class PathPieces {
+  long[] keys = new long[8];
+  byte[] kinds = new byte[8];
+  long[] starts = new long[8];
+  long[] ends = new long[8];
+  int size;
+
+  /** Oldest pieces left out by {@link #coarsen}, and their time. */
+  long truncated;
+
+  long truncatedNs;
+
+  void add(long key, byte kind, long start, long end) {
+    if (size > 0 && keys[size - 1] == key && kinds[size - 1] == kind && ends[size - 1] == start) {
+      ends[size - 1] = end;
+      return;
+    }
+    if (size == keys.length) {
+      int cap = size * 2;
+      keys = Arrays.copyOf(keys, cap);
+      kinds = Arrays.copyOf(kinds, cap);
+      starts = Arrays.copyOf(starts, cap);
+      ends = Arrays.copyOf(ends, cap);
+    }
+    keys[size] = key;
+    kinds[size] = kind;
+    starts[size] = start;
+    ends[size] = end;
+    size++;
+  }
+
+  void append(PathPieces other) {
+    truncated += other.truncated;
+    truncatedNs += other.truncatedNs;
+    for (int i = 0; i < other.size; i++) {
+      add(other.keys[i], other.kinds[i], other.starts[i], other.ends[i]);
+    }
+  }
+
+  void clear() {
+    size = 0;
+    truncated = 0;
+    truncatedNs = 0;
+  }
+
+  PathPieces copy() {
+    PathPieces c = new PathPieces();
+    c.keys = Arrays.copyOf(keys, size);
+    c.kinds = Arrays.copyOf(kinds, size);
+    c.starts = Arrays.copyOf(starts, size);
+    c.ends = Arrays.copyOf(ends, size);
+    c.size = size;
+    c.truncated = truncated;
+    c.truncatedNs = truncatedNs;
+    return c;
+  }
+
+  /**
+   * Brings the pieces down to at most {@code cap}. Adjacent pieces of one thread are merged into
+   * one at their nearest common call path (of the longer one's kind) while the merged piece is no
+   * longer than a resolution, which starts at the pieces' span over {@code cap} and doubles until
+   * they fit. Pieces of different threads are never merged: if hand-overs alone are more than
+   * {@code cap}, the oldest pieces are left out and counted in {@link #truncated}.
+   */
+  void coarsen(int cap, CallPathTree tree) {
+    if (size <= cap) {
+      return;
+    }
+    long span = ends[size - 1] - starts[0];
+    long resolution = Math.max(1, span / cap);
+    while (size > cap) {
+      int before = size;
+      mergeShorterThan(resolution, tree);
+      if (size == before && resolution > span) {
+        break;
+      }
+      resolution = resolution > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : resolution * 2;
+    }
+    if (size > cap) {
+      int drop = size - cap;
+      for (int i = 0; i < drop; i++) {
+        truncatedNs += ends[i] - starts[i];
+      }
+      truncated += drop;
+      System.arraycopy(keys, drop, keys, 0, cap);
+      System.arraycopy(kinds, drop, kinds, 0, cap);
+      System.arraycopy(starts, drop, starts, 0, cap);
+      System.arraycopy(ends, drop, ends, 0, cap);
+      size = cap;
+    }
+  }
+
+  private void mergeShorterThan(long resolution, CallPathTree tree) {
+    int out = 0;
+    for (int i = 0; i < size; i++) {
+      if (out > 0
+          && CriticalPath.thread(keys[out - 1]) == CriticalPath.thread(keys[i])
+          && ends[i] - starts[out - 1] <= resolution) {
+        int o = out - 1;
+        if (ends[i] - starts[i] > ends[o] - starts[o]) {
+          kinds[o] = kinds[i];
+        }
+        int node = commonAncestor(tree, CriticalPath.node(keys[o]), CriticalPath.node(keys[i]));
+        keys[o] = CriticalPath.key(CriticalPath.thread(keys[i]), node);
+        ends[o] = ends[i];
+        continue;
+      }
+      keys[out] = keys[i];
+      kinds[out] = kinds[i];
+      starts[out] = starts[i];
+      ends[out] = ends[i];
+      out++;
+    }
+    size = out;
+  }
+
+  private static int commonAncestor(CallPathTree tree, int a, int b) {
+    while (a != b) {
+      if (tree.depth(a) >= tree.depth(b)) {
+        a = tree.parent(a);
+      } else {
+        b = tree.parent(b);
+      }
+      if (a < 0 || b < 0) {
+        return CallPathTree.ROOT;
+      }
+    }
+    return a;
+  }
+}

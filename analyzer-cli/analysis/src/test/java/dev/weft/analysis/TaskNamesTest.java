@@ -1,0 +1,78 @@
+package dev.weft.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TaskNamesTest {
+  private static RegionDef site(String cls, String method, String file, int line) {
+    return new RegionDef(
+        1, ConstructKind.FORK_JOIN_TASK, "ForkJoinTask.fork", cls, method, file, line, 0);
+  }
+
+  @Test
+  void userCodeIsAnyClassOutsideTheJdkAndTheAgent() {
+    assertTrue(TaskNames.isUserCode(site("org.example.Fib", "compute", "Fib.java", 31)));
+    assertFalse(
+        TaskNames.isUserCode(site("java.util.concurrent.ForkJoinPool$WorkQueue", "push", "", 0)));
+    assertFalse(TaskNames.isUserCode(site("jdk.internal.misc.X", "m", "", 0)));
+    assertFalse(TaskNames.isUserCode(site("dev.weft.agent.Hooks", "m", "", 0)));
+    assertFalse(TaskNames.isUserCode(site("", "", "", 0)));
+    assertFalse(TaskNames.isUserCode(null));
+  }
+
+  @Test
+  void aTaskIsNamedByTheSimpleClassMethodAndLineOfItsSite() {
+    assertEquals(
+        "task Fib.compute:31",
+        TaskNames.taskName(site("org.example.Fib", "compute", "Fib.java", 31)));
+    assertEquals("task Fib", TaskNames.taskName(site("Fib", "", "", 0)));
+    assertEquals("task", TaskNames.taskName(null));
+  }
+
+  /**
+   * A recursive task forks its subtasks inside the JDK, at no user line: each level is named by the
+   * task that forked it, so the whole recursion shares one frame, and a task created outside any
+   * user code is named by its creation site.
+   */
+  @Test
+  void recursiveForksShareTheFrameOfTheTaskThatForkedThem(@TempDir Path tmp) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int invoke = f.region("ForkJoinPool.invoke", ConstructKind.FORK_JOIN_POOL, 41);
+    int fork =
+        f.jdkRegion(
+            "ForkJoinTask.fork",
+            ConstructKind.FORK_JOIN_TASK,
+            "java.util.concurrent.ForkJoinPool$WorkQueue");
+    f.pool(1, "fj", 1);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w = f.worker("w", 1, 0);
+    m.fork(100, invoke, 1, 1);
+    m.joinWaitEnter(100, invoke, 1);
+    m.taskCreate(100, invoke, 1, 1);
+    w.taskBegin(110, 1);
+    w.taskCreate(120, fork, 2, 1); // level 2, forked by task 1
+    w.taskBegin(130, 2);
+    w.taskCreate(140, fork, 3, 1); // level 3, forked by task 2
+    w.taskBegin(150, 3);
+    w.taskEnd(250, 3);
+    w.taskEnd(300, 2);
+    w.taskEnd(400, 1);
+    m.joinWaitExit(410, invoke);
+    m.join(420, invoke, 1);
+    m.taskCreate(500, fork, 4, 1); // outside any user code
+    w.taskBegin(510, 4);
+    w.taskEnd(600, 4);
+    AnalysisResult r = Analyzer.analyze(f.close(700));
+    String site = TraceFixture.label("ForkJoinPool.invoke", 41);
+    assertEquals(290, Check.atPath(r, "execution", site, TraceFixture.task(41)));
+    assertEquals(90, Check.atPath(r, "execution", "task ForkJoinPool$WorkQueue.push"));
+  }
+}
