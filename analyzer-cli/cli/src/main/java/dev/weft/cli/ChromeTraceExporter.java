@@ -446,7 +446,9 @@ final class ChromeTraceExporter {
     } catch (IOException x) {
       throw new UncheckedIOException(x);
     }
-    t.stack.removeIf(s -> s.closing);
+    // Only the ended part of the stack: a deep recursion's stack is long, and scanning all of it
+    // at every end made the export quadratic in the nesting depth.
+    t.stack.subList(i, t.stack.size()).removeIf(s -> s.closing);
     for (int j = i; j < t.stack.size(); j++) {
       Slice s = t.stack.get(j);
       s.start = time;

@@ -154,8 +154,18 @@ final class Oracle {
           continue;
         }
       }
-      if (command == Command.SUMMARY && line.startsWith(" Warning:") && line.contains(IGNORED)) {
-        continue;
+      if (command == Command.SUMMARY && line.strip().startsWith("Warning:")) {
+        // A warning, with its continuation lines when it is wrapped to the width.
+        StringBuilder warning = new StringBuilder(line);
+        int j = i + 1;
+        while (j < lines.size() && lines.get(j).startsWith("    ")) {
+          warning.append(' ').append(lines.get(j).strip());
+          j++;
+        }
+        if (warning.toString().contains(IGNORED)) {
+          i = j - 1;
+          continue;
+        }
       }
       out.add(line);
     }
