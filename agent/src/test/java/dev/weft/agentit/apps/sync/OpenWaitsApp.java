@@ -1,6 +1,5 @@
 package dev.weft.agentit.apps.sync;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -118,12 +117,7 @@ public final class OpenWaitsApp {
         w.start();
       }
       Thread.sleep(300); // all of them wait
-      VirtualMachine vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
-      try {
-        vm.loadAgent(args[1], args[2]);
-      } finally {
-        vm.detach();
-      }
+      SelfAttach.loadAgent(args[1], args[2]);
       attached = System.nanoTime();
       Thread.sleep(STEP_MS);
       released.put("monitor", System.nanoTime());

@@ -1,6 +1,5 @@
 package dev.weft.agentit.apps.sync;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -244,12 +243,7 @@ public final class RunningJucWaitsApp {
     long detached = 0;
     long attaching = System.nanoTime();
     if (attach) {
-      VirtualMachine vm = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
-      try {
-        vm.loadAgent(args[1], args[2]);
-      } finally {
-        vm.detach();
-      }
+      SelfAttach.loadAgent(args[1], args[2]);
       attached = System.nanoTime();
     }
     Thread.sleep(RECORD_MS);
