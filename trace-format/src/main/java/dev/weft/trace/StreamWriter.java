@@ -494,7 +494,10 @@ public final class StreamWriter {
    * comes first and can be repeated, the window taken is kept in {@link #spare} until it is in use,
    * and the switch itself is plain stores, which cannot overflow: a roll cut short leaves the old
    * window current and the next roll does it again, never a gap in the file or a block whose base
-   * time is not the previous event's.
+   * time is not the previous event's. No event goes into the old window in between (its position is
+   * still past the hard limit, so the next event rolls again), so sealing it twice seals the same
+   * bytes. Left: an overflow inside the seal itself, right before the trace closes, can leave a
+   * half-written trailer.
    */
   private boolean roll() {
     MappedByteBuffer next = spare;
