@@ -141,28 +141,19 @@ final class Oracle {
     List<String> lines = lines(result);
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
-      if (command == Command.ANALYZE && line.startsWith("  - ")) {
-        // A note of the text report, with its continuation lines.
-        StringBuilder note = new StringBuilder(line);
+      // A note of the analyze text report, or a summary warning, with its continuation lines
+      // (either may be wrapped to the width): left out when it only says a file was ignored.
+      boolean item =
+          command == Command.ANALYZE && line.startsWith("  - ")
+              || command == Command.SUMMARY && line.strip().startsWith("Warning:");
+      if (item) {
+        StringBuilder text = new StringBuilder(line);
         int j = i + 1;
         while (j < lines.size() && lines.get(j).startsWith("    ")) {
-          note.append(' ').append(lines.get(j).strip());
+          text.append(' ').append(lines.get(j).strip());
           j++;
         }
-        if (note.toString().contains(IGNORED)) {
-          i = j - 1;
-          continue;
-        }
-      }
-      if (command == Command.SUMMARY && line.strip().startsWith("Warning:")) {
-        // A warning, with its continuation lines when it is wrapped to the width.
-        StringBuilder warning = new StringBuilder(line);
-        int j = i + 1;
-        while (j < lines.size() && lines.get(j).startsWith("    ")) {
-          warning.append(' ').append(lines.get(j).strip());
-          j++;
-        }
-        if (warning.toString().contains(IGNORED)) {
+        if (text.toString().contains(IGNORED)) {
           i = j - 1;
           continue;
         }
