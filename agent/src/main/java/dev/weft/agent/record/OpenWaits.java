@@ -184,6 +184,9 @@ final class OpenWaits {
         threads = null;
       }
     }
+    // Still waiting: it waited at this moment, which lies between the two observations (the
+    // thread infos above, the state read below). Ended: it ended before the state read, so the
+    // clock is read again after it; a poller descheduled in between must not date the end early.
     long now = System.nanoTime();
     for (int i = open.size() - 1; i >= 0; i--) {
       Open w = open.get(i);
@@ -192,7 +195,8 @@ final class OpenWaits {
         w.lastSeen = now;
       } else {
         long seen = w.lastSeen == 0 ? start : w.lastSeen;
-        write(w, seen + (now - seen) / 2, (now - seen) / 2);
+        long after = System.nanoTime();
+        write(w, seen + (after - seen) / 2, (after - seen) / 2);
         open.remove(i);
         ended++;
       }

@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * STEP_MS apart, and detaches it once the sleep is over. Each thread logs its wait's start and end
  * ({@code System.nanoTime}) to LOG as {@code thread start end}; the lines {@code attached T} and
  * {@code detached T} give the moments loadAgent returned and detach was called, and {@code released
- * THREAD T} when main was about to end that thread's wait.
+ * THREAD T} when main was about to end that thread's wait, and {@code returned objectWait T} when
+ * each {@code Object.wait} call returned (the language allows spurious wake-ups).
  */
 public final class OpenWaitsApp {
   public static final long STEP_MS = 300;
@@ -39,6 +40,10 @@ public final class OpenWaitsApp {
   private static final Object WAIT_OBJECT = new Object();
   private static final CountDownLatch FOREVER = new CountDownLatch(1);
   private static boolean notified;
+
+  /** When each {@code Object.wait} call returned: more than one means a spurious wake-up. */
+  private static final List<Long> OBJECT_WAIT_RETURNS = new ArrayList<>();
+
   private static int monitorEntries;
 
   /** One thread that waits once, and logs it. */
@@ -87,6 +92,7 @@ public final class OpenWaitsApp {
     synchronized (WAIT_OBJECT) {
       while (!notified) {
         WAIT_OBJECT.wait(); // object wait open at attach
+        OBJECT_WAIT_RETURNS.add(System.nanoTime());
       }
     }
   }
@@ -150,6 +156,11 @@ public final class OpenWaitsApp {
       out.println("detached " + detached);
       for (Waiter w : waiters) {
         out.println(w.getName() + " " + w.start + " " + w.end);
+      }
+      synchronized (WAIT_OBJECT) {
+        for (long r : OBJECT_WAIT_RETURNS) {
+          out.println("returned objectWait " + r);
+        }
       }
       for (Map.Entry<String, Long> r : released.entrySet()) {
         out.println("released " + r.getKey() + " " + r.getValue());
