@@ -67,10 +67,14 @@ public final class AttachSyncApp {
     int call();
   }
 
-  /** Runs {@code call} while another thread holds {@code monitor} for HOLD_MS. */
+  /**
+   * Runs {@code call} while another thread holds {@code monitor} for HOLD_MS after the caller
+   * blocked on it: on a busy host the caller may run long after the holder took the monitor.
+   */
   private static int contended(Object monitor, Call call) throws InterruptedException {
     Object started = new Object();
     boolean[] holding = new boolean[1];
+    Thread caller = Thread.currentThread();
     Thread holder =
         new Thread(
             () -> {
@@ -80,6 +84,10 @@ public final class AttachSyncApp {
                   started.notifyAll();
                 }
                 try {
+                  long until = System.nanoTime() + 10_000_000_000L;
+                  while (caller.getState() != Thread.State.BLOCKED && System.nanoTime() < until) {
+                    Thread.sleep(1);
+                  }
                   Thread.sleep(HOLD_MS);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
