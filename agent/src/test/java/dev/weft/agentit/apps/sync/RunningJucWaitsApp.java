@@ -33,6 +33,10 @@ import java.util.concurrent.locks.StampedLock;
  */
 public final class RunningJucWaitsApp {
   public static final int WORKERS = 3;
+
+  /** Rounds each worker does at least in the window (a busy host makes it longer). */
+  public static final int MIN_ROUNDS = 100;
+
   public static final long RECORD_MS = 4000;
 
   private static final Phaser PHASER = new Phaser(WORKERS);
@@ -46,6 +50,7 @@ public final class RunningJucWaitsApp {
   private static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(2);
   private static volatile CountDownLatch latch = new CountDownLatch(1);
   private static volatile boolean stop;
+  private static final Rounds ROUNDS = new Rounds(WORKERS);
 
   /** One worker: its loop is entered before the attach and left at the end. */
   static final class Worker extends Thread {
@@ -127,6 +132,7 @@ public final class RunningJucWaitsApp {
           cf.join(); // completable in running frame
           log("completableJoin", t0);
           helper();
+          ROUNDS.done(index);
         }
       } catch (InterruptedException | ExecutionException e) {
         // the end
@@ -246,7 +252,9 @@ public final class RunningJucWaitsApp {
       SelfAttach.loadAgent(args[1], args[2]);
       attached = System.nanoTime();
     }
+    int[] roundsAtStart = ROUNDS.mark();
     Thread.sleep(RECORD_MS);
+    ROUNDS.awaitEach(roundsAtStart, MIN_ROUNDS, 30_000);
     if (attach) {
       detached = System.nanoTime();
       Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);

@@ -27,6 +27,10 @@ import jdk.jfr.RecordingState;
  */
 public final class RunningWaitsApp {
   public static final int WORKERS = 3;
+
+  /** Rounds each worker does at least in the window (a busy host makes it longer). */
+  public static final int MIN_ROUNDS = 100;
+
   public static final long RECORD_MS = 3000;
 
   private static final CyclicBarrier BARRIER = new CyclicBarrier(WORKERS);
@@ -35,6 +39,7 @@ public final class RunningWaitsApp {
   private static final Object MONITOR = new Object();
   private static final Object HELPER_MONITOR = new Object();
   private static volatile boolean stop;
+  private static final Rounds ROUNDS = new Rounds(WORKERS);
 
   /** One worker: its loop is entered before the attach and left at the end. */
   static final class Worker extends Thread {
@@ -73,6 +78,7 @@ public final class RunningWaitsApp {
             LOOP_LOCK.unlock();
           }
           helper();
+          ROUNDS.done(index);
         }
       } catch (InterruptedException | BrokenBarrierException e) {
         // the end
@@ -167,7 +173,9 @@ public final class RunningWaitsApp {
       attached = System.nanoTime();
       awaitMonitorEvents();
     }
+    int[] roundsAtStart = ROUNDS.mark();
     Thread.sleep(RECORD_MS);
+    ROUNDS.awaitEach(roundsAtStart, MIN_ROUNDS, 30_000);
     if (attach) {
       detached = System.nanoTime();
       Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
