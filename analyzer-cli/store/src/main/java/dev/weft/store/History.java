@@ -32,7 +32,8 @@ public final class History {
   static final String RUNS_SQL =
       "SELECT run_id, started_at_ns, stored_at_ns, map_keys(labels), map_values(labels) FROM runs"
           + " WHERE main_class IS NOT DISTINCT FROM ?"
-          + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT ?";
+          + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, stored_at_ns DESC, run_id DESC"
+          + " LIMIT ?";
 
   /**
    * A stored run.
