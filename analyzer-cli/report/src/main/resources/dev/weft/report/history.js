@@ -49,8 +49,15 @@
     return frames[frames.length - 1];
   }
 
+  /** The call paths worth a line and a column: not a single one that is the whole property. */
+  function shownPaths(prop) {
+    const t = prop.total.values;
+    const same = (c) => c.values.every((v, i) => Number(v) === Number(t[i]));
+    return prop.callpaths.length === 1 && same(prop.callpaths[0]) ? [] : prop.callpaths;
+  }
+
   function chart(h, prop, name, fmtNs) {
-    const series = [prop.total].concat(prop.callpaths);
+    const series = [prop.total].concat(shownPaths(prop));
     const n = h.runs.length;
     let max = 0;
     for (const s of series) for (const v of s.values) max = Math.max(max, Number(v));
@@ -124,9 +131,9 @@
   }
 
   function table(h, prop, name, fmtNs, el) {
-    const paths = prop.callpaths.length > 1 ? prop.callpaths : [];
+    const paths = shownPaths(prop);
     const head = el('tr', null,
-      el('th', { class: 'num', text: '#' }),
+      el('th', { class: 'num', text: '#', title: 'runs before the newest' }),
       el('th', { text: 'run (UTC)' }),
       el('th', { text: 'label' }),
       el('th', { class: 'num', text: name }));
@@ -174,7 +181,7 @@
     for (const prop of h.properties) {
       const name = names[prop.id] || prop.id;
       const legend = el('div', { class: 'legend' }, key(0, name + ' (total)'));
-      prop.callpaths.forEach((c, k) => legend.append(key(k + 1, lastFrame(c.callpath), c.callpath)));
+      shownPaths(prop).forEach((c, k) => legend.append(key(k + 1, lastFrame(c.callpath), c.callpath)));
       grid.append(el('figure', { class: 'history-prop', 'data-property': prop.id },
         el('h3', null, name + ' ', el('code', { class: 'muted', text: prop.id }), ' ', trendNote(prop.total, fmtNs, el)),
         chart(h, prop, name, fmtNs), legend, table(h, prop, name, fmtNs, el)));

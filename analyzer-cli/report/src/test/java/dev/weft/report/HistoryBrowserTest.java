@@ -161,10 +161,10 @@ class HistoryBrowserTest {
           h.properties().get(0).callpaths().get(0).values()[i],
           Long.parseLong(text(row + "td:nth-child(5)').dataset.ns")));
     }
-    // One call path is the total itself: no column for it, the chart still shows it.
+    // A single call path that is the whole property: no line and no column of its own.
     String exec = "#history figure[data-property=\"execution\"] ";
     assertEquals(4, integer("document.querySelectorAll('" + exec + "thead th').length"));
-    assertEquals(2, integer("document.querySelectorAll('" + exec + "svg polyline').length"));
+    assertEquals(1, integer("document.querySelectorAll('" + exec + "svg polyline').length"));
     // The history section comes right after the panes.
     assertEquals("history", text("document.querySelector('section.panes').nextElementSibling.id"));
     List<String> all = browser.errors();
