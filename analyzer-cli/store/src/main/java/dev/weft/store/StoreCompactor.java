@@ -41,6 +41,9 @@ public final class StoreCompactor {
    */
   static final Duration LEFTOVER_GRACE = Duration.ofSeconds(30);
 
+  /** The start of a merged file's name. */
+  static final String MERGED_PREFIX = "compact-";
+
   private static final String LOCK = ".compact.lock";
 
   private StoreCompactor() {}
@@ -152,7 +155,7 @@ public final class StoreCompactor {
     List<Path> runs = new ArrayList<>();
     for (Path f : StoreReader.files(partition)) {
       String name = f.getFileName().toString();
-      if (name.startsWith("compact-")) {
+      if (name.startsWith(MERGED_PREFIX)) {
         compacted.add(f);
       } else if (name.startsWith("run-")) {
         runs.add(f);
@@ -216,7 +219,7 @@ public final class StoreCompactor {
    */
   private static Path merge(Statement st, String table, Path partition, List<Path> files)
       throws SQLException, StoreException {
-    Path target = partition.resolve("compact-" + UUID.randomUUID() + ".parquet");
+    Path target = partition.resolve(MERGED_PREFIX + UUID.randomUUID() + ".parquet");
     List<String> names = new ArrayList<>();
     for (Path f : files) {
       names.add(f.getFileName().toString());

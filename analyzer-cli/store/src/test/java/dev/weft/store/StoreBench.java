@@ -22,6 +22,10 @@ public final class StoreBench {
       trend(Path.of(args[1]), Integer.parseInt(args[2]), "cold (new JVM)", 1);
       return;
     }
+    if (args.length == 3 && args[0].equals("warm")) {
+      trend(Path.of(args[1]), Integer.parseInt(args[2]), "warm (same JVM)", 3);
+      return;
+    }
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int cellsPerRun = args.length > 1 ? Integer.parseInt(args[1]) : 200;
     Path dir =
@@ -76,20 +80,32 @@ public final class StoreBench {
 
   private static void trend(Path dir, int runs, String when, int times) throws Exception {
     for (int i = 0; i < times; i++) {
+      long cpu0 = processCpuNs();
       long t0 = System.nanoTime();
       try (StoreReader reader = StoreReader.open(dir, false)) {
         long t1 = System.nanoTime();
         Trend.Result t = Trend.of(reader.connection(), "lock_contention", runs, null);
         long t2 = System.nanoTime();
         System.out.printf(
-            "%s: trend over %d runs: open %.0f ms, query %.0f ms, total %.0f ms; top %s%n",
+            "%s: trend over %d runs: open %.0f ms, query %.0f ms, total %.0f ms (process CPU"
+                + " %.0f ms); top %s%n",
             when,
             t.runIds().size(),
             (t1 - t0) / 1e6,
             (t2 - t1) / 1e6,
             (t2 - t0) / 1e6,
+            (processCpuNs() - cpu0) / 1e6,
             t.rows().get(0).callpath());
       }
     }
+  }
+
+  /**
+   * CPU time of this process, all threads (DuckDB's own included): the cost apart from the load.
+   */
+  private static long processCpuNs() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 }
