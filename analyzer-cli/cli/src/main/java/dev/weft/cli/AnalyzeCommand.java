@@ -7,6 +7,8 @@ import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.report.HtmlReport;
 import dev.weft.report.TextReport;
+import dev.weft.report.TimelineLimits;
+import dev.weft.store.History;
 import dev.weft.store.RunSources;
 import dev.weft.store.StoreWriter;
 import dev.weft.store.StoredRun;
@@ -60,6 +62,14 @@ final class AnalyzeCommand implements Callable<Integer> {
               + " query and weft trend.")
   Path storeDir;
 
+  @Option(
+      names = "--history",
+      paramLabel = "N",
+      description =
+          "With --store and --format html: the page shows the top properties over the"
+              + " program's last N runs in the store (default: ${DEFAULT-VALUE}).")
+  int history = History.DEFAULT_RUNS;
+
   @Mixin StoreOptions store;
   @Mixin ColorOption color;
   @Spec CommandSpec spec;
@@ -74,12 +84,19 @@ final class AnalyzeCommand implements Callable<Integer> {
     if (storeDir == null && !store.labels().isEmpty()) {
       throw new BadInputException("--label goes with --store DIR");
     }
+    if (history < 1) {
+      throw new BadInputException("--history must be at least 1");
+    }
     AnalysisResult result = analyze();
+    JsonNode runs = null;
     if (storeDir != null) {
       StoredRun run =
           StoredRun.of(result, cells, RunSources.definitions(trace.dir()), store.labels());
       StoreWriter.append(storeDir, run);
       spec.commandLine().getErr().println("weft: stored run " + run.runId() + " in " + storeDir);
+      if (f == ReportFormat.HTML) {
+        runs = StoreHistory.forReport(storeDir, run, result, history, spec.commandLine().getErr());
+      }
     }
     if (result.status() == AnalysisResult.Status.PARTIAL) {
       PrintWriter err = spec.commandLine().getErr();
@@ -88,7 +105,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
     if (f == ReportFormat.HTML) {
       JsonNode json = new ObjectMapper().readTree(AnalysisJson.toJson(result));
-      output.write(out -> HtmlReport.write(json, trace.dir(), out));
+      JsonNode shown = runs;
+      output.write(
+          out -> HtmlReport.write(json, trace.dir(), out, TimelineLimits.defaults(), shown));
       if (!output.isStdout()) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("weft: wrote " + output.file() + "; open it in a browser");

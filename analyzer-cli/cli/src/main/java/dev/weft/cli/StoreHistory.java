@@ -1,12 +1,16 @@
 package dev.weft.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.PropertyRegistry;
 import dev.weft.analysis.Results;
 import dev.weft.check.AnalysisFile;
+import dev.weft.store.History;
 import dev.weft.store.RunSources;
 import dev.weft.store.StoreException;
 import dev.weft.store.StoreReader;
+import dev.weft.store.StoredRun;
 import dev.weft.trace.Definitions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,9 +31,37 @@ import java.util.Map;
  * {@code weft check --history DIR --last N}: the store's last runs of a program as the analyses
  * {@code weft check} compares with, rebuilt from their cells (inclusive severities summed over each
  * property's subtree, shares of the run's thread time, exclusive by-thread and by-call-path lists).
+ * And the history section of the HTML report of {@code weft analyze --store DIR --format html}.
  */
 final class StoreHistory {
+  /** Properties the report's history shows: the largest parts of the run's time. */
+  static final int REPORT_PROPERTIES = 4;
+
   private StoreHistory() {}
+
+  /**
+   * The history the HTML report shows for {@code run}, just stored in {@code dir}: the last {@code
+   * last} runs of its program, with the {@value #REPORT_PROPERTIES} properties directly under
+   * {@code time} that have the most time in this run.
+   */
+  static JsonNode forReport(
+      Path dir, StoredRun run, AnalysisResult result, int last, PrintWriter err)
+      throws StoreException {
+    List<String> top =
+        result.properties().stream()
+            .filter(p -> "time".equals(p.parent()) && p.threadTime() && p.severityNs() > 0)
+            .sorted(Comparator.comparingLong(AnalysisResult.PropertyResult::severityNs).reversed())
+            .limit(REPORT_PROPERTIES)
+            .map(AnalysisResult.PropertyResult::id)
+            .toList();
+    try (StoreReader store = StoreReader.open(dir, false)) {
+      StoreCommands.warnSkipped(store, err);
+      return History.of(store.connection(), run.mainClass(), last, run.runId(), top)
+          .toJson(dir.toString());
+    } catch (SQLException e) {
+      throw new StoreException(StoreCommands.oneLine(e));
+    }
+  }
 
   /** The main class recorded by the trace behind {@code current}, or null. */
   static String mainClass(Path input, AnalysisFile current) {
@@ -51,8 +84,8 @@ final class StoreHistory {
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT run_id, duration_ns, thread_time_ns FROM (SELECT *, coalesce(started_at_ns,"
-                  + " stored_at_ns) AS t FROM runs WHERE main_class = ? ORDER BY t DESC, run_id"
-                  + " DESC LIMIT ?) ORDER BY t, run_id")) {
+                  + " stored_at_ns) AS t FROM runs WHERE main_class = ? ORDER BY t DESC,"
+                  + " stored_at_ns DESC, run_id DESC LIMIT ?) ORDER BY t, stored_at_ns, run_id")) {
         ps.setString(1, mainClass);
         ps.setInt(2, last);
         try (ResultSet rs = ps.executeQuery()) {
@@ -67,7 +100,8 @@ final class StoreHistory {
       try (PreparedStatement ps =
           c.prepareStatement(
               "WITH r AS (SELECT run_id FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns)"
-                  + " AS t FROM runs WHERE main_class = ? ORDER BY t DESC, run_id DESC LIMIT ?))"
+                  + " AS t, stored_at_ns FROM runs WHERE main_class = ?"
+                  + " ORDER BY t DESC, stored_at_ns DESC, run_id DESC LIMIT ?))"
                   + " SELECT run_id, property, property_path, thread, callpath, sum(time_ns) FROM"
                   + " results JOIN r USING (run_id) GROUP BY ALL")) {
         ps.setString(1, mainClass);

@@ -53,6 +53,16 @@ public final class HtmlReport {
   public static void write(
       JsonNode analysis, Path traceDir, OutputStream out, TimelineLimits limits)
       throws IOException {
+    write(analysis, traceDir, out, limits, null);
+  }
+
+  /**
+   * As above, with the history of the program's runs in a store (a section drawn by {@code
+   * history.js}; REPORT.md gives its fields), or null for a page without one.
+   */
+  public static void write(
+      JsonNode analysis, Path traceDir, OutputStream out, TimelineLimits limits, JsonNode history)
+      throws IOException {
     check(analysis, "analysis");
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(limits, "limits");
@@ -76,6 +86,10 @@ public final class HtmlReport {
             g.writeNull();
           } else {
             shown.write(g);
+          }
+          if (history != null) {
+            g.writeFieldName("history");
+            MAPPER.writeTree(g, history);
           }
         });
   }
@@ -123,8 +137,9 @@ public final class HtmlReport {
 
   private static void page(OutputStream out, String kind, Data data) throws IOException {
     String html = resource("report.html");
-    String css = resource("report.css");
-    String js = resource("report.js");
+    String css = resource("report.css") + resource("history.css");
+    // history.js first: it only defines the function report.js calls when there is a history.
+    String js = resource("history.js") + resource("report.js");
     int cssAt = html.indexOf("/*@CSS@*/");
     int dataAt = html.indexOf("@DATA@");
     int jsAt = html.indexOf("/*@JS@*/");

@@ -1567,6 +1567,7 @@
     app.dataset.page = data.page;
     if (data.page === 'diff') renderDiff(app, data);
     else renderReport(app, data);
+    if (data.history && window.weftHistory) window.weftHistory(app, data, { el, fmtNs });
     app.dataset.ready = '1';
     app.dataset.renderMs = String(Math.round(performance.now()));
   }

@@ -56,15 +56,27 @@ public final class StoreReader implements AutoCloseable {
       Map<String, List<Path>> read = new HashMap<>();
       List<Path> leftovers = new ArrayList<>();
       for (String table : StoreSchema.TABLES) {
-        List<Path> files = files(dir.resolve(table));
-        Set<Path> replaced = new HashSet<>();
-        files.removeAll(check(c, files, skipDamaged, skipped, replaced));
-        for (Path f : files) {
-          if (replaced.contains(f)) {
-            leftovers.add(f);
-          }
+        // Merged files first: the files they list as replaced are then left out unread (a burst
+        // of appends leaves many such files for a while; see StoreCompactor).
+        List<Path> merged = new ArrayList<>();
+        List<Path> single = new ArrayList<>();
+        for (Path f : files(dir.resolve(table))) {
+          (f.getFileName().toString().startsWith(StoreCompactor.MERGED_PREFIX) ? merged : single)
+              .add(f);
         }
-        files.removeAll(replaced);
+        Set<Path> replaced = new HashSet<>();
+        merged.removeAll(check(c, merged, skipDamaged, skipped, replaced));
+        List<Path> files = new ArrayList<>();
+        List<Path> unchecked = new ArrayList<>();
+        for (Path f : merged) {
+          (replaced.contains(f) ? leftovers : files).add(f);
+        }
+        for (Path f : single) {
+          (replaced.contains(f) ? leftovers : unchecked).add(f);
+        }
+        unchecked.removeAll(check(c, unchecked, skipDamaged, skipped, replaced));
+        files.addAll(unchecked);
+        files.sort(null);
         define(c, table, files);
         read.put(table, List.copyOf(files));
       }

@@ -23,7 +23,8 @@ import java.util.Map;
  * Appends runs to a store: each run becomes one Parquet file per table, written under a hidden
  * temporary name in its final directory and renamed into place, so that readers never see half a
  * file and writers never share one. The {@code results} file is renamed before the {@code runs}
- * file: a run a reader sees has all its cells.
+ * file: a run a reader sees has all its cells. A partition that then holds many single-run files is
+ * merged by the writer ({@link StoreCompactor#afterAppend}), so readers open few files.
  */
 public final class StoreWriter implements AutoCloseable {
   private final Connection connection;
@@ -95,6 +96,12 @@ public final class StoreWriter implements AutoCloseable {
       copy(st, StoreSchema.RUNS, StoreSchema.RUNS, runs, "");
     } catch (SQLException e) {
       throw new StoreException(dir + ": cannot write the run: " + Sql.oneLine(e), e);
+    }
+    try (Statement st = c.createStatement()) {
+      StoreCompactor.afterAppend(dir, st, List.of(results.getParent(), runs.getParent()));
+    } catch (SQLException | StoreException e) {
+      // The run is stored; the partition stays unmerged (a damaged file in it is named by any
+      // reader), and a later append or 'weft store compact' merges it.
     }
     return List.of(results, runs);
   }

@@ -53,23 +53,28 @@ public final class Trend {
   /** The main class of the latest run. */
   public static final String LATEST_MAIN_CLASS_SQL =
       "SELECT main_class FROM runs"
-          + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, run_id DESC LIMIT 1";
+          + " ORDER BY coalesce(started_at_ns, stored_at_ns) DESC, stored_at_ns DESC, run_id DESC"
+          + " LIMIT 1";
 
-  /** The last N runs (parameter 2) of a main class (parameter 1), oldest first. */
+  /**
+   * The last N runs (parameter 2) of a main class (parameter 1), oldest first: by start time, then
+   * (the same trace stored twice) by the time they were stored.
+   */
   public static final String RUNS_SQL =
-      "SELECT run_id FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t"
+      "SELECT run_id FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t, stored_at_ns"
           + " FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
-          + " ORDER BY t DESC, run_id DESC LIMIT ?) ORDER BY t, run_id";
+          + " ORDER BY t DESC, stored_at_ns DESC, run_id DESC LIMIT ?)"
+          + " ORDER BY t, stored_at_ns, run_id";
 
   /**
    * Per run of {@link #RUNS_SQL} (numbered from 0, oldest first) and call path, the time of the
    * subtree whose path matches the LIKE pattern (parameter 3, from {@link #subtreePattern}).
    */
   public static final String SERIES_SQL =
-      "WITH r AS (SELECT run_id, row_number() OVER (ORDER BY t, run_id) - 1 AS i FROM"
-          + " (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t FROM runs"
-          + " WHERE main_class IS NOT DISTINCT FROM ? ORDER BY t DESC, run_id DESC"
-          + " LIMIT ?)) SELECT r.i, x.callpath_key, sum(x.time_ns) FROM results x"
+      "WITH r AS (SELECT run_id, row_number() OVER (ORDER BY t, stored_at_ns, run_id) - 1 AS i"
+          + " FROM (SELECT run_id, coalesce(started_at_ns, stored_at_ns) AS t, stored_at_ns"
+          + " FROM runs WHERE main_class IS NOT DISTINCT FROM ?"
+          + " ORDER BY t DESC, stored_at_ns DESC, run_id DESC LIMIT ?)) SELECT r.i, x.callpath_key, sum(x.time_ns) FROM results x"
           + " JOIN r ON x.run_id = r.run_id WHERE x.property_path LIKE ? ESCAPE '!'"
           + " GROUP BY r.i, x.callpath_key";
 
