@@ -1,6 +1,7 @@
 package dev.weft.testapps;
 
 import dev.weft.testapps.scenarios.BarrierImbalance;
+import dev.weft.testapps.scenarios.DelayChain;
 import dev.weft.testapps.scenarios.ExecutorQueue;
 import dev.weft.testapps.scenarios.ForkJoinDag;
 import dev.weft.testapps.scenarios.ForkJoinImbalance;
@@ -30,6 +31,7 @@ public final class Scenarios {
           new LockContention(),
           new LockConvoy(),
           new NotifyChain(),
+          new DelayChain(),
           new ForkJoinImbalance(),
           new ForkJoinDag(),
           new ParallelStream(),

@@ -53,6 +53,12 @@ public final class TruthKinds {
    */
   public static final String DELAY_COST_CONDITION_NS = "delay_cost_condition_ns";
 
+  /**
+   * Per thread: the parts of other threads' waits that were charged to a thread which, at the time,
+   * was itself waiting for this one (property {@code delay_cost_long_term}).
+   */
+  public static final String DELAY_COST_LONG_TERM_NS = "delay_cost_long_term_ns";
+
   /** Waiting in {@code Object.wait} for a notification, per thread ({@code condition_wait}). */
   public static final String CONDITION_WAIT_NS = "condition_wait_ns";
 

@@ -94,6 +94,14 @@ public abstract class Property {
     return null;
   }
 
+  /**
+   * Notes on what this property could not attribute as described, one line each, for the analysis'
+   * notes; empty when there are none.
+   */
+  public List<String> notes() {
+    return List.of();
+  }
+
   /** Whether the severity is thread time (a share of CPU allocation time) rather than task time. */
   public final boolean threadTime() {
     return info.unit().equals("ns");

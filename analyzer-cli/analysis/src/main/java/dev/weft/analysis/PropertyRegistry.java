@@ -8,6 +8,7 @@ import dev.weft.analysis.properties.DelayCostBarrier;
 import dev.weft.analysis.properties.DelayCostCondition;
 import dev.weft.analysis.properties.DelayCostJoin;
 import dev.weft.analysis.properties.DelayCostLock;
+import dev.weft.analysis.properties.DelayCostLongTerm;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
 import dev.weft.analysis.properties.JoinWait;
@@ -53,6 +54,7 @@ public final class PropertyRegistry {
           DelayCostLock::new,
           DelayCostCondition::new,
           DelayCostJoin::new,
+          DelayCostLongTerm::new,
           VthreadPinning::new,
           CarrierUtilisation::new);
 

@@ -73,6 +73,9 @@ public final class Results {
     }
 
     checkPartition(props, threads, byThread, notes);
+    for (Property p : props) {
+      notes.addAll(p.notes());
+    }
 
     List<PropertyResult> results = new ArrayList<>();
     for (int p = 0; p < np; p++) {

@@ -210,16 +210,17 @@ class CriticalPathTest {
 
   /**
    * In the same chain, b's wait (1..110) up to a's notify at 100 is charged to a, c's (1..310) up
-   * to b's notify at 300 to b: the condition waits minus their wake-up latencies (10 each).
+   * to b's notify at 300 to b: the condition waits minus their wake-up latencies (10 each). Of c's
+   * wait, 1..100 was b's own wait for a: a's long-term cost, not b's.
    */
   @Test
   void notifyChainChargesEachWaitToItsNotifier() {
     AnalysisResult r = Analyzer.analyze(notifyChain());
     assertEquals(99, Check.onThread(r, "delay_cost_condition", "a"));
-    assertEquals(299, Check.onThread(r, "delay_cost_condition", "b"));
+    assertEquals(200, Check.onThread(r, "delay_cost_condition", "b"));
     assertEquals(0, Check.onThread(r, "delay_cost_condition", "c"));
-    assertEquals(
-        Check.severity(r, "condition_wait") - 2 * 10, Check.severity(r, "delay_cost_condition"));
+    assertEquals(99, Check.onThread(r, "delay_cost_long_term", "a"));
+    assertEquals(Check.severity(r, "condition_wait") - 2 * 10, Check.severity(r, "delay_cost"));
   }
 
   private Path notifyChain() {

@@ -92,7 +92,7 @@ class TraceExportTest {
               "SELECT count(*) FROM results WHERE run_id = ? AND property IN ('execution',"
                   + " 'idle_threads', 'limited_parallelism', 'thread_management', 'time',"
                   + " 'work_imbalance', 'delay_cost', 'delay_cost_barrier', 'delay_cost_lock',"
-                  + " 'delay_cost_join')"
+                  + " 'delay_cost_join', 'delay_cost_long_term')"
                   + " AND count IS NULL",
               runId()),
           "every wait property's cell has a count");

@@ -19,8 +19,10 @@ import java.util.List;
  * <p>The run's critical path is the chain of the threads' work linked by the notifications: thread
  * 0's from main's {@code Thread.start} of it to its notify, thread {@code i}'s from the notify that
  * woke it (its wake-up latency included) to its own notify, the last thread's to its end. The truth
- * holds that per thread ({@link TruthKinds#CRITICAL_PATH_NS}) and each thread's wait ({@link
- * TruthKinds#CONDITION_WAIT_NS}).
+ * holds that per thread ({@link TruthKinds#CRITICAL_PATH_NS}), each thread's wait ({@link
+ * TruthKinds#CONDITION_WAIT_NS}) and the short-term cost of each notify ({@link
+ * TruthKinds#DELAY_COST_CONDITION_NS}): the wait it ended, less the part in which the notifier
+ * itself still waited.
  */
 public final class NotifyChain implements Scenario {
   @Override
@@ -114,9 +116,17 @@ public final class NotifyChain implements Scenario {
       long from = i == 0 ? started : notified[i - 1];
       long to = i + 1 < threads ? notified[i] : ended[i];
       truth.add(TruthKinds.CRITICAL_PATH_NS, names.get(i), Math.max(0, to - from));
-      // The wait that link-(i+1)'s notification ended is charged to link-i.
-      long caused = i + 1 < threads && lastWait[i + 1] != 0 ? notified[i] - lastWait[i + 1] : 0;
-      truth.add(TruthKinds.DELAY_COST_CONDITION_NS, names.get(i), Math.max(0, caused));
+      // The wait that link-(i+1)'s notification ended is charged to link-i, less the part in which
+      // link-i itself still waited for link-(i-1) (a long-term cost further up the chain).
+      long caused = 0;
+      if (i + 1 < threads && lastWait[i + 1] != 0) {
+        caused = Math.max(0, notified[i] - lastWait[i + 1]);
+        if (i > 0 && lastWait[i] != 0) {
+          long waitedBoth = Math.max(lastWait[i + 1], lastWait[i]);
+          caused -= Math.max(0, Math.min(notified[i], notified[i - 1]) - waitedBoth);
+        }
+      }
+      truth.add(TruthKinds.DELAY_COST_CONDITION_NS, names.get(i), caused);
     }
     long checksum = 0;
     for (long c : checksums) {

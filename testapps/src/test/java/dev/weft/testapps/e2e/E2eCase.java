@@ -144,6 +144,17 @@ record E2eCase(
             Map.of()));
     cases.add(
         of(
+            "delay-chain",
+            List.of("--work-ms", "10"),
+            Set.of(
+                "delay_cost_barrier_ns",
+                "delay_cost_lock_ns",
+                "delay_cost_condition_ns",
+                "delay_cost_long_term_ns"),
+            Map.of(),
+            Map.of()));
+    cases.add(
+        of(
             "fork-join-dag",
             List.of("--sibling-ms", "8", "--branch-ms", "30", "--leaf-ms", "30", "--tail-ms", "8"),
             Set.of(),

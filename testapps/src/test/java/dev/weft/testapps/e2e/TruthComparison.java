@@ -201,6 +201,9 @@ final class TruthComparison {
                 truth.get(kind),
                 t -> 2 * Math.max(1, run.count(t, EventKind.NOTIFY)),
                 "delay_cost_condition");
+        case "delay_cost_long_term_ns" ->
+            // a part runs between two waits' ends, each seen on two threads
+            perThread(kind, truth.get(kind), t -> 4, "delay_cost_long_term");
         case "delay_cost_barrier_ns" ->
             perThread(kind, truth.get(kind), this::delaySteps, "delay_cost_barrier");
         case "barrier_wait_for_last_ns" ->

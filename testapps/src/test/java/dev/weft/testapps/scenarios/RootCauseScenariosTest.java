@@ -59,8 +59,36 @@ class RootCauseScenariosTest {
             near("link-" + i + " on the path", (i + 1) * d, get(path, "link-" + i), 3 + slack);
           }
           near("link-0 delays link-1", d, get(cost, "link-0"), 3 + slack);
-          near("link-1 delays link-2", d + 2 * d, get(cost, "link-1"), 3 + slack);
+          // link-2 waits from the start: the first d of it, link-1 was waiting for link-0 itself
+          near("link-1 delays link-2", 2 * d, get(cost, "link-1"), 3 + slack);
           assertEquals(0, get(cost, "link-2"), "the last link notifies nobody");
+        });
+  }
+
+  /**
+   * bar-2's wait for bar-1 (3d) is bar-1's own for d only: 2d is bar-0's, long-term; lock-2's wait
+   * for lock-1's notify (4d) is lock-1's for d: 3d is lock-0's, for which lock-1 waited.
+   */
+  @Test
+  void delayChainSplitsEachWaitIntoTheCausersOwnPartAndItsCausersPart() throws Exception {
+    int d = 10;
+    inOneOf(
+        () -> {
+          ScenarioRunner.Result run =
+              ScenarioRunner.scenario("delay-chain").withOption("work-ms", d).runInProcess();
+          assertEquals(0, run.exitCode(), run::toString);
+          Map<String, Long> barrier = run.truthPerKey("delay_cost_barrier_ns");
+          Map<String, Long> lock = run.truthPerKey("delay_cost_lock_ns");
+          Map<String, Long> condition = run.truthPerKey("delay_cost_condition_ns");
+          Map<String, Long> longTerm = run.truthPerKey("delay_cost_long_term_ns");
+          double slack = 3 + overrunMs(run, 9 * d);
+          near("bar-0 delays bar-1", 3 * d, get(barrier, "bar-0"), slack);
+          near("bar-1 delays bar-2 by its own work", d, get(barrier, "bar-1"), slack);
+          near("bar-0 delays bar-2 through bar-1", 2 * d, get(longTerm, "bar-0"), slack);
+          near("lock-0 delays lock-1", 3 * d, get(lock, "lock-0"), slack);
+          near("lock-1 delays lock-2 by its own work", d, get(condition, "lock-1"), slack);
+          near("lock-0 delays lock-2 through lock-1", 3 * d, get(longTerm, "lock-0"), slack);
+          assertEquals(0, get(longTerm, "bar-1") + get(longTerm, "lock-1"));
         });
   }
 

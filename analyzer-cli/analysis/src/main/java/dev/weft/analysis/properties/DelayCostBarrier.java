@@ -9,12 +9,14 @@ import dev.weft.analysis.PropertyInfo;
     id = "delay_cost_barrier",
     parent = "delay_cost",
     name = "Barrier delay cost",
-    info = "Waiting for the last arrival, charged to the last arrival",
+    info = "Waiting for the last arrival, charged to the last arrival (short-term)",
     description =
         """
         For every arrival at a barrier generation other than the latest: max(0, latest arrival - \
         own arrival), bounded by its wait (the waiting_for_last part of [[barrier_wait]]), charged \
-        to the thread whose arrival was the latest, at the call path it arrived from. A \
+        to the thread whose arrival was the latest, at the call path it arrived from, less the \
+        stretches in which that thread was itself waiting for another (its \
+        [[delay_cost_long_term]] part). A \
         generation still open at a cut, or whose latest arrival is unknown, is not charged.\
         """,
     diagnosis =
@@ -29,9 +31,12 @@ public final class DelayCostBarrier extends Property {
     if (!a.departed() || cause < 0 || cause == a.thread()) {
       return;
     }
+    long ns = Math.min(a.total(), Math.max(0, a.latestArrival() - a.start()));
+    int node = a.lastArriverNode();
     add(
-        a.lastArriverNode(),
+        node,
         cause,
-        Math.min(a.total(), Math.max(0, a.latestArrival() - a.start())));
+        DelayCost.shortTerm(
+            this, DelayChains.BARRIER, a.thread(), cause, node, a.start(), a.start() + ns));
   }
 }

@@ -9,7 +9,7 @@ import dev.weft.analysis.WaitSpan;
     id = "delay_cost_condition",
     parent = "delay_cost",
     name = "Condition delay cost",
-    info = "Waiting for a notification, charged to the notifying thread",
+    info = "Waiting for a notification, charged to the notifying thread (short-term)",
     description =
         """
         For every Object.wait or Condition.await that a notification by another thread ended \
@@ -18,9 +18,9 @@ import dev.weft.analysis.WaitSpan;
         path of its notify, like a lock's holder is charged for its hold. The rest of the wait \
         (from the notification to the wake-up) is hand-over latency and not charged. A wait that \
         no recorded notification ended (a timeout, a spurious wake-up, a park) is not charged. \
-        In a chain of hand-overs (A notifies B, which then works and notifies C), C's wait is \
-        charged to B in full, although part of it was B's own wait for A: that part is a \
-        long-term cost of A, not computed.\
+        In a chain of hand-overs (A notifies B, which then works and notifies C), the part of \
+        C's wait during which B itself waited for A is not B's: it goes to A as \
+        [[delay_cost_long_term]], and B is charged the rest.\
         """,
     diagnosis =
         """
@@ -36,7 +36,18 @@ public final class DelayCostCondition extends Property {
     }
     long charged = Math.min(w.total(), w.notifyTime() - w.start());
     if (charged > 0) {
-      add(w.notifierNode(), w.notifier(), charged);
+      int node = w.notifierNode();
+      add(
+          node,
+          w.notifier(),
+          DelayCost.shortTerm(
+              this,
+              DelayChains.CONDITION,
+              w.thread(),
+              w.notifier(),
+              node,
+              w.start(),
+              w.start() + charged));
     }
   }
 }

@@ -9,7 +9,7 @@ import dev.weft.analysis.PropertyInfo;
     id = "delay_cost_join",
     parent = "delay_cost",
     name = "Join delay cost",
-    info = "Waiting in a join, charged to the thread that ran the awaited task",
+    info = "Waiting in a join, charged to the thread that ran the awaited task (short-term)",
     description =
         """
         For every join wait (ForkJoinTask.join, Future.get, Thread.join, ForkJoinPool.invoke …) \
@@ -19,7 +19,9 @@ import dev.weft.analysis.PropertyInfo;
         at its root). When the join's target is not known, the latest task or thread ending \
         during the wait is taken. The rest of the wait (ending → the joiner runs again) is \
         hand-over latency, nobody's work, and is not charged; a join whose target ended before it \
-        or on the joiner itself is not charged.\
+        or on the joiner itself is not charged. Where the task's runner was itself waiting for \
+        another thread (a task it forked and joined, a lock) during the charged stretch (taken \
+        as the join's wait just before the ending), that part goes to [[delay_cost_long_term]].\
         """,
     diagnosis =
         """
@@ -35,7 +37,20 @@ public final class DelayCostJoin extends Property {
     long management = j.master() ? j.afterLastTask() : 0;
     long charged = Math.min(j.total() - management, j.causeTime() - j.start());
     if (charged > 0) {
-      add(j.causerNode(), j.causer(), charged);
+      // Inside a join the thread may have run tasks: the wait is taken as the stretch just
+      // before the awaited ending.
+      int node = j.causerNode();
+      add(
+          node,
+          j.causer(),
+          DelayCost.shortTerm(
+              this,
+              DelayChains.JOIN,
+              j.thread(),
+              j.causer(),
+              node,
+              j.causeTime() - charged,
+              j.causeTime()));
     }
   }
 }

@@ -10,7 +10,7 @@ import dev.weft.trace.LockFlags;
     id = "delay_cost_lock",
     parent = "delay_cost",
     name = "Lock delay cost",
-    info = "Waiting for a lock's holder, charged to that holder",
+    info = "Waiting for a lock's holder, charged to that holder (short-term)",
     description =
         """
         For every contended acquisition: its waiting_for_holder part (see [[lock_contention]]), \
@@ -20,7 +20,9 @@ import dev.weft.trace.LockFlags;
         holders charges each of them the part of its wait that their hold (and their own \
         hand-over) took, so every holder is charged the waits its holds caused. A shared (read) \
         acquisition waits only for exclusive holders and is charged to the last exclusive \
-        releaser. The pieces of one wait sum to its waiting_for_holder part. A wait whose \
+        releaser. Stretches of a piece in which the holder was itself waiting for another thread \
+        go to [[delay_cost_long_term]]; with them, the pieces of one wait sum to its \
+        waiting_for_holder part. A wait whose \
         holder's release is missing is not charged.\
         """,
     diagnosis =
@@ -44,7 +46,10 @@ public final class DelayCostLock extends Property {
     if (cause < 0 || cause == a.thread() || release <= a.start()) {
       return;
     }
-    add(a.releaserNode(), cause, wait);
+    add(
+        a.releaserNode(),
+        cause,
+        shortTerm(a, cause, a.releaserNode(), a.start(), a.start() + wait));
   }
 
   /**
@@ -64,11 +69,16 @@ public final class DelayCostLock extends Property {
         break;
       }
       if (a.releaseThread(k) != a.thread()) {
-        add(a.releaseNode(k), a.releaseThread(k), t - from);
+        int node = a.releaseNode(k);
+        add(node, a.releaseThread(k), shortTerm(a, a.releaseThread(k), node, from, t));
         charged = true;
       }
       from = t;
     }
     return charged;
+  }
+
+  private long shortTerm(LockAcquisition a, int holder, int node, long from, long to) {
+    return DelayCost.shortTerm(this, DelayChains.LOCK, a.thread(), holder, node, from, to);
   }
 }
