@@ -60,6 +60,25 @@ public final class Dictionary {
     return size++;
   }
 
+  /**
+   * Adds {@code s} as a new value even if it is there already (for values kept by another key,
+   * whose ids must match another dictionary's); returns its id.
+   */
+  public int add(String s) {
+    grow();
+    utf8[size] = s.getBytes(StandardCharsets.UTF_8);
+    ids.putIfAbsent(s, size);
+    return size++;
+  }
+
+  /** Adds {@code v} as a new value even if it is there already; returns its id. */
+  public int add(long v) {
+    grow();
+    longs[size] = v;
+    ids.putIfAbsent(v, size);
+    return size++;
+  }
+
   public int size() {
     return size;
   }
