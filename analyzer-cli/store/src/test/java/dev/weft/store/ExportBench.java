@@ -19,8 +19,8 @@ import java.util.Map;
  * Prints the export rates of {@code weft export --format parquet}, per codec: the Parquet writer
  * alone (rows shaped like {@code events}, made up in a loop), the analysis alone, {@code
  * wait_intervals} (analysis included) and with the raw events, in rows per second of wall time and
- * bytes per row. {@code java -cp … dev.weft.store.ExportBench [EVENTS] [THREADS]} (see
- * export-bench.sh); not a test.
+ * bytes per row. {@code java -cp … dev.weft.store.ExportBench [EVENTS] [THREADS] [CODECS] [PASSES]}
+ * (see export-bench.sh); not a test.
  */
 public final class ExportBench {
   private ExportBench() {}
@@ -28,12 +28,17 @@ public final class ExportBench {
   public static void main(String[] args) throws Exception {
     long events = args.length > 0 ? Long.parseLong(args[0]) : 40_000_000L;
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    List<Codec> codecs = new ArrayList<>();
+    for (String c : (args.length > 2 ? args[2] : "UNCOMPRESSED,GZIP").split(",")) {
+      codecs.add(Codec.valueOf(c.trim().toUpperCase(java.util.Locale.ROOT)));
+    }
+    int passes = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     Path work = Files.createTempDirectory("weft-export-bench");
     Path trace = work.resolve("trace");
     long written = SyntheticTrace.write(trace, threads, events, new int[] {4, 1, 1, 1});
     System.out.printf("trace: %d events, %d threads%n", written, threads);
-    for (Codec codec : Codec.values()) {
-      for (int pass = 0; pass < 2; pass++) {
+    for (Codec codec : codecs) {
+      for (int pass = 0; pass < passes; pass++) {
         writerAlone(work.resolve("alone"), Math.min(written, 10_000_000L), threads, codec);
         long t0 = System.nanoTime();
         long cpu0 = cpuNs();
@@ -78,7 +83,7 @@ public final class ExportBench {
             all,
             allCpu,
             (e.waitRows() + e.eventRows()) / all / 1e6,
-            e.eventRows() / Math.max(1e-3, all - waits) / 1e6,
+            e.eventRows() / Math.max(1e-3, all - waits) / 1e6, // meaningless when all < waits
             (double) size(e.files().get(1)) / Math.max(1, e.eventRows()));
         delete(waitsDir);
         delete(eventsDir);
