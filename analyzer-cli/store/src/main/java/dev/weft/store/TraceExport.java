@@ -25,6 +25,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 
 /**
@@ -99,6 +102,19 @@ public final class TraceExport {
     long toEpoch = clock == null ? 0 : clock.epochNanos() - clock.nanoBase();
     String runId = UUID.randomUUID().toString();
     Path waitsTmp = temporary(dir, StoreSchema.WAIT_INTERVALS, runId);
+    // The events are read on a thread of their own while the analysis replays the trace: with the
+    // encoding threads of both tables, the export keeps two cores busy.
+    AtomicBoolean cancelled = new AtomicBoolean();
+    FutureTask<EventRows> eventPass =
+        options.events()
+            ? new FutureTask<>(
+                () -> events(trace, defs, dir, runId, from, to, toEpoch, options, cancelled))
+            : null;
+    if (eventPass != null) {
+      Thread t = new Thread(eventPass, "weft-export-events");
+      t.setDaemon(true);
+      t.start();
+    }
     try (WaitRows rows =
         new WaitRows(waitsTmp, runId, from, to, toEpoch, options.threads(), options.codec())) {
       StoredRun.CellCollector cells = new StoredRun.CellCollector();
@@ -132,9 +148,11 @@ public final class TraceExport {
       rows.table.finish(waits);
       files.add(waits);
       long eventRows = 0;
-      if (options.events()) {
+      if (eventPass != null) {
         Path events = StoreWriter.file(dir, StoreSchema.EVENTS, run, storedAt);
-        eventRows = events(trace, defs, runId, from, to, toEpoch, options, events);
+        EventRows e = await(eventPass);
+        e.table().finish(events);
+        eventRows = e.rows();
         files.add(events);
       }
       files.addAll(StoreWriter.append(dir, run));
@@ -144,8 +162,37 @@ public final class TraceExport {
         throw s;
       }
       throw new StoreException(dir + ": cannot export: " + e.getMessage(), e);
+    } finally {
+      if (eventPass != null) {
+        cancelled.set(true);
+        try {
+          await(eventPass).table().close(); // deletes the file unless it was finished
+        } catch (IOException | RuntimeException ignored) {
+          // the export failed already; the events pass failed too or left nothing
+        }
+      }
     }
   }
+
+  private static EventRows await(FutureTask<EventRows> pass) throws IOException {
+    try {
+      return pass.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while exporting the events", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof UncheckedIOException u) {
+        throw u.getCause();
+      }
+      throw new StoreException("cannot export the events: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** The events pass's file, complete but for its footer and name, and how many rows it has. */
+  private record EventRows(TableWriter table, long rows) {}
 
   /**
    * A hidden name in the table's directory (the date partition is known once the analysis is done),
@@ -318,16 +365,17 @@ public final class TraceExport {
     }
   }
 
-  /** Writes the events in the window to {@code target}; returns how many. */
-  private static long events(
+  /** Writes the events in the window to a temporary file of {@code dir}'s events table. */
+  private static EventRows events(
       Path trace,
       Definitions defs,
+      Path dir,
       String runId,
       long from,
       long to,
       long toEpoch,
       Options options,
-      Path target)
+      AtomicBoolean cancelled)
       throws IOException {
     final int runIdCol = 0;
     final int threadCol = 1;
@@ -365,17 +413,18 @@ public final class TraceExport {
       columns.add(Column.int64("f" + f, true));
     }
     long n = 0;
-    try (Trace t = Trace.open(trace);
-        TableWriter table =
-            TableWriter.create(
-                temporary(target.getParent().getParent(), StoreSchema.EVENTS, runId),
-                columns,
-                metadata(StoreSchema.EVENTS),
-                options.codec(),
-                RowOrder.byBucketThreadTime(tsCol, BUCKET_NS, threadCol),
-                ROW_GROUP)) {
+    TableWriter table =
+        TableWriter.create(
+            temporary(dir, StoreSchema.EVENTS, runId),
+            columns,
+            metadata(StoreSchema.EVENTS),
+            options.codec(),
+            RowOrder.byBucketThreadTime(tsCol, BUCKET_NS, threadCol),
+            ROW_GROUP);
+    boolean read = false;
+    try (Trace t = Trace.open(trace)) {
       EventCursor e = t.events();
-      while (e.next()) {
+      while (e.next() && ((n & 0xFFFF) != 0 || !cancelled.get())) {
         long ts = e.time();
         int stream = e.stream();
         if (ts < from || ts >= to || stream < 0 || stream > maxStream || threadOf[stream] == 0) {
@@ -399,10 +448,14 @@ public final class TraceExport {
         }
         n++;
       }
-      table.finish(target);
+      read = true;
     } catch (UncheckedIOException e) {
       throw new StoreException(trace + ": cannot read: " + e.getCause().getMessage(), e);
+    } finally {
+      if (!read) {
+        table.close();
+      }
     }
-    return n;
+    return new EventRows(table, n);
   }
 }
