@@ -107,12 +107,29 @@ final class ExportCommand implements Callable<Integer> {
       description = "parquet: also write the raw events, sorted for time-range queries.")
   boolean events;
 
+  /** Page compression of --format parquet. */
+  enum Compression {
+    GZIP,
+    NONE;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  @Option(
+      names = "--compression",
+      paramLabel = "CODEC",
+      description = "parquet: gzip or none (default: gzip; sizes and rates in STORE.md).")
+  Compression compression;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {
-    if (events && format != Format.PARQUET) {
-      throw new BadInputException("--events applies to --format parquet only");
+    if ((events || compression != null) && format != Format.PARQUET) {
+      throw new BadInputException("--events and --compression apply to --format parquet only");
     }
     if (format == Format.OTF2) {
       return exportOtf2();
@@ -126,7 +143,12 @@ final class ExportCommand implements Callable<Integer> {
             "--kinds, --no-lock-holds and --salvage do not apply to --format parquet");
       }
       return ParquetExport.run(
-          trace.dir(), output.file(), chromeFilter(), events, spec.commandLine().getErr());
+          trace.dir(),
+          output.file(),
+          chromeFilter(),
+          events,
+          compression == Compression.NONE,
+          spec.commandLine().getErr());
     }
 
     try (Trace t = trace.open()) {

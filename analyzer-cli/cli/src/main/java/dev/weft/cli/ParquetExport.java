@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import dev.weft.export.ChromeFilter;
 import dev.weft.store.TraceExport;
+import dev.weft.store.parquet.Codec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,7 +16,13 @@ import java.util.Map;
 final class ParquetExport {
   private ParquetExport() {}
 
-  static int run(Path trace, Path dir, ChromeFilter window, boolean events, PrintWriter err)
+  static int run(
+      Path trace,
+      Path dir,
+      ChromeFilter window,
+      boolean events,
+      boolean uncompressed,
+      PrintWriter err)
       throws IOException {
     long start = System.nanoTime();
     TraceExport.Result r =
@@ -23,7 +30,12 @@ final class ParquetExport {
             trace,
             dir,
             new TraceExport.Options(
-                window.fromNanos(), window.toNanos(), window::showsThread, events, Map.of()));
+                window.fromNanos(),
+                window.toNanos(),
+                window::showsThread,
+                events,
+                Map.of(),
+                uncompressed ? Codec.UNCOMPRESSED : TraceExport.DEFAULT_CODEC));
     double s = (System.nanoTime() - start) / 1e9;
     long rows = r.waitRows() + r.eventRows();
     err.println(

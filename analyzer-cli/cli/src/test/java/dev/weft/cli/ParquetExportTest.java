@@ -58,5 +58,36 @@ class ParquetExportTest {
     Cli.Result events = Cli.run("export", trace.toString(), "--events");
     assertEquals(2, events.exit(), events.toString());
     assertTrue(events.err().contains("--format parquet"), events.toString());
+    Cli.Result codec = Cli.run("export", trace.toString(), "--compression", "none");
+    assertEquals(2, codec.exit(), codec.toString());
+    assertTrue(codec.err().contains("--format parquet"), codec.toString());
+  }
+
+  @Test
+  void uncompressedExportsAreQueryable() throws Exception {
+    Path trace = TestTraces.wellFormed(tmp.resolve("trace"));
+    Path store = tmp.resolve("store");
+    Cli.Result exported =
+        Cli.run(
+            "export",
+            trace.toString(),
+            "--format",
+            "parquet",
+            "-o",
+            store.toString(),
+            "--compression",
+            "none");
+    assertEquals(0, exported.exit(), exported.toString());
+    Cli.Result q =
+        Cli.run(
+            "query",
+            store.toString(),
+            "SELECT count(*) AS n FROM wait_intervals",
+            "--format",
+            "csv");
+    assertEquals(0, q.exit(), q.toString());
+    assertTrue(
+        q.out().contains(exported.err().replaceAll("(?s).*: (\\d+) wait intervals.*", "$1")),
+        q.out() + exported.err());
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.analysis.AnalysisResult.PropertyResult;
 import dev.weft.analysis.SyntheticTrace;
+import dev.weft.store.parquet.Codec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -143,6 +144,63 @@ class TraceExportTest {
       assertEquals(0, sum(r, "SELECT count(*) FROM events WHERE ? IS NOT NULL", "x"));
     }
     assertTrue(one.waitRows() > 0 && one.waitRows() < all.waitRows());
+  }
+
+  @Test
+  void anEmptyWindowGivesTablesWithoutRows() throws Exception {
+    Path empty = tmp.resolve("empty");
+    TraceExport.Result none =
+        TraceExport.export(
+            trace,
+            empty,
+            new TraceExport.Options(
+                Long.MAX_VALUE / 2, Long.MAX_VALUE, (s, n) -> true, true, Map.of()));
+    assertEquals(0, none.waitRows());
+    assertEquals(0, none.eventRows());
+    try (StoreReader r = StoreReader.open(empty, false)) {
+      assertEquals(0, sum(r, "SELECT count(*) FROM wait_intervals WHERE ? IS NOT NULL", "x"));
+      assertEquals(0, sum(r, "SELECT count(*) FROM events WHERE ? IS NOT NULL", "x"));
+      assertEquals(1, sum(r, "SELECT count(*) FROM runs WHERE run_id = ?", none.run().runId()));
+    }
+  }
+
+  @Test
+  void uncompressedAndGzipFilesHoldTheSameRows() throws Exception {
+    Path plain = tmp.resolve("plain");
+    TraceExport.Result p =
+        TraceExport.export(
+            trace,
+            plain,
+            new TraceExport.Options(
+                0, Long.MAX_VALUE, (s, n) -> true, false, Map.of(), Codec.UNCOMPRESSED));
+    String columns =
+        "thread, ts_ns, dur_ns, wait_ns, kind, construct, property, callpath_key, callpath,"
+            + " object_id, blocker_thread";
+    try (StoreReader a = StoreReader.open(plain, false);
+        StoreReader b = StoreReader.open(store, false)) {
+      assertEquals(
+          rows(b, "SELECT " + columns + " FROM wait_intervals ORDER BY ALL"),
+          rows(a, "SELECT " + columns + " FROM wait_intervals ORDER BY ALL"));
+    }
+    assertTrue(
+        Files.size(p.files().get(0)) > Files.size(all.files().get(0)),
+        "gzip makes the file smaller");
+  }
+
+  private static java.util.List<String> rows(StoreReader r, String sql) throws SQLException {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (PreparedStatement ps = r.connection().prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder row = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          row.append(rs.getString(i)).append('|');
+        }
+        out.add(row.toString());
+      }
+    }
+    return out;
   }
 
   private static String runId() {
