@@ -170,14 +170,8 @@ public final class RunningForkJoinApp {
     LOG.add(Thread.currentThread().getName() + " " + site + " " + start + " " + end);
   }
 
-  /** Busy for about {@code nanos}; returns a value that depends on the work. */
-  static long work(long nanos) {
-    long until = System.nanoTime() + nanos;
-    long x = nanos;
-    while (System.nanoTime() < until) {
-      x = x * 6364136223846793005L + 1442695040888963407L;
-    }
-    return x;
+  private static void work(long nanos) {
+    RunningJucWaitsApp.work(nanos);
   }
 
   public static void main(String[] args) throws Exception {
@@ -200,10 +194,7 @@ public final class RunningForkJoinApp {
     Thread.sleep(RECORD_MS);
     if (attach) {
       detached = System.nanoTime();
-      Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
-      if (dir == null) {
-        throw new IllegalStateException("not attached");
-      }
+      SelfAttach.detach();
     }
     Thread.sleep(200);
     stop = true;
