@@ -101,9 +101,13 @@ class RunningForkJoinIT {
       List<long[]> invokes =
           brackets(t, stream, invoke, EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT);
       compare(worker, "invoke", truth, invokes, TOLERANCE);
-      // As at the call site, a region on the common pool: a FORK and a JOIN per invoke.
-      assertEquals(events(t, worker, EventKind.FORK, invoke), invokes.size(), worker + " forks");
-      assertEquals(events(t, worker, EventKind.JOIN, invoke), invokes.size(), worker + " joins");
+      // As at the call site, a region on the common pool: a FORK and a JOIN per invoke (an
+      // invoke under way at the detach has its FORK and no JOIN).
+      long forks = events(t, worker, EventKind.FORK, invoke);
+      long joins = events(t, worker, EventKind.JOIN, invoke);
+      assertTrue(
+          forks - invokes.size() <= 1 && joins == invokes.size(),
+          worker + ": " + forks + " forks, " + joins + " joins, " + invokes.size() + " invokes");
       compare(worker, "arrive", truth, arrivals(t, stream, "// arrive in running frame"), -1);
       compare(
           worker, "deregister", truth, arrivals(t, stream, "// deregister in running frame"), -1);
