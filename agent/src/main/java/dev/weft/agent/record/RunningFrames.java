@@ -17,10 +17,11 @@ import java.util.stream.Collectors;
 /**
  * Waits in frames that were already running when the agent attached. Such a frame keeps the code it
  * had (retransformation replaces a method's code for later calls only), so its call sites are not
- * woven; but each lock, semaphore, barrier, latch, phaser, condition, join or future wait calls
- * into the JDK afresh, where hooks woven at attach (the {@code Running*} families in {@code
- * constructs}) report it here as {@link #enter}, {@link #returned} and {@link #threw} of an
- * operation on the JDK object ({@link RunningOperations} says what each operation is).
+ * woven; but each lock, semaphore, barrier, latch, phaser, condition, join, future or fork-join
+ * wait, and each phaser arrival, calls into the JDK afresh, where hooks woven at attach (the {@code
+ * Running*} families in {@code constructs}) report it here as {@link #enter}, {@link #returned} and
+ * {@link #threw} of an operation on the JDK object ({@link RunningOperations} says what each
+ * operation is).
  *
  * <p>What is recorded, and under which region:
  *
@@ -37,7 +38,9 @@ import java.util.stream.Collectors;
  *       already released), and the callee hook then records nothing. An unlock is recorded here
  *       only when the acquisition was, and the call site has not released it; a semaphore's release
  *       when the acquisition was, and the thread's last call-site release was not of this
- *       semaphore.
+ *       semaphore. A phaser arrival and a fork-join {@code invoke} from outside a pool, which the
+ *       recorder's state cannot tell apart, are recorded when the caller runs no woven code ({@link
+ *       CallerCode}).
  * </ul>
  *
  * <p>Per thread, a stack of the regions the entries recorded (0: nothing) pairs every return or
