@@ -101,12 +101,13 @@ class RunningForkJoinIT {
       List<long[]> invokes =
           brackets(t, stream, invoke, EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT);
       compare(worker, "invoke", truth, invokes, TOLERANCE);
-      // As at the call site, a region on the common pool: a FORK and a JOIN per invoke (an
-      // invoke under way at the detach has its FORK and no JOIN).
+      // As at the call site, a region on the common pool: a FORK and a JOIN per invoke (one more
+      // or less at the ends of the recording: an invoke under way at the detach has its FORK and
+      // no JOIN).
       long forks = events(t, worker, EventKind.FORK, invoke);
       long joins = events(t, worker, EventKind.JOIN, invoke);
       assertTrue(
-          forks - invokes.size() <= 1 && joins == invokes.size(),
+          Math.abs(forks - invokes.size()) <= 1 && Math.abs(joins - invokes.size()) <= 1,
           worker + ": " + forks + " forks, " + joins + " joins, " + invokes.size() + " invokes");
       compare(worker, "arrive", truth, arrivals(t, stream, "// arrive in running frame"), -1);
       compare(
