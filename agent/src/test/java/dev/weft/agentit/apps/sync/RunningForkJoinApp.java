@@ -199,7 +199,12 @@ public final class RunningForkJoinApp {
     Thread.sleep(200);
     stop = true;
     for (Worker w : workers) {
-      w.join();
+      // Frees whoever awaits a phase that a worker which has left will not arrive at.
+      while (w.isAlive()) {
+        ARRIVALS.forceTermination();
+        HELPER_ARRIVALS.forceTermination();
+        w.join(20);
+      }
     }
     SERVER_POOL.shutdown();
     SERVER_POOL.awaitTermination(10, TimeUnit.SECONDS);
