@@ -13,6 +13,7 @@
 # once more in a thread started after the detach ("entered afresh"), which runs the restored code.
 #
 #   agent/attachcost.sh [java]
+#   WEFT_OPTS=attach.skip_running=true agent/attachcost.sh [java]   (more agent options)
 #
 # Needs agent/target/weft-agent.jar (mvn -B -q -pl agent -am package -DskipTests). Prints ns per
 # operation, CPU time of the looping thread (CLOCK=wall for elapsed time), median of 9 rounds of
@@ -184,4 +185,4 @@ javac="$(dirname "$(command -v "$java")")/javac"
 [[ -x "$javac" ]] || javac=javac
 "$javac" -d "$work/classes" "$work/src/AttachCost.java"
 "$java" -Djdk.attach.allowAttachSelf=true -XX:+IgnoreUnrecognizedVMOptions \
-  -XX:+EnableDynamicAgentLoading -cp "$work/classes" AttachCost "$jar" "out=$work/trace"
+  -XX:+EnableDynamicAgentLoading -cp "$work/classes" AttachCost "$jar" "out=$work/trace${WEFT_OPTS:+,$WEFT_OPTS}"

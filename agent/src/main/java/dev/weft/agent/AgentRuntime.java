@@ -51,6 +51,9 @@ final class AgentRuntime {
   /** Starts the JVM's monitor events (attached agents only), or null. */
   private Thread monitorEvents;
 
+  /** The classes left alone as running at the attach ({@code attach.skip_running}), or null. */
+  private RunningClasses skippedRunning;
+
   private AgentRuntime(
       Instrumentation inst, Recorder recorder, WeftTransformer transformer, Path dir) {
     this.inst = inst;
@@ -106,6 +109,13 @@ final class AgentRuntime {
       if (attached) {
         // Meanwhile: the threads' first events come as soon as their classes are woven.
         warmUpInBackground(recorder, dir, true, true, false);
+      }
+      if (attached) {
+        // Arrivals and invokes in running frames: recorded by the hooks unless woven code runs.
+        recorder.wovenClasses(transformer.wovenClassNames());
+        if (options.skipRunning()) {
+          rt.skippedRunning = RunningClasses.now();
+        }
       }
       rt.retransformLoaded(attached);
       // The JVM's per-thread counts start once the loaded classes are woven (see JvmCounts).
@@ -350,6 +360,9 @@ final class AgentRuntime {
       attributes.put("agent.threads_at_attach", Integer.toString(threadsAtAttach));
       attributes.put("agent.threads_waiting_at_attach", recorder.waitingAtAttach());
     }
+    if (skippedRunning != null) {
+      attributes.put("agent.skipped_running_classes", skippedRunning.attribute());
+    }
     if (transformer.errors() > 0) {
       attributes.put("agent.weave_errors", Long.toString(transformer.errors()));
       attributes.put("agent.first_weave_error", String.valueOf(transformer.firstError()));
@@ -380,7 +393,10 @@ final class AgentRuntime {
       String internal = c.getName().replace('.', '/');
       if (jdk && transformer.jdkClassNames().contains(internal)) {
         jdkClasses.add(c);
-      } else if (app && transformer.isApplicationCandidate(c) && hasSomethingToWeave(c, internal)) {
+      } else if (app
+          && transformer.isApplicationCandidate(c)
+          && hasSomethingToWeave(c, internal)
+          && (skippedRunning == null || !skippedRunning.skips(c))) {
         appClasses.add(c);
       }
     }

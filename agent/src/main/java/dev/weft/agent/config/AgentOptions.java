@@ -31,6 +31,7 @@ public final class AgentOptions {
           "start",
           "tasks",
           "duration",
+          "attach.skip_running",
           "test.fail",
           "test.diskfree");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
@@ -43,6 +44,7 @@ public final class AgentOptions {
   private final boolean startOn;
   private final boolean aggregateTasks;
   private final long durationMillis;
+  private final boolean skipRunning;
   private final long failAfter;
   private final long simulatedDiskFree;
   private final String description;
@@ -56,6 +58,7 @@ public final class AgentOptions {
       boolean startOn,
       boolean aggregateTasks,
       long durationMillis,
+      boolean skipRunning,
       long failAfter,
       long simulatedDiskFree,
       String description) {
@@ -67,6 +70,7 @@ public final class AgentOptions {
     this.startOn = startOn;
     this.aggregateTasks = aggregateTasks;
     this.durationMillis = durationMillis;
+    this.skipRunning = skipRunning;
     this.failAfter = failAfter;
     this.simulatedDiskFree = simulatedDiskFree;
     this.description = description;
@@ -83,6 +87,7 @@ public final class AgentOptions {
         true,
         false,
         0,
+        false,
         0,
         -1,
         "");
@@ -150,6 +155,15 @@ public final class AgentOptions {
       }
     }
     long durationMillis = duration(values.get("duration"));
+    boolean skipRunning = false;
+    String skip = values.get("attach.skip_running");
+    if (skip != null) {
+      if (skip.equals("true")) {
+        skipRunning = true;
+      } else if (!skip.equals("false")) {
+        throw new OptionException("attach.skip_running=" + skip + ": must be true or false");
+      }
+    }
     long failAfter = 0;
     if (values.get("test.fail") != null) {
       failAfter = number("test.fail", values.get("test.fail"));
@@ -169,6 +183,7 @@ public final class AgentOptions {
         startOn,
         aggregateTasks,
         durationMillis,
+        skipRunning,
         failAfter,
         simulatedDiskFree,
         description.toString());
@@ -392,6 +407,16 @@ public final class AgentOptions {
    */
   public long durationMillis() {
     return durationMillis;
+  }
+
+  /**
+   * Whether an attached agent leaves alone the application classes with a method running at the
+   * attach ({@code attach.skip_running=true}): not retransformed, so that loops that never return
+   * keep their compiled code (agent/ATTACH.md, "Costs"). Their waits are still recorded through the
+   * hooks in the JDK's methods.
+   */
+  public boolean skipRunning() {
+    return skipRunning;
   }
 
   /** For tests of the failure path: the recorder throws at this event (0 = never). */

@@ -37,7 +37,8 @@ public final class CalleeHooks {
    * (CyclicBarrier), {@code waits} (Condition), as recordings before the other constructs were
    * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code stamped_locks}, {@code
    * latches}, {@code phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get,
-   * CompletableFuture).
+   * CompletableFuture), then {@code phaser_arrivals} (Phaser.arrive, arriveAndDeregister) and
+   * {@code forkjoin} (ForkJoinTask joins and invoke).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
@@ -56,6 +57,12 @@ public final class CalleeHooks {
       if (options.enabled(f)) {
         out.add(f.id());
       }
+    }
+    if (options.enabled(Family.BARRIERS)) {
+      out.add("phaser_arrivals");
+    }
+    if (options.enabled(Family.FORKJOIN)) {
+      out.add(Family.FORKJOIN.id());
     }
     return out.toString();
   }

@@ -8,11 +8,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code Phaser} waits in frames that were running when the agent attached (family {@code
- * barriers}): hooks in {@code arriveAndAwaitAdvance} and the {@code awaitAdvance} methods, which
- * such frames call afresh. Only an attached agent weaves them; the recorder keeps the user's calls
- * that call-site weaving did not see. Not {@code arrive} and {@code arriveAndDeregister}: their
- * call sites record the arrival after the call, so a hook could not tell whether one will.
+ * {@code Phaser} waits and arrivals in frames that were running when the agent attached (family
+ * {@code barriers}): hooks in {@code arriveAndAwaitAdvance}, the {@code awaitAdvance} methods,
+ * {@code arrive} and {@code arriveAndDeregister}, which such frames call afresh. Only an attached
+ * agent weaves them; the recorder keeps the user's calls that call-site weaving did not see. An
+ * arrival's call site records it after the call, so the recorder cannot tell from its own state
+ * whether one will: it records an arrival only when the caller's frame does not run woven code.
  */
 public final class RunningPhasers implements ConstructInstrumentation {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -23,7 +24,9 @@ public final class RunningPhasers implements ConstructInstrumentation {
               "awaitAdvance(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
               "awaitAdvanceInterruptibly(I)I", RunningFrames.PHASER_AWAIT_ADVANCE,
               "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I",
-                  RunningFrames.PHASER_AWAIT_ADVANCE));
+                  RunningFrames.PHASER_AWAIT_ADVANCE,
+              "arrive()I", RunningFrames.PHASER_ARRIVE,
+              "arriveAndDeregister()I", RunningFrames.PHASER_ARRIVE));
 
   @Override
   public Family family() {

@@ -108,6 +108,12 @@ final class OriginalLines {
     return sourceFile;
   }
 
+  /** Whether the original method {@code name + descriptor} has a line table. */
+  boolean hasLines(String name, String descriptor) {
+    int[] table = lines.get(name + descriptor);
+    return table != null && table.length > 0;
+  }
+
   /** The line of bytecode index {@code bci} in method {@code name + descriptor}, or 0. */
   int line(String name, String descriptor, int bci) {
     int[] table = lines.get(name + descriptor);

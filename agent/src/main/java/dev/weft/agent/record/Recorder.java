@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -459,13 +460,20 @@ public final class Recorder extends WeftSink {
   /** Created at the first callee hook (only attached agents weave them). */
   private volatile RunningFrames runningFrames;
 
+  private final CallerCode callerCode = new CallerCode();
+
+  /** The classes the agent wove, by internal name (a live view; see CallerCode). */
+  public void wovenClasses(Set<String> internalNames) {
+    callerCode.wovenClasses(internalNames);
+  }
+
   private RunningFrames runningFrames() {
     RunningFrames r = runningFrames;
     if (r == null) {
       synchronized (this) {
         r = runningFrames;
         if (r == null) {
-          r = new RunningFrames(this, regions);
+          r = new RunningFrames(this, regions, callerCode);
           runningFrames = r;
         }
       }
@@ -607,6 +615,10 @@ public final class Recorder extends WeftSink {
 
   void barrierEnterAt(long t, int region, Object barrier, long generation) {
     barriers.barrierEnterAt(t, region, barrier, generation);
+  }
+
+  void forkAt(long t, int region, Object pool, int parallelism) {
+    tasks.forkAt(t, region, pool, parallelism);
   }
 
   void joinWaitEnterAt(long t, int region, Object target) {

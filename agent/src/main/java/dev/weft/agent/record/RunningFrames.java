@@ -9,16 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
  * Waits in frames that were already running when the agent attached. Such a frame keeps the code it
  * had (retransformation replaces a method's code for later calls only), so its call sites are not
- * woven; but each lock, semaphore, barrier, latch, phaser, condition, join or future wait calls
- * into the JDK afresh, where hooks woven at attach (the {@code Running*} families in {@code
- * constructs}) report it here as {@link #enter}, {@link #returned} and {@link #threw} of an
- * operation on the JDK object ({@link RunningOperations} says what each operation is).
+ * woven; but each lock, semaphore, barrier, latch, phaser, condition, join, future or fork-join
+ * wait, and each phaser arrival, calls into the JDK afresh, where hooks woven at attach (the {@code
+ * Running*} families in {@code constructs}) report it here as {@link #enter}, {@link #returned} and
+ * {@link #threw} of an operation on the JDK object ({@link RunningOperations} says what each
+ * operation is).
  *
  * <p>What is recorded, and under which region:
  *
@@ -35,7 +38,9 @@ import java.util.stream.Collectors;
  *       already released), and the callee hook then records nothing. An unlock is recorded here
  *       only when the acquisition was, and the call site has not released it; a semaphore's release
  *       when the acquisition was, and the thread's last call-site release was not of this
- *       semaphore.
+ *       semaphore. A phaser arrival and a fork-join {@code invoke} from outside a pool, which the
+ *       recorder's state cannot tell apart, are recorded when the caller runs no woven code ({@link
+ *       CallerCode}).
  * </ul>
  *
  * <p>Per thread, a stack of the regions the entries recorded (0: nothing) pairs every return or
@@ -120,6 +125,18 @@ public final class RunningFrames {
   /** {@code StampedLock.tryWriteLock(long, TimeUnit)}: a zero stamp is ABORTED. */
   public static final int STAMPED_TRY_WRITE_TIMED = 25;
 
+  /** {@code ForkJoinTask.join}, {@code quietlyJoin}, {@code get} (each): a join wait. */
+  public static final int FORK_JOIN_JOIN = 26;
+
+  /**
+   * {@code ForkJoinTask.invoke} and {@code quietlyInvoke}: from outside any pool a region on the
+   * common pool; inside one the task just runs (recorded as a task).
+   */
+  public static final int FORK_JOIN_INVOKE = 27;
+
+  /** {@code Phaser.arrive} and {@code arriveAndDeregister}: an arrival, written at the return. */
+  public static final int PHASER_ARRIVE = 28;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -130,12 +147,14 @@ public final class RunningFrames {
 
   private final Recorder recorder;
   private final RegionRegistry regions;
+  private final CallerCode callerCode;
   private final Map<Site, Integer> sites = new ConcurrentHashMap<>();
   private final ThreadLocal<Frames> frames = ThreadLocal.withInitial(Frames::new);
 
-  RunningFrames(Recorder recorder, RegionRegistry regions) {
+  RunningFrames(Recorder recorder, RegionRegistry regions, CallerCode callerCode) {
     this.recorder = recorder;
     this.regions = regions;
+    this.callerCode = callerCode;
   }
 
   /** A hooked method was entered on {@code target}. */
@@ -177,11 +196,19 @@ public final class RunningFrames {
         recorder.barrierEnterAt(start, region, target, aux);
         break;
       case PHASER_AWAIT_ADVANCE:
-        break; // written at the return, when it is known whether it waited
+      case PHASER_ARRIVE:
+        break; // written at the return, when it is known whether it waited, or the phase
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
+      case FORK_JOIN_JOIN:
         recorder.joinWaitEnterAt(start, region, target);
+        break;
+      case FORK_JOIN_INVOKE:
+        // As the call site: the region's FORK, then the caller's join wait (without a target).
+        ForkJoinPool common = ForkJoinPool.commonPool();
+        recorder.forkAt(start, region, common, common.getParallelism());
+        recorder.joinWaitEnterAt(start, region, null);
         break;
       case CONDITION_AWAIT:
         recorder.releasedByHook(target);
@@ -222,10 +249,17 @@ public final class RunningFrames {
           recorder.barrierExit(region, target, aux, 0);
         }
         break;
+      case PHASER_ARRIVE:
+        // As the call site: an arrival and departure at once, in the phase the call returned.
+        recorder.barrierEnter(region, target, result);
+        recorder.barrierExit(region, target, result, 0);
+        break;
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
-        recorder.joinWaitExit(region);
+      case FORK_JOIN_JOIN:
+      case FORK_JOIN_INVOKE:
+        joinEnded(region, op);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
@@ -273,10 +307,14 @@ public final class RunningFrames {
       case PHASER_ARRIVE_AND_AWAIT:
         recorder.barrierExit(region, target, aux, outcomeOf(thrown));
         break;
+      case PHASER_ARRIVE:
+        break; // the call site records no arrival that threw either
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
-        recorder.joinWaitExit(region);
+      case FORK_JOIN_JOIN:
+      case FORK_JOIN_INVOKE:
+        joinEnded(region, op);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
@@ -290,6 +328,14 @@ public final class RunningFrames {
   private void acquired(Frames f, Object lock, int op) {
     recorder.lockAcquired(lock, RunningOperations.sharedFlag(op));
     f.remember(lock);
+  }
+
+  /** A join wait ended; an {@code invoke}'s region too (JOIN), as at call sites. */
+  private void joinEnded(int region, int op) {
+    recorder.joinWaitExit(region);
+    if (op == FORK_JOIN_INVOKE) {
+      recorder.join(region, ForkJoinPool.commonPool());
+    }
   }
 
   /** A condition's wait ended: WAIT_EXIT, and the lock taken back (as the call-site hooks do). */
@@ -322,7 +368,14 @@ public final class RunningFrames {
       case THREAD_JOIN:
       case FUTURE_GET:
       case COMPLETABLE_GET:
+      case FORK_JOIN_JOIN:
         return recorder.joinOpenAtCallSite(target);
+      case FORK_JOIN_INVOKE:
+        // Inside a pool the task just runs (a task of its own, recorded by the task hooks).
+        // Outside, whether the call site records it is the caller's code's to say (callerRegion).
+        return ForkJoinTask.inForkJoinPool();
+      case PHASER_ARRIVE:
+        return false; // the caller's code says (callerRegion)
       case CONDITION_AWAIT:
         // The call site released the condition's lock before the call; unheld, it is theirs.
         return !recorder.holdsLockOf(target);
@@ -352,6 +405,9 @@ public final class RunningFrames {
         return 0;
       }
       StackFrame caller = two.get(1);
+      if ((op == PHASER_ARRIVE || op == FORK_JOIN_INVOKE) && callerCode.runsWovenCode(caller)) {
+        return 0; // its call site records it
+      }
       Site site =
           new Site(
               caller.getDeclaringClass(),

@@ -3,10 +3,13 @@ package dev.weft.agent.record;
 import static dev.weft.agent.record.RunningFrames.BARRIER_AWAIT;
 import static dev.weft.agent.record.RunningFrames.COMPLETABLE_GET;
 import static dev.weft.agent.record.RunningFrames.CONDITION_AWAIT;
+import static dev.weft.agent.record.RunningFrames.FORK_JOIN_INVOKE;
+import static dev.weft.agent.record.RunningFrames.FORK_JOIN_JOIN;
 import static dev.weft.agent.record.RunningFrames.FUTURE_GET;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT_TIMED;
 import static dev.weft.agent.record.RunningFrames.LATCH_COUNT_DOWN;
+import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE;
 import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE_AND_AWAIT;
 import static dev.weft.agent.record.RunningFrames.PHASER_AWAIT_ADVANCE;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_ACQUIRE;
@@ -28,6 +31,7 @@ import java.lang.StackWalker.StackFrame;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
@@ -61,9 +65,13 @@ final class RunningOperations {
         return CountDownLatch.class;
       case PHASER_ARRIVE_AND_AWAIT:
       case PHASER_AWAIT_ADVANCE:
+      case PHASER_ARRIVE:
         return Phaser.class;
       case THREAD_JOIN:
         return Thread.class;
+      case FORK_JOIN_JOIN:
+      case FORK_JOIN_INVOKE:
+        return ForkJoinTask.class;
       case FUTURE_GET:
         return FutureTask.class;
       case COMPLETABLE_GET:
@@ -103,9 +111,13 @@ final class RunningOperations {
         return ConstructKind.COUNT_DOWN_LATCH;
       case PHASER_ARRIVE_AND_AWAIT:
       case PHASER_AWAIT_ADVANCE:
+      case PHASER_ARRIVE:
         return ConstructKind.PHASER;
       case THREAD_JOIN:
         return ConstructKind.THREAD_JOIN;
+      case FORK_JOIN_JOIN:
+      case FORK_JOIN_INVOKE:
+        return ConstructKind.FORK_JOIN_TASK;
       case FUTURE_GET:
         return ConstructKind.FUTURE_GET;
       case COMPLETABLE_GET:

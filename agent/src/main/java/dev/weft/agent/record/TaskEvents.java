@@ -33,12 +33,17 @@ final class TaskEvents {
   }
 
   void fork(int region, Object pool, int parallelism) {
+    forkAt(System.nanoTime(), region, pool, parallelism);
+  }
+
+  /** {@link #fork} at time {@code t}, for regions begun in running frames (RunningFrames). */
+  void forkAt(long t, int region, Object pool, int parallelism) {
     ThreadState s = path.state();
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
         int poolId = objects.poolId(pool);
-        w.fork(System.nanoTime(), region, poolId, parallelism);
+        w.fork(t, region, poolId, parallelism);
         summaries.forked(poolId, region);
       } finally {
         s.writing.busy = false;

@@ -16,6 +16,7 @@ import dev.weft.agent.constructs.ReadWriteLocks;
 import dev.weft.agent.constructs.ReentrantLocks;
 import dev.weft.agent.constructs.RunningBarriers;
 import dev.weft.agent.constructs.RunningConditions;
+import dev.weft.agent.constructs.RunningForkJoins;
 import dev.weft.agent.constructs.RunningFutures;
 import dev.weft.agent.constructs.RunningLatches;
 import dev.weft.agent.constructs.RunningLocks;
@@ -79,6 +80,7 @@ public final class Constructs {
         new RunningLatches(),
         new RunningPhasers(),
         new RunningThreadJoins(),
-        new RunningFutures());
+        new RunningFutures(),
+        new RunningForkJoins());
   }
 }

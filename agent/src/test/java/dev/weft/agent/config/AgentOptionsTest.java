@@ -30,6 +30,17 @@ class AgentOptionsTest {
   }
 
   @Test
+  void runningClassesAreWovenUnlessAttachSkipRunningIsTrue() throws OptionException {
+    assertFalse(parse(null).skipRunning());
+    assertFalse(parse("attach.skip_running=false").skipRunning());
+    assertTrue(parse("attach.skip_running=true").skipRunning());
+    assertTrue(
+        AgentOptions.parse("", Map.of(), Map.of("WEFT_ATTACH_SKIP_RUNNING", "true")).skipRunning());
+    OptionException e = assertThrows(OptionException.class, () -> parse("attach.skip_running=yes"));
+    assertEquals("attach.skip_running=yes: must be true or false", e.getMessage());
+  }
+
+  @Test
   void tasksAreRecordedOneByOneOrAggregated() throws OptionException {
     assertFalse(parse("tasks=all").aggregateTasks());
     assertTrue(parse("tasks=aggregate").aggregateTasks());

@@ -49,6 +49,13 @@ final class AttachLimits {
    */
   static final String OPEN_AT_ATTACH = "agent.waits_open_at_attach";
 
+  /**
+   * The attribute an agent attached with {@code attach.skip_running=true} writes: the application
+   * classes it left unwoven because a method of theirs was running ({@code 2 (com.acme.Worker,
+   * com.acme.Server)}).
+   */
+  static final String SKIPPED_RUNNING = "agent.skipped_running_classes";
+
   private AttachLimits() {}
 
   /** What the recording could not see, one item each; null when the agent did not attach. */
@@ -69,6 +76,8 @@ final class AttachLimits {
     (hooked.contains("phasers") ? seen : unseen).add("Phaser waits");
     (hooked.contains("joins") ? seen : unseen).add("Thread.join");
     (hooked.contains("futures") ? seen : unseen).add("Future.get and CompletableFuture joins");
+    (hooked.contains("phaser_arrivals") ? seen : unseen).add("Phaser arrivals without a wait");
+    (hooked.contains("forkjoin") ? seen : unseen).add("fork-join joins and invoke");
     String monitorsFrom = monitorsFrom(defs);
     if (monitorsFrom != null) {
       seen.add("synchronized contention and Object.wait from " + monitorsFrom);
@@ -82,7 +91,7 @@ final class AttachLimits {
     } else {
       unseen.add("synchronized contention, Object.wait");
     }
-    unseen.add("Thread.sleep, fork-join joins");
+    unseen.add("Thread.sleep");
     List<String> out = new ArrayList<>();
     String open = defs.attributes().get(OPEN_AT_ATTACH);
     if (open == null) {
@@ -114,6 +123,15 @@ final class AttachLimits {
                       + " worker's) count as running until their first recorded event; all"
                       + " waiting then: ")
               + waiting);
+    }
+    String skipped = defs.attributes().get(SKIPPED_RUNNING);
+    if (skipped != null && !skipped.equals("0")) {
+      out.add(
+          "classes left unwoven because a method of theirs was running at the attach"
+              + " (attach.skip_running), in all their methods, also those entered afresh: their"
+              + " regions, tasks, thread starts, executor submissions, Thread.sleep and monitors"
+              + " other than the JVM's events report (their JDK waits and joins are recorded): "
+              + skipped);
     }
     return out;
   }

@@ -86,6 +86,15 @@ final class AttachCommand implements Callable<Integer> {
   List<String> options = new ArrayList<>();
 
   @Option(
+      names = "--skip-running",
+      description =
+          "Leave the application classes with a method running at the attach as they are (agent"
+              + " option attach.skip_running=true): a loop that never returns keeps its compiled"
+              + " code, and its JDK waits are still recorded; their other call sites are not."
+              + " The trace and the analysis header name them.")
+  boolean skipRunning;
+
+  @Option(
       names = "--agent",
       paramLabel = "JAR",
       description =
@@ -137,6 +146,9 @@ final class AttachCommand implements Callable<Integer> {
       String arguments = RunCommand.agentOptions(dir, options);
       if (durationMillis > 0) {
         arguments += ",duration=" + durationMillis + "ms";
+      }
+      if (skipRunning) {
+        arguments += ",attach.skip_running=true";
       }
       if (target.featureVersion() >= 21
           && !target.jvmArgs().contains(TargetJvm.ENABLE_DYNAMIC_AGENTS)) {

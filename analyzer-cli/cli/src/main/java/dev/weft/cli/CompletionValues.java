@@ -66,8 +66,8 @@ final class CompletionValues {
 
   /**
    * {@code run --opt} and {@code attach --opt}: {@code KEY=} for each option the agent jar accepts
-   * there ({@code out} and {@code duration} have options of their own; {@code test.*} are for
-   * tests). None when the agent jar cannot be found or read.
+   * there ({@code out}, {@code duration} and {@code attach.skip_running} have options of their own;
+   * {@code test.*} are for tests). None when the agent jar cannot be found or read.
    */
   static final class AgentOptionKeys implements Iterable<String> {
     @Override
@@ -83,7 +83,10 @@ final class CompletionValues {
                 return (List<?>) f.get(null);
               })) {
         String k = String.valueOf(key);
-        if (!k.equals("out") && !k.equals("duration") && !k.startsWith("test.")) {
+        if (!k.equals("out")
+            && !k.equals("duration")
+            && !k.startsWith("attach.")
+            && !k.startsWith("test.")) {
           keys.add(k + "=");
         }
       }

@@ -158,6 +158,37 @@ class AttachCommandIT {
     }
   }
 
+  /**
+   * With {@code --skip-running}, TickApp (its {@code main} loops through the attach) is left as it
+   * is: the regions of its method called afresh, which only woven call sites record, are not
+   * recorded; its lock is, through the hook in {@code ReentrantLock}. The trace says what was left.
+   */
+  @Test
+  void skipRunningLeavesTheRunningClassesUnwovenAndStillRecordsTheirLocks() throws Exception {
+    try (ChildJvms.Tick app =
+        ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of())) {
+      Path trace = tmp.resolve("skip");
+      Cli.Result r =
+          Cli.run(
+              "attach",
+              Long.toString(app.pid()),
+              "--duration",
+              "1500ms",
+              "--skip-running",
+              "--out",
+              trace.toString(),
+              "--agent",
+              agent());
+      assertEquals(0, r.exit(), r.toString());
+      Facts t = Facts.read(trace);
+      String skipped = t.attributes().get("agent.skipped_running_classes");
+      assertTrue(skipped != null && skipped.contains(TickApp.class.getName()), t.toString());
+      assertEquals(0, t.tickEnters(), "TickApp was not woven: " + t);
+      assertTrue(t.locksAcquired() > 50, "its lock is recorded through the JDK's hook: " + t);
+      assertFinishedCorrectly(app, app.finish());
+    }
+  }
+
   @Test
   void detachStopsEarlyAndASecondAttachIsRefused() throws Exception {
     try (ChildJvms.Tick app =

@@ -137,17 +137,49 @@ class AttachLimitsTest {
                 "true",
                 "agent.running_frames",
                 "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,"
-                    + "joins,futures"));
+                    + "joins,futures,phaser_arrivals,forkjoin"));
     String running = r.trace().notSeenWhenAttached().get(1);
     assertTrue(
         running.contains(
             "seen there: ReentrantLock acquisitions, CyclicBarrier waits, Condition waits,"
                 + " Semaphore acquisitions, read/write lock acquisitions, StampedLock acquisitions,"
                 + " CountDownLatch waits,"
-                + " Phaser waits, Thread.join, Future.get and CompletableFuture joins"),
+                + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
+                + " Phaser arrivals without a wait, fork-join joins and invoke)"),
         running);
-    assertTrue(running.contains("Thread.sleep, fork-join joins ("), running);
+    assertTrue(running.contains("Thread.sleep ("), running);
     assertFalse(running.contains("; Semaphore"), running);
+  }
+
+  @Test
+  void anOlderAgentsRecordingSaysArrivalsAndForkJoinJoinsWereNotSeen() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace("older", "agent.attached", "true", "agent.running_frames", "phasers,futures"));
+    String running = r.trace().notSeenWhenAttached().get(1);
+    assertTrue(running.contains("; Phaser arrivals without a wait; fork-join joins and"), running);
+  }
+
+  @Test
+  void classesLeftUnwovenAsRunningAreNamed() throws IOException {
+    AnalysisResult r =
+        Analyzer.analyze(
+            trace(
+                "skipped",
+                "agent.attached",
+                "true",
+                "agent.skipped_running_classes",
+                "2 (com.acme.Worker, com.acme.Server)"));
+    List<String> unseen = r.trace().notSeenWhenAttached();
+    assertEquals(4, unseen.size(), unseen.toString());
+    assertTrue(
+        unseen.get(3).startsWith("classes left unwoven because a method of theirs was running"),
+        unseen.get(3));
+    assertTrue(unseen.get(3).endsWith(": 2 (com.acme.Worker, com.acme.Server)"), unseen.get(3));
+    AnalysisResult none =
+        Analyzer.analyze(
+            trace("noneSkipped", "agent.attached", "true", "agent.skipped_running_classes", "0"));
+    assertEquals(3, none.trace().notSeenWhenAttached().size());
   }
 
   @Test

@@ -46,7 +46,7 @@ class RunningWaitsIT {
    * before the call: a thread descheduled (or stopped at a safepoint) in between loses that delay
    * from the recorded wait, once in a while by milliseconds.
    */
-  private static final double TOLERANCE = 0.10;
+  static final double TOLERANCE = 0.10;
 
   /**
    * A wait recorded this much shorter than the app logged it was descheduled between the app's
@@ -76,7 +76,8 @@ class RunningWaitsIT {
     Path log = tmp.resolve("waits.log");
     TraceFacts t = attachTo(jdk, APP, log, "out=" + trace);
     assertEquals(
-        "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures",
+        "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures,"
+            + "phaser_arrivals,forkjoin",
         t.definitions.attributes().get("agent.running_frames"));
     // The application's class and the hooked JDK classes, all given back their code.
     assertTrue(
@@ -136,7 +137,8 @@ class RunningWaitsIT {
     TraceFacts t =
         attachTo(jdk, app, log, "out=" + tmp.resolve("trace") + ",constructs=-monitors,-waits");
     assertEquals(
-        "locks,barriers,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures",
+        "locks,barriers,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures,"
+            + "phaser_arrivals,forkjoin",
         t.definitions.attributes().get("agent.running_frames"));
     Truth truth = Truth.read(log);
     for (int i = 0; i < RunningJucWaitsApp.WORKERS; i++) {
@@ -347,7 +349,7 @@ class RunningWaitsIT {
   }
 
   /** Recorded and logged waits that started in the window: same count, totals within TOLERANCE. */
-  private static void compare(
+  static void compare(
       String worker, String site, Truth truth, List<long[]> recorded, double tolerance) {
     List<long[]> logged = truth.inWindow(worker, site);
     List<long[]> seen = new ArrayList<>();
@@ -446,7 +448,7 @@ class RunningWaitsIT {
     return best;
   }
 
-  private static long total(List<long[]> waits) {
+  static long total(List<long[]> waits) {
     long sum = 0;
     for (long[] w : waits) {
       sum += w[1] - w[0];
@@ -461,7 +463,7 @@ class RunningWaitsIT {
   }
 
   /** Each pair of {@code enter} and {@code exit} events on the stream in one of {@code regions}. */
-  private static List<long[]> brackets(
+  static List<long[]> brackets(
       TraceFacts t, int stream, List<Integer> regions, EventKind enterKind, EventKind exitKind) {
     List<long[]> out = new ArrayList<>();
     long enter = -1;
@@ -556,7 +558,7 @@ class RunningWaitsIT {
         && isBegunBefore(t, events.get(0).get(Field.REGION));
   }
 
-  private static List<Integer> regionsAtLine(TraceFacts t, Class<?> app, String marker) {
+  static List<Integer> regionsAtLine(TraceFacts t, Class<?> app, String marker) {
     int line = SyncTraces.lineOf(app, marker);
     List<Integer> out = new ArrayList<>();
     for (RegionDef r : t.definitions.regions()) {
@@ -569,7 +571,7 @@ class RunningWaitsIT {
   }
 
   /** The application's own log. */
-  private record Truth(long attached, long detached, Map<String, List<long[]>> waits) {
+  record Truth(long attached, long detached, Map<String, List<long[]>> waits) {
     static Truth read(Path log) throws IOException {
       long attached = 0;
       long detached = 0;

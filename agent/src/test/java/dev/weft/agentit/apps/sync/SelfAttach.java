@@ -15,4 +15,13 @@ final class SelfAttach {
       vm.detach();
     }
   }
+
+  /** Detaches the agent from this JVM, as {@code weft detach} does; fails when it was not there. */
+  static void detach() throws Exception {
+    // The agent runs in a loader of its own; AgentLoader (on the class path) reaches it.
+    Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
+    if (dir == null) {
+      throw new IllegalStateException("not attached");
+    }
+  }
 }
