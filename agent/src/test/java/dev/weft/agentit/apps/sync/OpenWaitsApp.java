@@ -21,9 +21,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * opens only after the detach. Main attaches the agent to this JVM, then ends the waits one by one,
  * STEP_MS apart, and detaches it once the sleep is over. Each thread logs its wait's start and end
  * ({@code System.nanoTime}) to LOG as {@code thread start end}; the lines {@code attached T} and
- * {@code detached T} give the moments loadAgent returned and detach was called, and {@code released
- * THREAD T} when main was about to end that thread's wait, and {@code returned objectWait T} when
- * each {@code Object.wait} call returned (the language allows spurious wake-ups).
+ * {@code detached T} give the moments loadAgent returned and detach was called ({@code
+ * detachReturned T}: when it returned), and {@code released THREAD T} when main was about to end
+ * that thread's wait, and {@code returned objectWait T} when each {@code Object.wait} call returned
+ * (the language allows spurious wake-ups).
  */
 public final class OpenWaitsApp {
   public static final long STEP_MS = 300;
@@ -144,6 +145,7 @@ public final class OpenWaitsApp {
     Thread.sleep(STEP_MS);
     detached = System.nanoTime();
     Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
+    long detachReturned = System.nanoTime();
     if (dir == null) {
       throw new IllegalStateException("not attached");
     }
@@ -154,6 +156,7 @@ public final class OpenWaitsApp {
     try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(logFile))) {
       out.println("attached " + attached);
       out.println("detached " + detached);
+      out.println("detachReturned " + detachReturned);
       for (Waiter w : waiters) {
         out.println(w.getName() + " " + w.start + " " + w.end);
       }
