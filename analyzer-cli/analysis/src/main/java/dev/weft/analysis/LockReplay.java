@@ -209,13 +209,7 @@ final class LockReplay {
     th.waitRetaken = false;
     if (holds) {
       // Held re-entrantly (a recorded release left it held): the wait gives it up entirely.
-      locks.holder[l] = -1;
-      locks.depth[l] = 0;
-      locks.lastRelease[l] = t;
-      locks.lastReleaser[l] = th.index;
-      locks.lastExclusiveRelease[l] = t;
-      locks.lastExclusiveReleaser[l] = th.index;
-      th.unhold(lock, false);
+      releaseExclusive(l, th, t);
       noteRelease(l, th, t);
       locks.releaseIfIdle(l);
     }
@@ -236,13 +230,7 @@ final class LockReplay {
       th.releasedLock = obj;
       th.releasedDepth = locks.depth[l];
       if (--locks.depth[l] <= 0) {
-        locks.holder[l] = -1;
-        locks.depth[l] = 0;
-        locks.lastExclusiveRelease[l] = t;
-        locks.lastExclusiveReleaser[l] = th.index;
-        locks.lastRelease[l] = t;
-        locks.lastReleaser[l] = th.index;
-        th.unhold(obj, false);
+        releaseExclusive(l, th, t);
       }
     } else if (th.unhold(obj, true)) {
       locks.shared[l]--;
@@ -265,6 +253,17 @@ final class LockReplay {
     }
     noteRelease(l, th, t);
     locks.releaseIfIdle(l);
+  }
+
+  /** {@code th} gives lock slot {@code l}, held exclusively, back in full at {@code t}. */
+  private void releaseExclusive(int l, ThreadState th, long t) {
+    locks.holder[l] = -1;
+    locks.depth[l] = 0;
+    locks.lastExclusiveRelease[l] = t;
+    locks.lastExclusiveReleaser[l] = th.index;
+    locks.lastRelease[l] = t;
+    locks.lastReleaser[l] = th.index;
+    th.unhold(locks.id[l], false);
   }
 
   /** Keeps the releaser's chain for a thread waiting for lock slot {@code l}. */
