@@ -1,5 +1,6 @@
 package dev.weft.analysis;
 
+import dev.weft.trace.pairing.PairMatcher;
 import java.util.Arrays;
 
 /**
@@ -8,6 +9,8 @@ import java.util.Arrays;
  * proportional to the stack depth.
  */
 final class ThreadState {
+  // Frame kinds: one per nested construct of the pairing grammar (Construct), the replay's frame
+  // for it. Below F_JOIN the thread runs (execution); from F_JOIN on it waits.
   static final byte F_REGION = 1;
   static final byte F_FORK = 2;
   static final byte F_TASK = 3;
@@ -42,6 +45,11 @@ final class ThreadState {
 
   /** One of the END_ constants once the replay is finished; 0 before. */
   byte endKind;
+
+  /**
+   * What this thread's events open and close (the pairing grammar); its depth is {@link #depth}.
+   */
+  PairMatcher pairs;
 
   /** Time up to which this thread's time has been charged. */
   long lastT;

@@ -162,6 +162,18 @@ public enum Construct {
     return this == JOIN_WAIT || this == WAIT || this == SPIN || this == HELP;
   }
 
+  /**
+   * True while the thread is held up inside the construct rather than running: a thread whose
+   * stream stops inside one (a cut trace) was blocked there, and the wait lasts to the cut.
+   */
+  public boolean blocksThread() {
+    return this == JOIN_WAIT
+        || this == BARRIER_WAIT
+        || this == LOCK_WAIT
+        || this == WAIT
+        || this == SPIN;
+  }
+
   /** True when a closing event that finds nothing open is no mistake (it also does more). */
   public boolean closeIsOptional() {
     return this == LOCK_WAIT;

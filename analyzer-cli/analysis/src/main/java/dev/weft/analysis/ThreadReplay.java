@@ -1,0 +1,250 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.CallPathTree.ROOT;
+import static dev.weft.analysis.ThreadState.F_JOIN;
+
+/**
+ * The replay of threads: their lifetimes (begin, end), the time between two of a thread's events
+ * charged to its innermost frame (execution, or the wait it is in), a pool worker's idle stretches,
+ * the frame stack every construct family pushes onto, and carriers mounting virtual threads. Emits
+ * {@link ThreadTime} (execution no property claimed), {@link IdleTime} and {@link CarrierSwitch}.
+ */
+final class ThreadReplay {
+  private final Replay r;
+  private final Occurrences out;
+  private final IdleTime idle = new IdleTime();
+  private final ThreadTime remainder = new ThreadTime();
+  private final CarrierSwitch carrierSwitch = new CarrierSwitch();
+
+  ThreadReplay(Replay replay) {
+    this.r = replay;
+    this.out = replay.occurrences;
+  }
+
+  // ---- lifetimes --------------------------------------------------------------------------------
+
+  void begin(ThreadState th, long t) {
+    th.started = true;
+    th.begin = t;
+    th.lastT = t;
+    if (th.worker()) {
+      startIdle(th, t);
+    }
+    r.critical.threadBegan(th.index, r.javaId(th), ROOT, t);
+  }
+
+  /** The thread's THREAD_END. */
+  void end(ThreadState th, long t) {
+    closeAll(th, t);
+    th.ended = true;
+    r.critical.completed(th.index, t, r.javaId(th), true);
+    r.joinCauses.ended(th.index, ROOT, r.javaId(th), t);
+  }
+
+  /** Ends a thread that did not end itself at {@code t}: charges it and closes what is open. */
+  void stop(ThreadState th, long t) {
+    charge(th, t);
+    closeAll(th, t);
+  }
+
+  /** Closes everything the thread has open at {@code t}, which becomes its end. */
+  private void closeAll(ThreadState th, long t) {
+    while (th.depth > 0) {
+      r.closeTop(th, t);
+    }
+    if (th.worker()) {
+      endIdle(th, t, -1);
+    }
+    flushIdle(th);
+    flushExec(th);
+    th.end = t;
+  }
+
+  /** A mount or unmount of a virtual thread on carrier {@code th}. */
+  void carrierSwitch(ThreadState th, long t, boolean mount, long vthreadJavaId) {
+    if (!out.wantsCarrierSwitches()) {
+      return;
+    }
+    ThreadState v = r.thread(r.defs().carriedStream(vthreadJavaId));
+    CarrierSwitch s = carrierSwitch;
+    s.carrier = th.index;
+    s.vthread = v == null ? -1 : v.index;
+    s.time = t;
+    s.mount = mount;
+    out.carrierSwitch(s);
+  }
+
+  // ---- time accounting --------------------------------------------------------------------------
+
+  /** Charges the thread's time since its previous event to its innermost frame. */
+  void charge(ThreadState th, long t) {
+    long d = t - th.lastT;
+    if (d <= 0) {
+      return;
+    }
+    th.lastT = t;
+    int top = th.depth - 1;
+    if (top < 0) {
+      if (!th.worker()) {
+        exec(th, ROOT, -1, d);
+        r.critical.work(th.index, ROOT, t);
+      } else {
+        r.critical.waiting(th.index, ROOT, t);
+      }
+      // A worker's idle stretch is measured from its start when it ends.
+      return;
+    }
+    byte k = th.kind[top];
+    if (k < F_JOIN) {
+      // Regions, forks, tasks and helping (the common case): execution.
+      exec(th, th.node[top], th.stat[top], d);
+      r.critical.work(th.index, th.node[top], t);
+      return;
+    }
+    th.accum[top] += d;
+    r.critical.waiting(th.index, th.node[top], t);
+    if (k == F_JOIN) {
+      r.tasks.chargeJoin(th, top, t, d);
+    }
+  }
+
+  void exec(ThreadState th, int node, int stat, long d) {
+    int s = node & (ThreadState.EXEC_SLOTS - 1);
+    if (th.execNode[s] != node || th.execStat[s] != stat) {
+      flushExec(th, s);
+      th.execNode[s] = node;
+      th.execStat[s] = stat;
+    }
+    th.execAmount[s] += d;
+    th.execTotal += d;
+    if (stat >= 0 && d > 0) {
+      RegionBusy busy = r.regionStats.get(stat);
+      busy.busy[th.index] += d;
+      busy.member[th.index] = true;
+    }
+  }
+
+  /** Hands all gathered execution time of a thread to the properties. */
+  private void flushExec(ThreadState th) {
+    for (int s = 0; s < ThreadState.EXEC_SLOTS; s++) {
+      flushExec(th, s);
+    }
+  }
+
+  private void flushExec(ThreadState th, int s) {
+    long a = th.execAmount[s];
+    if (a <= 0) {
+      return;
+    }
+    th.execAmount[s] = 0;
+    remainder.reset(r.cube, th.index, th.execNode[s], th.lastT - a, th.lastT, a);
+    out.remainder(remainder);
+  }
+
+  /** Gives what no property claimed of a finished wait to execution at the wait's call path. */
+  void rest(ThreadState th, ThreadTime w, int stat) {
+    long u = w.unclaimed();
+    if (u > 0) {
+      exec(th, w.node(), stat, u);
+    }
+  }
+
+  // ---- idle workers -----------------------------------------------------------------------------
+
+  private void startIdle(ThreadState th, long t) {
+    th.idleStart = t;
+    th.idleInFlightAtStart = r.pools.inFlightUpTo(th.pool, t);
+  }
+
+  /**
+   * Ends a worker's idle stretch at {@code e}. When it ends with the worker's first task of region
+   * instance {@code inst}, the part after that instance's fork is handed over at once (it belongs
+   * to the region's call path); the rest waits in the thread's pending idle time until a task
+   * summary or the thread's end.
+   */
+  void endIdle(ThreadState th, long e, int inst) {
+    long s = th.idleStart;
+    long total = e - s;
+    if (total <= 0) {
+      return;
+    }
+    InstanceTable instances = r.instances;
+    long inFlight = r.pools.inFlightUpTo(th.pool, e) - th.idleInFlightAtStart;
+    long afterFork = 0;
+    if (inst >= 0 && !instances.started(inst, th.index)) {
+      afterFork = Math.min(total, e - Math.max(s, instances.fork[inst]));
+      if (afterFork > 0) {
+        inFlight = Math.max(inFlight, afterFork);
+        dispatchIdle(th, afterFork, afterFork, afterFork, instances.node[inst], e - afterFork, e);
+      } else {
+        afterFork = 0;
+      }
+    }
+    th.pendingIdle += total - afterFork;
+    th.pendingIdleInFlight += Math.min(inFlight, total) - afterFork;
+    th.idleStart = e;
+    th.idleInFlightAtStart = r.pools.inFlightUpTo(th.pool, e);
+  }
+
+  void flushIdle(ThreadState th) {
+    long total = th.pendingIdle;
+    if (total > 0) {
+      long inFlight = Math.max(0, Math.min(th.pendingIdleInFlight, total));
+      dispatchIdle(th, total, inFlight, 0, -1, th.idleStart - total, th.idleStart);
+    }
+    th.pendingIdle = 0;
+    th.pendingIdleInFlight = 0;
+  }
+
+  private void dispatchIdle(
+      ThreadState th, long total, long inFlight, long afterFork, int forkNode, long s, long e) {
+    idle.reset(r.cube, th.index, ROOT, s, e, total);
+    idle.inFlight = inFlight;
+    idle.afterFork = afterFork;
+    idle.forkNode = forkNode;
+    out.idle(idle);
+    rest(th, idle, -1);
+  }
+
+  // ---- frames -----------------------------------------------------------------------------------
+
+  /** Pushes a frame that inherits the enclosing region instance; returns its index. */
+  int push(ThreadState th, byte kind, int node, int region, long t, long obj, int endsIdleOf) {
+    return pushIn(
+        th, kind, node, region, th.currentInstance(), th.currentStat(), t, obj, endsIdleOf);
+  }
+
+  /**
+   * Pushes a frame in region instance {@code inst}; a worker's first frame ends its idle stretch
+   * (see {@link #endIdle} for {@code endsIdleOf}).
+   */
+  int pushIn(
+      ThreadState th,
+      byte kind,
+      int node,
+      int region,
+      int inst,
+      int stat,
+      long t,
+      long obj,
+      int endsIdleOf) {
+    if (th.depth == 0 && th.worker()) {
+      endIdle(th, t, endsIdleOf);
+    }
+    return th.push(kind, node, region, inst, stat, t, obj);
+  }
+
+  void pop(ThreadState th, long t) {
+    th.depth--;
+    if (th.depth == 0 && th.worker()) {
+      startIdle(th, t);
+    }
+  }
+
+  /** Closes frames above {@code i} as if they ended at {@code t} (their end events are missing). */
+  void closeAbove(ThreadState th, int i, long t) {
+    while (th.depth - 1 > i) {
+      r.closeTop(th, t);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.CallPathTree.ROOT;
+import static dev.weft.analysis.ThreadState.F_SPIN;
+import static dev.weft.analysis.ThreadState.F_WAIT;
+
+import dev.weft.trace.WaitKind;
+
+/**
+ * The replay of waits (WAIT_ENTER..EXIT: sleep, object wait, condition await, park, yield), the
+ * notifications that end them, and busy-wait loops (SPIN_ENTER..EXIT). An object wait or condition
+ * await gives up the monitor or lock it waits on ({@link LockReplay} keeps who holds what) and
+ * takes it back at its end. Emits {@link WaitSpan} to {@code onWait} and {@code onSpin}.
+ */
+final class WaitReplay {
+  private final Replay r;
+  private final ThreadReplay frames;
+  private final Occurrences out;
+  private final WaitSpan waitSpan = new WaitSpan();
+
+  WaitReplay(Replay replay) {
+    this.r = replay;
+    this.frames = replay.frames;
+    this.out = replay.occurrences;
+  }
+
+  /** Waits that a NOTIFY on the lock or monitor they gave up ends. */
+  private static boolean notifiable(int kind) {
+    return kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT;
+  }
+
+  void enter(ThreadState th, long t, int region, int kind) {
+    int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
+    th.aux[i] = kind;
+    if (notifiable(kind)) {
+      r.critical.openNotifiedWaits++;
+    }
+    if (notifiable(kind) && th.releaseEvent == th.events - 1) {
+      // The recorder wrote the wait's release (LOCK_RELEASED just before WAIT_ENTER): that lock is
+      // the one given up, in full however deep it was held; its AFTER_WAIT acquisition re-takes it.
+      r.locks.giveUpForWait(th, t, th.releasedLock, th.releasedDepth, true);
+    } else if (notifiable(kind)) {
+      // No release recorded: the wait gives up the monitor (or lock) it waits on, the innermost
+      // one held exclusively, and gets it back at its end.
+      int h = th.innermostExclusive();
+      if (h >= 0) {
+        r.locks.giveUpForWait(th, t, th.held[h], -1, false);
+      }
+    }
+  }
+
+  /** A NOTIFY of {@code waitKind} waiters on {@code obj}. */
+  void notify(ThreadState th, long t, long obj, long waitKind) {
+    if (waitKind == WaitKind.OBJECT_WAIT || waitKind == WaitKind.CONDITION_AWAIT) {
+      r.critical.notified(th.index, th.currentNode(), obj, t);
+    }
+  }
+
+  void finishWait(ThreadState th, int i, long t) {
+    WaitSpan w = waitSpan;
+    w.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    w.waitKind = (int) th.aux[i];
+    CriticalPath critical = r.critical;
+    long[] notification =
+        notifiable(w.waitKind) && th.waitReleasePending
+            ? critical.notification(th.index, th.waitReleasedLock, th.start[i], t)
+            : null;
+    w.notifier = notification == null ? -1 : (int) notification[1];
+    w.notifierNode = notification == null ? ROOT : (int) notification[2];
+    w.notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
+    if (w.waitKind == WaitKind.OBJECT_WAIT) {
+      th.monitorWaits++; // re-entering the monitor inside Object.wait may block
+    }
+    out.waitSpan(w);
+    if (r.waits != null) {
+      r.waits.end("condition", WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
+    }
+    if (notifiable(w.waitKind)) {
+      critical.openNotifiedWaits = Math.max(0, critical.openNotifiedWaits - 1);
+    }
+    if (notifiable(w.waitKind) && th.waitReleasePending) {
+      critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notification, th.node[i], t);
+    } else {
+      critical.waited(th.index, th.node[i], t);
+    }
+    frames.rest(th, w, th.stat[i]);
+    if (th.waitReleasePending && !th.waitReleaseRecorded) {
+      // Object.wait returns holding the monitor again (a recorded release is re-taken by the
+      // recorded AFTER_WAIT acquisition, after any contention for it).
+      r.locks.retakeAfterWait(th);
+    }
+  }
+
+  void spinEnter(ThreadState th, long t, int region) {
+    frames.push(th, F_SPIN, r.tree.child(th.currentNode(), region), region, t, region, -1);
+  }
+
+  void finishSpin(ThreadState th, int i, long t) {
+    WaitSpan w = waitSpan;
+    w.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
+    w.waitKind = 0;
+    w.notifier = -1;
+    out.spin(w);
+    if (r.waits != null) {
+      r.waits.end("spin", "spin", th.index, th.start[i], t, 0, -1);
+    }
+    r.critical.waited(th.index, th.node[i], t);
+    frames.rest(th, w, th.stat[i]);
+  }
+}
