@@ -496,6 +496,9 @@ class RunningWaitsIT {
    */
   private static void assertStampedReadsShared(TraceFacts t, int stream, List<Integer> regions) {
     for (int region : regions) {
+      if (isBegunBefore(t, region)) {
+        continue; // a read open at the attach, in a supplement stream (OpenWaitsIT)
+      }
       RegionDef r = t.definitions.region(region);
       assertEquals("StampedLock.readLock", r.name());
       assertEquals(ConstructKind.STAMPED_LOCK, r.kind());
