@@ -10,12 +10,12 @@ import java.util.Set;
 /**
  * Fork-join joins in frames that were running when the agent attached (family {@code forkjoin}):
  * hooks in {@code ForkJoinTask.join}, {@code quietlyJoin}, {@code get} (untimed and timed), {@code
- * invoke} and {@code quietlyInvoke}, which such frames call afresh. Only an attached agent weaves
- * them; the recorder keeps the user's calls that call-site weaving ({@link ForkJoinSites}) did not
- * see, and records them as it does: a join wait for the task, and {@code invoke} from outside any
- * pool as a region on the common pool. Tasks the joining thread runs meanwhile are recorded by
- * {@link ForkJoinTasks}, nested in the wait, as under call-site weaving. Not {@code invokeAll}
- * (static: no task to hand to the hook) and not {@code ForkJoinPool.invoke}.
+ * invoke} and {@code quietlyInvoke}, and in {@code ForkJoinPool.invoke(task)}, which such frames
+ * call afresh. Only an attached agent weaves them; the recorder keeps the user's calls that
+ * call-site weaving ({@link ForkJoinSites}) did not see, and records them as it does: a join wait
+ * for the task, and {@code invoke} from outside any pool as a region on the common pool. Tasks the
+ * joining thread runs meanwhile are recorded by {@link ForkJoinTasks}, nested in the wait, as under
+ * call-site weaving. Not {@code invokeAll} (static: no task to hand to the hook).
  */
 public final class RunningForkJoins implements ConstructInstrumentation {
   private static final String TIMEOUT = "(JLjava/util/concurrent/TimeUnit;)";
@@ -37,7 +37,11 @@ public final class RunningForkJoins implements ConstructInstrumentation {
               "invoke()Ljava/lang/Object;",
               RunningFrames.FORK_JOIN_INVOKE,
               "quietlyInvoke()V",
-              RunningFrames.FORK_JOIN_INVOKE));
+              RunningFrames.FORK_JOIN_INVOKE),
+          Brackets.FORK_JOIN_POOL,
+          Map.of(
+              "invoke(Ljava/util/concurrent/ForkJoinTask;)Ljava/lang/Object;",
+              RunningFrames.FORK_JOIN_POOL_INVOKE));
 
   @Override
   public Family family() {

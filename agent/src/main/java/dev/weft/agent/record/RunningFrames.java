@@ -137,6 +137,13 @@ public final class RunningFrames {
   /** {@code Phaser.arrive} and {@code arriveAndDeregister}: an arrival, written at the return. */
   public static final int PHASER_ARRIVE = 28;
 
+  /**
+   * {@code ForkJoinPool.invoke(task)} from outside that pool: a region on the pool (FORK, the
+   * caller's join wait, JOIN), as at the call site. From one of the pool's own workers the task
+   * just runs inside the caller's task, which the task hooks record.
+   */
+  public static final int FORK_JOIN_POOL_INVOKE = 29;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -205,9 +212,10 @@ public final class RunningFrames {
         recorder.joinWaitEnterAt(start, region, target);
         break;
       case FORK_JOIN_INVOKE:
+      case FORK_JOIN_POOL_INVOKE:
         // As the call site: the region's FORK, then the caller's join wait (without a target).
-        ForkJoinPool common = ForkJoinPool.commonPool();
-        recorder.forkAt(start, region, common, common.getParallelism());
+        ForkJoinPool pool = invokedPool(target, op);
+        recorder.forkAt(start, region, pool, pool.getParallelism());
         recorder.joinWaitEnterAt(start, region, null);
         break;
       case CONDITION_AWAIT:
@@ -259,7 +267,8 @@ public final class RunningFrames {
       case COMPLETABLE_GET:
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
-        joinEnded(region, op);
+      case FORK_JOIN_POOL_INVOKE:
+        joinEnded(region, target, op);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
@@ -314,7 +323,8 @@ public final class RunningFrames {
       case COMPLETABLE_GET:
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
-        joinEnded(region, op);
+      case FORK_JOIN_POOL_INVOKE:
+        joinEnded(region, target, op);
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
@@ -331,11 +341,16 @@ public final class RunningFrames {
   }
 
   /** A join wait ended; an {@code invoke}'s region too (JOIN), as at call sites. */
-  private void joinEnded(int region, int op) {
+  private void joinEnded(int region, Object target, int op) {
     recorder.joinWaitExit(region);
-    if (op == FORK_JOIN_INVOKE) {
-      recorder.join(region, ForkJoinPool.commonPool());
+    if (op == FORK_JOIN_INVOKE || op == FORK_JOIN_POOL_INVOKE) {
+      recorder.join(region, invokedPool(target, op));
     }
+  }
+
+  /** The pool an invoke's region runs on: the common pool for {@code task.invoke()}. */
+  private static ForkJoinPool invokedPool(Object target, int op) {
+    return op == FORK_JOIN_POOL_INVOKE ? (ForkJoinPool) target : ForkJoinPool.commonPool();
   }
 
   /** A condition's wait ended: WAIT_EXIT, and the lock taken back (as the call-site hooks do). */
@@ -374,6 +389,8 @@ public final class RunningFrames {
         // Inside a pool the task just runs (a task of its own, recorded by the task hooks).
         // Outside, whether the call site records it is the caller's code's to say (callerRegion).
         return ForkJoinTask.inForkJoinPool();
+      case FORK_JOIN_POOL_INVOKE:
+        return ForkJoinTask.getPool() == target; // from one of its own workers, as above
       case PHASER_ARRIVE:
         return false; // the caller's code says (callerRegion)
       case CONDITION_AWAIT:
@@ -405,7 +422,8 @@ public final class RunningFrames {
         return 0;
       }
       StackFrame caller = two.get(1);
-      if ((op == PHASER_ARRIVE || op == FORK_JOIN_INVOKE) && callerCode.runsWovenCode(caller)) {
+      if ((op == PHASER_ARRIVE || op == FORK_JOIN_INVOKE || op == FORK_JOIN_POOL_INVOKE)
+          && callerCode.runsWovenCode(caller)) {
         return 0; // its call site records it
       }
       Site site =

@@ -5,6 +5,7 @@ import static dev.weft.agent.record.RunningFrames.COMPLETABLE_GET;
 import static dev.weft.agent.record.RunningFrames.CONDITION_AWAIT;
 import static dev.weft.agent.record.RunningFrames.FORK_JOIN_INVOKE;
 import static dev.weft.agent.record.RunningFrames.FORK_JOIN_JOIN;
+import static dev.weft.agent.record.RunningFrames.FORK_JOIN_POOL_INVOKE;
 import static dev.weft.agent.record.RunningFrames.FUTURE_GET;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT;
 import static dev.weft.agent.record.RunningFrames.LATCH_AWAIT_TIMED;
@@ -31,6 +32,7 @@ import java.lang.StackWalker.StackFrame;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Phaser;
@@ -72,6 +74,8 @@ final class RunningOperations {
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
         return ForkJoinTask.class;
+      case FORK_JOIN_POOL_INVOKE:
+        return ForkJoinPool.class;
       case FUTURE_GET:
         return FutureTask.class;
       case COMPLETABLE_GET:
@@ -118,6 +122,8 @@ final class RunningOperations {
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
         return ConstructKind.FORK_JOIN_TASK;
+      case FORK_JOIN_POOL_INVOKE:
+        return ConstructKind.FORK_JOIN_POOL;
       case FUTURE_GET:
         return ConstructKind.FUTURE_GET;
       case COMPLETABLE_GET:

@@ -97,18 +97,8 @@ class RunningForkJoinIT {
           worker, "join", truth, joins(t, stream, "// fork-join join in running frame"), TOLERANCE);
       compare(
           worker, "get", truth, joins(t, stream, "// fork-join get in running frame"), TOLERANCE);
-      List<Integer> invoke = regionsAt(t, "// fork-join invoke in running frame");
-      List<long[]> invokes =
-          brackets(t, stream, invoke, EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT);
-      compare(worker, "invoke", truth, invokes, TOLERANCE);
-      // As at the call site, a region on the common pool: a FORK and a JOIN per invoke (one more
-      // or less at the ends of the recording: an invoke under way at the detach has its FORK and
-      // no JOIN).
-      long forks = events(t, worker, EventKind.FORK, invoke);
-      long joins = events(t, worker, EventKind.JOIN, invoke);
-      assertTrue(
-          Math.abs(forks - invokes.size()) <= 1 && Math.abs(joins - invokes.size()) <= 1,
-          worker + ": " + forks + " forks, " + joins + " joins, " + invokes.size() + " invokes");
+      compareInvokes(t, truth, worker, stream, "invoke", "// fork-join invoke in running frame");
+      compareInvokes(t, truth, worker, stream, "poolInvoke", "// pool invoke in running frame");
       compare(worker, "arrive", truth, arrivals(t, stream, "// arrive in running frame"), -1);
       compare(
           worker, "deregister", truth, arrivals(t, stream, "// deregister in running frame"), -1);
@@ -225,5 +215,23 @@ class RunningForkJoinIT {
     return t.eventsByStream.get(SyncTraces.stream(t, thread)).stream()
         .filter(e -> e.kind() == kind && regions.contains((int) e.get(Field.REGION)))
         .count();
+  }
+
+  /**
+   * The invokes at {@code marker}: their join waits against the logged ones, and, as at the call
+   * site, a region on the pool with a FORK and a JOIN per invoke (one more or less at the ends of
+   * the recording: an invoke under way at the detach has its FORK and no JOIN).
+   */
+  private static void compareInvokes(
+      TraceFacts t, Truth truth, String worker, int stream, String site, String marker) {
+    List<Integer> invoke = regionsAt(t, marker);
+    List<long[]> invokes =
+        brackets(t, stream, invoke, EventKind.JOIN_WAIT_ENTER, EventKind.JOIN_WAIT_EXIT);
+    compare(worker, site, truth, invokes, TOLERANCE);
+    long forks = events(t, worker, EventKind.FORK, invoke);
+    long joins = events(t, worker, EventKind.JOIN, invoke);
+    assertTrue(
+        Math.abs(forks - invokes.size()) <= 1 && Math.abs(joins - invokes.size()) <= 1,
+        worker + " " + site + ": " + forks + " forks, " + joins + " joins, " + invokes.size());
   }
 }

@@ -113,6 +113,9 @@ public final class RunningForkJoinApp {
           new Split().invoke(); // fork-join invoke in running frame
           log("invoke", t0);
           t0 = System.nanoTime();
+          OTHER.invoke(new Split()); // pool invoke in running frame
+          log("poolInvoke", t0);
+          t0 = System.nanoTime();
           int phase = ARRIVALS.arrive(); // arrive in running frame
           log("arrive", t0);
           DEREGISTERING.register();
