@@ -57,6 +57,9 @@ class RunningWaitsIT {
   /** How long after {@code agent.monitor_events_from} every long monitor wait is checked. */
   private static final long COVERAGE_CHECK_NS = 1_000_000_000;
 
+  /** The tolerance of a run traced from its start: every wait is at a woven call site. */
+  private static final double FROM_START = 0.02;
+
   /** How many long monitor waits the coverage check looks at, at least. */
   private static final int MIN_LONG_WAITS = 10;
 
@@ -123,6 +126,45 @@ class RunningWaitsIT {
         Integer.parseInt(t.definitions.attributes().get("agent.threads_at_attach"))
             >= RunningWaitsApp.WORKERS + 1,
         "the workers and main are in the trace from the attach on");
+  }
+
+  /**
+   * The same program traced from its start ({@code -javaagent}, never attached): every wait is at a
+   * woven call site, and the whole run's waits match the application's log within FROM_START.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void theSameProgramTracedFromItsStartMatchesItsLog(Path jdk) throws IOException {
+    Path log = tmp.resolve("waits.log");
+    ChildJvm.Result r =
+        ChildJvm.run(
+            ChildJvm.command(
+                jdk,
+                "out=" + tmp.resolve("trace"),
+                ChildJvm.classPath(),
+                APP.getName(),
+                log.toString(),
+                "none"),
+            tmp);
+    assertEquals(0, r.exitCode(), r.stderr());
+    TraceFacts t = TraceFacts.read(tmp.resolve("trace"));
+    assertTrue(t.definitions.closedCleanly());
+    Truth logged = Truth.read(log);
+    Truth whole = logged.whole();
+    for (int i = 0; i < RunningWaitsApp.WORKERS; i++) {
+      String worker = "worker-" + i;
+      int stream = SyncTraces.stream(t, worker);
+      compare(
+          worker,
+          "barrier",
+          whole,
+          barrierWaits(t, stream, "barrier in running frame"),
+          FROM_START);
+      compare(worker, "loopLock", whole, lockWaits(t, stream, "lock in running frame"), FROM_START);
+      compare(worker, "helperLock", whole, lockWaits(t, stream, "lock in helper"), -1);
+      compareTotals(
+          worker, "monitor", whole, lockWaits(t, stream, "monitor in running frame"), FROM_START);
+    }
   }
 
   /**
@@ -266,6 +308,12 @@ class RunningWaitsIT {
    */
   private static void compareTotals(
       String worker, String site, Truth truth, List<long[]> recorded) {
+    compareTotals(worker, site, truth, recorded, TOLERANCE);
+  }
+
+  /** As above, within {@code tolerance}. */
+  private static void compareTotals(
+      String worker, String site, Truth truth, List<long[]> recorded, double tolerance) {
     List<long[]> logged = truth.inWindow(worker, site);
     String what = worker + " " + site;
     List<long[]> pairedSeen = new ArrayList<>();
@@ -302,7 +350,7 @@ class RunningWaitsIT {
     // still make a comparison of totals.
     assertTrue(seen >= 10, what + ": contended often: " + seen);
     assertTrue(
-        Math.abs(error) <= TOLERANCE,
+        Math.abs(error) <= tolerance,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
   }
 
@@ -604,6 +652,19 @@ class RunningWaitsIT {
         }
       }
       return new Truth(attached, detached, waits);
+    }
+
+    /** The same log, with a window that holds every wait (a run traced from its start). */
+    Truth whole() {
+      long first = Long.MAX_VALUE;
+      long last = Long.MIN_VALUE;
+      for (List<long[]> site : waits.values()) {
+        for (long[] w : site) {
+          first = Math.min(first, w[0]);
+          last = Math.max(last, w[0]);
+        }
+      }
+      return new Truth(first - WINDOW_MARGIN_NS, last + WINDOW_MARGIN_NS, waits);
     }
 
     /** The same log, with its window starting no earlier than {@code t}. */
