@@ -162,7 +162,8 @@ class RunningWaitsIT {
           FROM_START);
       compare(worker, "loopLock", whole, lockWaits(t, stream, "lock in running frame"), FROM_START);
       compare(worker, "helperLock", whole, lockWaits(t, stream, "lock in helper"), -1);
-      compareTotals(
+      // Every entry is at a woven call site: paired one by one, like the lock's.
+      compare(
           worker, "monitor", whole, lockWaits(t, stream, "monitor in running frame"), FROM_START);
     }
   }
@@ -308,12 +309,6 @@ class RunningWaitsIT {
    */
   private static void compareTotals(
       String worker, String site, Truth truth, List<long[]> recorded) {
-    compareTotals(worker, site, truth, recorded, TOLERANCE);
-  }
-
-  /** As above, within {@code tolerance}. */
-  private static void compareTotals(
-      String worker, String site, Truth truth, List<long[]> recorded, double tolerance) {
     List<long[]> logged = truth.inWindow(worker, site);
     String what = worker + " " + site;
     List<long[]> pairedSeen = new ArrayList<>();
@@ -350,7 +345,7 @@ class RunningWaitsIT {
     // still make a comparison of totals.
     assertTrue(seen >= 10, what + ": contended often: " + seen);
     assertTrue(
-        Math.abs(error) <= tolerance,
+        Math.abs(error) <= TOLERANCE,
         what + ": recorded " + recordedTotal + " ns, logged " + loggedTotal + " ns");
   }
 
@@ -480,7 +475,7 @@ class RunningWaitsIT {
         descheduled <= Math.max(2, pairedLogged.size() / 10),
         what + ": " + descheduled + " of " + pairedLogged.size() + " waits recorded much shorter");
     assertTrue(
-        Math.abs(error) <= tolerance,
+        Math.abs(error) <= TOLERANCE,
         what
             + ": recorded "
             + recordedTotal
