@@ -139,8 +139,9 @@ public final class RunningFrames {
 
   /**
    * {@code ForkJoinPool.invoke(task)} from outside that pool: a region on the pool (FORK, the
-   * caller's join wait, JOIN), as at the call site. From one of the pool's own workers the task
-   * just runs inside the caller's task, which the task hooks record.
+   * caller's join wait, JOIN), as at the call site. Not from one of the pool's own workers: there
+   * the call site records a join wait, and this hook records nothing (the tasks the worker runs
+   * meanwhile are still recorded by the task hooks).
    */
   public static final int FORK_JOIN_POOL_INVOKE = 29;
 
@@ -390,7 +391,7 @@ public final class RunningFrames {
         // Outside, whether the call site records it is the caller's code's to say (callerRegion).
         return ForkJoinTask.inForkJoinPool();
       case FORK_JOIN_POOL_INVOKE:
-        return ForkJoinTask.getPool() == target; // from one of its own workers, as above
+        return ForkJoinTask.getPool() == target; // from one of its own workers: not recorded
       case PHASER_ARRIVE:
         return false; // the caller's code says (callerRegion)
       case CONDITION_AWAIT:
