@@ -54,11 +54,8 @@ public final class AttachSyncApp {
     System.out.println("early block: " + early.block());
     System.out.println("late: " + contended(late, () -> late.method()));
     if (attach) {
-      Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
+      SelfAttach.detach();
       System.err.flush();
-      if (dir == null) {
-        throw new IllegalStateException("not attached");
-      }
     }
     System.out.println("after: " + early.method() + " " + early.block() + " " + late.method());
   }

@@ -257,10 +257,7 @@ public final class RunningJucWaitsApp {
     ROUNDS.awaitEach(roundsAtStart, MIN_ROUNDS, 30_000);
     if (attach) {
       detached = System.nanoTime();
-      Object dir = Class.forName("dev.weft.agent.AgentLoader").getMethod("detach").invoke(null);
-      if (dir == null) {
-        throw new IllegalStateException("not attached");
-      }
+      SelfAttach.detach();
     }
     Thread.sleep(200);
     stop = true;
