@@ -25,4 +25,12 @@ for i in 1 2 3; do
   java -cp "$cp" dev.weft.store.StoreBench trend "$store" "$runs"
   echo "  whole process (JVM start to exit): $(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
+# What a user runs: the weft command (its JVM, picocli, DuckDB's driver from lib/ with its native
+# library unpacked once beside it, the store's open and the trend's queries).
+mvn -B -q -pl analyzer-cli/cli -am package -DskipTests -Dfmt.skip
+for i in 1 2 3; do
+  start=$(date +%s%N)
+  ./weft trend "$store" --property lock_contention --last "$runs" > /dev/null
+  echo "weft trend --last $runs (whole command): $(( ($(date +%s%N) - start) / 1000000 )) ms"
+done
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

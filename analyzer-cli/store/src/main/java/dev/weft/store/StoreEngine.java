@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +55,7 @@ public final class StoreEngine {
                 + " (build weft with 'mvn -B package -DskipTests', which copies it there)");
       }
       try {
-        type = Class.forName(DRIVER, true, new URLClassLoader(new URL[] {url(jar)}, own));
+        type = Class.forName(DRIVER, true, DuckDbClassLoader.of(jar, url(jar), own));
       } catch (ClassNotFoundException e) {
         throw new StoreException(jar + ": not a DuckDB JDBC jar (no " + DRIVER + ")");
       }
