@@ -112,6 +112,10 @@ public final class WaitsApp {
             },
             "parker");
     parker.start();
+    // the parker must be parked before it is released: on a loaded host it may start after 30 ms
+    while (LockSupport.getBlocker(parker) != monitor) {
+      Thread.sleep(1);
+    }
     Thread.sleep(30);
     released = true;
     LockSupport.unpark(parker); // unpark site
