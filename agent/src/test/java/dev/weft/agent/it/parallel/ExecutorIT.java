@@ -102,11 +102,16 @@ class ExecutorIT {
       long beginStep =
           waits.get(i) + creates.get(i).time() - waits.get(i - 1) - creates.get(i - 1).time();
       assertTrue(beginStep >= (ExecutorApp.SLEEP_MS - 2) * MS, "tasks run one by one: " + waits);
-      assertTrue(waits.get(i) > waits.get(i - 1), "queue waits grow: " + waits);
+      // a submitter stalled by the host creates the next task late, which shortens its queue wait
+      long createGap = creates.get(i).time() - creates.get(i - 1).time();
+      if (createGap < ExecutorApp.SLEEP_MS * MS / 2) {
+        assertTrue(waits.get(i) > waits.get(i - 1), "queue waits grow: " + waits);
+      }
     }
     // Least-squares slope of wait over position: one sleep per task (a loaded machine may stall
-    // the submitting thread or the worker, hence the tolerance).
-    double slope = slope(waits) / MS;
+    // the submitting thread or the worker, hence the tolerance). The first task is left out: its
+    // wait also holds the worker's start, which a loaded host can delay by 100 ms and more.
+    double slope = slope(waits.subList(1, waits.size())) / MS;
     assertTrue(
         slope > ExecutorApp.SLEEP_MS * 0.8 && slope < ExecutorApp.SLEEP_MS * 1.6,
         "queue waits grow by about " + ExecutorApp.SLEEP_MS + " ms per task: " + waits);
