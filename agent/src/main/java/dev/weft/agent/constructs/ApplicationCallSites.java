@@ -80,6 +80,12 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
         }
         return new CallSiteWeaver(mv, target.internalName(), access, name, descriptor, version) {
           @Override
+          protected boolean mayBracket(
+              int opcode, String callOwner, String callName, String callDescriptor) {
+            return targets().match(callOwner, callName, callName + callDescriptor);
+          }
+
+          @Override
           protected Bracket bracketFor(
               int opcode, String owner, String callName, String callDescriptor, boolean itf) {
             return ApplicationCallSites.this.bracketFor(
