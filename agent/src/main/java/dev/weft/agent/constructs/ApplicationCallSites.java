@@ -31,14 +31,20 @@ import org.objectweb.asm.Type;
  * for serializable lambdas (their deserialisation checks the target method) nor when a loaded class
  * is retransformed (no method may be added then).
  */
-abstract class ApplicationCallSites implements ConstructInstrumentation {
+abstract class ApplicationCallSites implements ConstructInstrumentation, CallTargets.Rows {
 
   /** The family's table of call targets and their brackets. */
   protected abstract CallTargets targets();
 
+  /** The bracket of the table's row number {@code row} (rows not made by a lambda); or null. */
+  @Override
+  public Bracket bracket(int row, Call call) {
+    return null;
+  }
+
   /** The bracket for {@code call}, or null to leave the call alone. */
   private Bracket bracketFor(Call call) {
-    return targets().bracketFor(call);
+    return targets().bracketFor(call, this);
   }
 
   /** Whether some method calls a target or refers to one ({@link ClassScan}, no parsing). */
