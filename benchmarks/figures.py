@@ -21,6 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # WEFT_AGENT_JAR: measure another build of the agent (e.g. one with more construct families).
 AGENT = os.environ.get("WEFT_AGENT_JAR", os.path.join(ROOT, "agent/target/weft-agent.jar"))
+# WEFT_AGENT_B_JAR: figure 4 also measures this second build, in the same rounds (before/after).
+AGENT_B = os.environ.get("WEFT_AGENT_B_JAR")
 CLI = os.path.join(ROOT, "analyzer-cli/cli/target/weft.jar")
 APPS = os.path.join(ROOT, "testapps/target/weft-testapps.jar")
 BENCH = os.path.join(ROOT, "benchmarks/target/benchmarks.jar")
@@ -239,6 +241,8 @@ def async_profiler():
 # The tools compared in figure 4, with the JVM options that turn each on (OUT: its output file).
 PROFILERS = {
     "weft": ("Weft", lambda out: [f"-javaagent:{AGENT}=out={out}"]),
+    **({"weft-b": (f"Weft build {AGENT_B}", lambda out: [f"-javaagent:{AGENT_B}=out={out}"])}
+       if AGENT_B else {}),
     "jfr": ("JFR profile", lambda out: [f"-XX:StartFlightRecording:settings=profile,filename={out}.jfr"]),
     "ap": ("async-profiler lock (threshold 0)",
            lambda out: [f"-agentpath:{async_profiler()}=start,event=lock,lock=0,collapsed,"

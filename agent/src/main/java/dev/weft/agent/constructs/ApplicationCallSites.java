@@ -31,14 +31,20 @@ import org.objectweb.asm.Type;
  * for serializable lambdas (their deserialisation checks the target method) nor when a loaded class
  * is retransformed (no method may be added then).
  */
-abstract class ApplicationCallSites implements ConstructInstrumentation {
+abstract class ApplicationCallSites implements ConstructInstrumentation, CallTargets.Rows {
 
   /** The family's table of call targets and their brackets. */
   protected abstract CallTargets targets();
 
+  /** The bracket of the table's row number {@code row} (rows not made by a lambda); or null. */
+  @Override
+  public Bracket bracket(int row, Call call) {
+    return null;
+  }
+
   /** The bracket for {@code call}, or null to leave the call alone. */
   private Bracket bracketFor(Call call) {
-    return targets().bracketFor(call);
+    return targets().bracketFor(call, this);
   }
 
   /** Whether some method calls a target or refers to one ({@link ClassScan}, no parsing). */
@@ -79,6 +85,12 @@ abstract class ApplicationCallSites implements ConstructInstrumentation {
           return mv;
         }
         return new CallSiteWeaver(mv, target.internalName(), access, name, descriptor, version) {
+          @Override
+          protected boolean mayBracket(
+              int opcode, String callOwner, String callName, String callDescriptor) {
+            return targets().match(callOwner, callName, callName + callDescriptor);
+          }
+
           @Override
           protected Bracket bracketFor(
               int opcode, String owner, String callName, String callDescriptor, boolean itf) {

@@ -17,7 +17,7 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
  * JdkMethods#callSites} (e.g. the {@code exec()} call in {@code ForkJoinTask.doExec}).
  *
  * <p>A woven call looks like this (frames are written from the types an {@link AnalyzerAdapter}
- * tracks; nothing is loaded, no frame is computed):
+ * finds from the last frame, see {@link CallSiteFrames}; nothing is loaded, no frame is computed):
  *
  * <pre>
  *   [arguments stored in fresh locals, receiver kept in a fresh local, arguments reloaded]
@@ -44,8 +44,11 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
  * the types after the first jump).
  */
 public abstract class CallSiteWeaver extends OwnHandlersFirst {
-  private final AnalyzerAdapter frames;
+  private final CallSiteFrames calls;
   private final boolean canWeave;
+
+  /** The types at the call being woven; bracket parts write through it. */
+  private AnalyzerAdapter frames;
 
   /**
    * @param next the rest of the visitor chain
@@ -62,13 +65,21 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
       String name,
       String descriptor,
       int classVersion) {
-    this(new AnalyzerAdapter(owner, access, name, descriptor, next), name, classVersion);
+    this(new CallSiteFrames(owner, access, name, descriptor, next), name, classVersion);
   }
 
-  private CallSiteWeaver(AnalyzerAdapter frames, String name, int classVersion) {
-    super(frames, name);
-    this.frames = frames;
+  private CallSiteWeaver(CallSiteFrames calls, String name, int classVersion) {
+    super(calls, name);
+    this.calls = calls;
     this.canWeave = (classVersion & 0xFFFF) >= Opcodes.V1_6;
+  }
+
+  /**
+   * Whether {@link #bracketFor} may give a bracket for this call, without side effects: only then
+   * are the frame's types worked out. True unless a subclass knows better.
+   */
+  protected boolean mayBracket(int opcode, String owner, String name, String descriptor) {
+    return true;
   }
 
   /**
@@ -195,13 +206,14 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
   public void visitMethodInsn(
       int opcode, String owner, String name, String descriptor, boolean isInterface) {
     Bracket b = null;
-    if (canWeave
-        && frames.locals != null
-        && !name.equals("<init>")
-        && !frames.locals.contains(Opcodes.UNINITIALIZED_THIS)) {
-      b = bracketFor(opcode, owner, name, descriptor, isInterface);
+    AnalyzerAdapter types = null;
+    if (canWeave && !name.equals("<init>") && mayBracket(opcode, owner, name, descriptor)) {
+      types = calls.at();
+      if (types.locals != null && !types.locals.contains(Opcodes.UNINITIALIZED_THIS)) {
+        b = bracketFor(opcode, owner, name, descriptor, isInterface);
+      }
     }
-    if (b != null && b.hasExit() && b.hasThrown() && holdsNewObject(frames.locals)) {
+    if (b != null && b.hasExit() && b.hasThrown() && holdsNewObject(types.locals)) {
       // The old verifier (class files before Java 7 may fall back to it) forbids a handler over
       // code where a local holds an object under construction; javac never puts one there.
       b = null;
@@ -210,7 +222,14 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
       return;
     }
-    weave(b, opcode, owner, name, descriptor, isInterface);
+    frames = types;
+    calls.emitThrough(true);
+    try {
+      weave(b, opcode, owner, name, descriptor, isInterface);
+    } finally {
+      calls.emitThrough(false);
+      frames = null;
+    }
   }
 
   private void weave(

@@ -19,8 +19,8 @@ import org.objectweb.asm.Opcodes;
  * <pre>{@code
  * CallTargets.builder()
  *     .owners(Owners.exactly("java/util/concurrent/CountDownLatch"))
- *     .call("await()V", c -> await(c.region(ConstructKind.COUNT_DOWN_LATCH, "CountDownLatch.await")))
- *     .call("countDown()V", c -> countDown(c.region(...)))
+ *     .call("await()V", AWAIT)             // the family's bracket(AWAIT, call) makes the bracket
+ *     .call("countDown()V", COUNT_DOWN)
  *     .build();
  * }</pre>
  */
@@ -28,6 +28,15 @@ final class CallTargets implements ClassScan.Calls {
   /** Makes the bracket of one matched call; null leaves that call alone. */
   interface BracketFactory {
     Bracket bracketFor(Call call);
+  }
+
+  /**
+   * Makes the bracket of a row given by its number ({@link Builder#call(String, int)}): one switch
+   * in the family instead of a lambda per row, each of which the JVM would spin a class for at the
+   * agent's start.
+   */
+  interface Rows {
+    Bracket bracket(int row, Call call);
   }
 
   /** The receivers (owners of the call instruction) a target accepts. */
@@ -98,16 +107,18 @@ final class CallTargets implements ClassScan.Calls {
     }
   }
 
-  /** One row: owners, invoke, method, bracket. */
+  /** One row: owners, invoke, method, bracket (made by the factory, or else by row number). */
   private static final class Target {
     final Owners owners;
     final Invoke invoke;
     final BracketFactory factory;
+    final int row;
 
-    Target(Owners owners, Invoke invoke, BracketFactory factory) {
+    Target(Owners owners, Invoke invoke, BracketFactory factory, int row) {
       this.owners = owners;
       this.invoke = invoke;
       this.factory = factory;
+      this.row = row;
     }
   }
 
@@ -141,17 +152,20 @@ final class CallTargets implements ClassScan.Calls {
     return false;
   }
 
-  /** The bracket of the first row that matches {@code c} and gives one; null if none. */
-  Bracket bracketFor(Call c) {
-    Bracket b = bracketFor(byMethod.get(c.name + c.descriptor), c);
-    return b != null ? b : bracketFor(byName.get(c.name), c);
+  /**
+   * The bracket of the first row that matches {@code c} and gives one (rows given by number are
+   * made by {@code rows}); null if none.
+   */
+  Bracket bracketFor(Call c, Rows rows) {
+    Bracket b = bracketFor(byMethod.get(c.name + c.descriptor), c, rows);
+    return b != null ? b : bracketFor(byName.get(c.name), c, rows);
   }
 
-  private static Bracket bracketFor(List<Target> targets, Call c) {
+  private static Bracket bracketFor(List<Target> targets, Call c, Rows rows) {
     if (targets != null) {
       for (Target t : targets) {
         if (t.invoke.accepts(c.opcode) && t.owners.mayMatch(c.owner) && t.owners.matches(c)) {
-          Bracket b = t.factory.bracketFor(c);
+          Bracket b = t.factory != null ? t.factory.bracketFor(c) : rows.bracket(t.row, c);
           if (b != null) {
             return b;
           }
@@ -183,10 +197,29 @@ final class CallTargets implements ClassScan.Calls {
 
     /** A row for {@code method} called by {@code invoke} instructions only. */
     Builder call(Invoke invoke, String method, BracketFactory factory) {
+      return add(invoke, method, new Target(owners, invoke, factory, -1));
+    }
+
+    /** A row whose bracket the family's {@link Rows} makes, by the number {@code row}. */
+    Builder call(String method, int row) {
+      return call(Invoke.ANY, method, row);
+    }
+
+    /** A row for {@code invoke} instructions only, made by the family's {@link Rows}. */
+    Builder call(Invoke invoke, String method, int row) {
+      return add(invoke, method, new Target(owners, invoke, null, row));
+    }
+
+    private Builder add(Invoke invoke, String method, Target target) {
       int paren = method.indexOf('(');
       Map<String, List<Target>> map = paren >= 0 ? byMethod : byName;
       ClassScan.addTargetName(paren >= 0 ? method.substring(0, paren) : method);
-      map.computeIfAbsent(method, k -> new ArrayList<>(1)).add(new Target(owners, invoke, factory));
+      List<Target> rows = map.get(method);
+      if (rows == null) {
+        rows = new ArrayList<>(1);
+        map.put(method, rows);
+      }
+      rows.add(target);
       return this;
     }
 

@@ -16,19 +16,23 @@ import java.util.List;
  * lock.
  */
 public final class Conditions extends ApplicationCallSites {
+  // Rows of the table, made by bracket(row, call).
+  private static final int AWAIT = 0;
+  private static final int SIGNAL = 1;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(
               Owners.exactly(
                   "java/util/concurrent/locks/Condition",
                   "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject"))
-          .call("await()V", Conditions::await)
-          .call("awaitUninterruptibly()V", Conditions::await)
-          .call("await(JLjava/util/concurrent/TimeUnit;)Z", Conditions::await)
-          .call("awaitNanos(J)J", Conditions::await)
-          .call("awaitUntil(Ljava/util/Date;)Z", Conditions::await)
-          .call("signal()V", Conditions::signal)
-          .call("signalAll()V", Conditions::signal)
+          .call("await()V", AWAIT)
+          .call("awaitUninterruptibly()V", AWAIT)
+          .call("await(JLjava/util/concurrent/TimeUnit;)Z", AWAIT)
+          .call("awaitNanos(J)J", AWAIT)
+          .call("awaitUntil(Ljava/util/Date;)Z", AWAIT)
+          .call("signal()V", SIGNAL)
+          .call("signalAll()V", SIGNAL)
           .build();
 
   @Override
@@ -45,6 +49,18 @@ public final class Conditions extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case AWAIT:
+        return await(c);
+      case SIGNAL:
+        return signal(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket await(ApplicationCallSites.Call c) {

@@ -27,12 +27,17 @@ import org.objectweb.asm.Type;
 public final class CountDownLatches extends ApplicationCallSites {
   private static final String LATCH = "java/util/concurrent/CountDownLatch";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int AWAIT = 0;
+  private static final int AWAIT_TIMED = 1;
+  private static final int COUNT_DOWN = 2;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly(LATCH))
-          .call("await()V", c -> await(region(c), false))
-          .call("await(JLjava/util/concurrent/TimeUnit;)Z", c -> await(region(c), true))
-          .call("countDown()V", c -> countDown(region(c)))
+          .call("await()V", AWAIT)
+          .call("await(JLjava/util/concurrent/TimeUnit;)Z", AWAIT_TIMED)
+          .call("countDown()V", COUNT_DOWN)
           .build();
 
   @Override
@@ -49,6 +54,20 @@ public final class CountDownLatches extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case AWAIT:
+        return await(region(c), false);
+      case AWAIT_TIMED:
+        return await(region(c), true);
+      case COUNT_DOWN:
+        return countDown(region(c));
+      default:
+        return null;
+    }
   }
 
   private static int region(ApplicationCallSites.Call c) {

@@ -18,11 +18,14 @@ import org.objectweb.asm.Type;
  * by the recorder from the barrier's own generation object (0 for the first generation it sees).
  */
 public final class CyclicBarriers extends ApplicationCallSites {
+  // Rows of the table, made by bracket(row, call).
+  private static final int AWAIT = 0;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly("java/util/concurrent/CyclicBarrier"))
-          .call("await()I", CyclicBarriers::await)
-          .call("await(JLjava/util/concurrent/TimeUnit;)I", CyclicBarriers::await)
+          .call("await()I", AWAIT)
+          .call("await(JLjava/util/concurrent/TimeUnit;)I", AWAIT)
           .build();
 
   @Override
@@ -39,6 +42,16 @@ public final class CyclicBarriers extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case AWAIT:
+        return await(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket await(ApplicationCallSites.Call c) {

@@ -53,24 +53,30 @@ public final class ExecutorSites extends ApplicationCallSites {
 
   private static final String COLLECTION = "(Ljava/util/Collection;";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int SUBMIT = 0;
+  private static final int TEAM = 1;
+  private static final int AWAIT_TERMINATION = 2;
+  private static final int NEXT_COMPLETED = 3;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.orSubtypes(SUBMITTERS))
-          .call(Invoke.INSTANCE, "execute", ExecutorSites::submit)
-          .call(Invoke.INSTANCE, "submit", ExecutorSites::submit)
-          .call(Invoke.INSTANCE, "schedule", ExecutorSites::submit)
-          .call(Invoke.INSTANCE, "scheduleAtFixedRate", ExecutorSites::submit)
-          .call(Invoke.INSTANCE, "scheduleWithFixedDelay", ExecutorSites::submit)
+          .call(Invoke.INSTANCE, "execute", SUBMIT)
+          .call(Invoke.INSTANCE, "submit", SUBMIT)
+          .call(Invoke.INSTANCE, "schedule", SUBMIT)
+          .call(Invoke.INSTANCE, "scheduleAtFixedRate", SUBMIT)
+          .call(Invoke.INSTANCE, "scheduleWithFixedDelay", SUBMIT)
           .owners(Owners.orSubtypes(EXECUTORS))
-          .call("invokeAll" + COLLECTION + ")Ljava/util/List;", ExecutorSites::team)
-          .call("invokeAll" + COLLECTION + TIMEOUT + ")Ljava/util/List;", ExecutorSites::team)
-          .call("invokeAny" + COLLECTION + ")Ljava/lang/Object;", ExecutorSites::team)
-          .call("invokeAny" + COLLECTION + TIMEOUT + ")Ljava/lang/Object;", ExecutorSites::team)
-          .call("awaitTermination(" + TIMEOUT + ")Z", ExecutorSites::awaitTermination)
-          .call("close()V", ExecutorSites::awaitTermination)
+          .call("invokeAll" + COLLECTION + ")Ljava/util/List;", TEAM)
+          .call("invokeAll" + COLLECTION + TIMEOUT + ")Ljava/util/List;", TEAM)
+          .call("invokeAny" + COLLECTION + ")Ljava/lang/Object;", TEAM)
+          .call("invokeAny" + COLLECTION + TIMEOUT + ")Ljava/lang/Object;", TEAM)
+          .call("awaitTermination(" + TIMEOUT + ")Z", AWAIT_TERMINATION)
+          .call("close()V", AWAIT_TERMINATION)
           .owners(Owners.orSubtypes(COMPLETION_SERVICES))
-          .call("take()Ljava/util/concurrent/Future;", ExecutorSites::nextCompleted)
-          .call("poll(" + TIMEOUT + ")Ljava/util/concurrent/Future;", ExecutorSites::nextCompleted)
+          .call("take()Ljava/util/concurrent/Future;", NEXT_COMPLETED)
+          .call("poll(" + TIMEOUT + ")Ljava/util/concurrent/Future;", NEXT_COMPLETED)
           .build();
 
   @Override
@@ -86,6 +92,22 @@ public final class ExecutorSites extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case SUBMIT:
+        return submit(c);
+      case TEAM:
+        return team(c);
+      case AWAIT_TERMINATION:
+        return awaitTermination(c);
+      case NEXT_COMPLETED:
+        return nextCompleted(c);
+      default:
+        return null;
+    }
   }
 
   /** The call is a region within which the executor records the task's TASK_CREATE. */

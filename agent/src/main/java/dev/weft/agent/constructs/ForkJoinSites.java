@@ -48,21 +48,26 @@ public final class ForkJoinSites extends ApplicationCallSites {
   private static final String TIMEOUT = "(JLjava/util/concurrent/TimeUnit;)";
   private static final String TASK = "L" + FORK_JOIN_TASK + ";";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int INVOKE_ALL = 0;
+  private static final int JOIN_WAIT = 1;
+  private static final int INVOKE_FROM_OUTSIDE = 2;
+  private static final int POOL_INVOKE = 3;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.orSubtypes(TASKS))
-          .call(Invoke.STATIC, "invokeAll(" + TASK + TASK + ")V", ForkJoinSites::invokeAll)
-          .call(Invoke.STATIC, "invokeAll([" + TASK + ")V", ForkJoinSites::invokeAll)
-          .call(Invoke.INSTANCE, "join" + OBJECT, ForkJoinSites::joinWait)
-          .call(Invoke.INSTANCE, "quietlyJoin()V", ForkJoinSites::joinWait)
-          .call(Invoke.INSTANCE, "get" + OBJECT, ForkJoinSites::joinWait)
-          .call(Invoke.INSTANCE, "get" + TIMEOUT + "Ljava/lang/Object;", ForkJoinSites::joinWait)
-          .call(Invoke.INSTANCE, "quietlyJoin" + TIMEOUT + "Z", ForkJoinSites::joinWait)
-          .call(Invoke.INSTANCE, "invoke" + OBJECT, ForkJoinSites::invokeFromOutside)
-          .call(Invoke.INSTANCE, "quietlyInvoke()V", ForkJoinSites::invokeFromOutside)
+          .call(Invoke.STATIC, "invokeAll(" + TASK + TASK + ")V", INVOKE_ALL)
+          .call(Invoke.STATIC, "invokeAll([" + TASK + ")V", INVOKE_ALL)
+          .call(Invoke.INSTANCE, "join" + OBJECT, JOIN_WAIT)
+          .call(Invoke.INSTANCE, "quietlyJoin()V", JOIN_WAIT)
+          .call(Invoke.INSTANCE, "get" + OBJECT, JOIN_WAIT)
+          .call(Invoke.INSTANCE, "get" + TIMEOUT + "Ljava/lang/Object;", JOIN_WAIT)
+          .call(Invoke.INSTANCE, "quietlyJoin" + TIMEOUT + "Z", JOIN_WAIT)
+          .call(Invoke.INSTANCE, "invoke" + OBJECT, INVOKE_FROM_OUTSIDE)
+          .call(Invoke.INSTANCE, "quietlyInvoke()V", INVOKE_FROM_OUTSIDE)
           .owners(Owners.orSubtypes(POOLS))
-          .call(
-              Invoke.INSTANCE, "invoke(" + TASK + ")Ljava/lang/Object;", ForkJoinSites::poolInvoke)
+          .call(Invoke.INSTANCE, "invoke(" + TASK + ")Ljava/lang/Object;", POOL_INVOKE)
           .build();
 
   @Override
@@ -79,6 +84,22 @@ public final class ForkJoinSites extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case INVOKE_ALL:
+        return invokeAll(c);
+      case JOIN_WAIT:
+        return joinWait(c);
+      case INVOKE_FROM_OUTSIDE:
+        return invokeFromOutside(c);
+      case POOL_INVOKE:
+        return poolInvoke(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket joinWait(ApplicationCallSites.Call c) {

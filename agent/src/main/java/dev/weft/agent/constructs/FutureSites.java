@@ -34,16 +34,20 @@ public final class FutureSites extends ApplicationCallSites {
           "java/util/concurrent/RecursiveAction",
           "java/util/concurrent/CountedCompleter");
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int ASYNC = 0;
+  private static final int GET = 1;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly(COMPLETABLE))
-          .call(Invoke.STATIC, "supplyAsync", FutureSites::async)
-          .call(Invoke.STATIC, "runAsync", FutureSites::async)
+          .call(Invoke.STATIC, "supplyAsync", ASYNC)
+          .call(Invoke.STATIC, "runAsync", ASYNC)
           .owners(Owners.orSubtypes(FUTURES))
-          .call("get()Ljava/lang/Object;", FutureSites::get)
-          .call("get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", FutureSites::get)
+          .call("get()Ljava/lang/Object;", GET)
+          .call("get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;", GET)
           .owners(Owners.orSubtypes(COMPLETABLES))
-          .call("join()Ljava/lang/Object;", FutureSites::get)
+          .call("join()Ljava/lang/Object;", GET)
           .build();
 
   @Override
@@ -59,6 +63,18 @@ public final class FutureSites extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case ASYNC:
+        return async(c);
+      case GET:
+        return get(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket async(ApplicationCallSites.Call c) {

@@ -53,13 +53,16 @@ public final class ParallelStreams extends ApplicationCallSites {
           "findFirst",
           "findAny");
 
+  /** The one row kind of the table, made by bracket(row, call). */
+  private static final int PARALLEL_REGION = 0;
+
   private static final CallTargets TARGETS = terminalOperations();
 
   /** Every terminal operation, whatever its descriptor, called on a stream interface. */
   private static CallTargets terminalOperations() {
     CallTargets.Builder table = CallTargets.builder().owners(Owners.exactly(STREAMS));
     for (String name : TERMINAL) {
-      table.call(Invoke.VIRTUAL, name, ParallelStreams::parallelRegion);
+      table.call(Invoke.VIRTUAL, name, PARALLEL_REGION);
     }
     return table.build();
   }
@@ -77,6 +80,11 @@ public final class ParallelStreams extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    return row == PARALLEL_REGION ? parallelRegion(c) : null;
   }
 
   private static Bracket parallelRegion(ApplicationCallSites.Call c) {

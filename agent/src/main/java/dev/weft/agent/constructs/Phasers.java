@@ -31,17 +31,20 @@ import org.objectweb.asm.Type;
 public final class Phasers extends ApplicationCallSites {
   private static final String PHASER = "java/util/concurrent/Phaser";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int ARRIVE_AND_AWAIT = 0;
+  private static final int AWAIT_PHASE = 1;
+  private static final int ARRIVE = 2;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly(PHASER))
-          .call("arriveAndAwaitAdvance()I", c -> arriveAndAwait(region(c)))
-          .call("awaitAdvance(I)I", c -> awaitPhase(region(c)))
-          .call("awaitAdvanceInterruptibly(I)I", c -> awaitPhase(region(c)))
-          .call(
-              "awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I",
-              c -> awaitPhase(region(c)))
-          .call("arrive()I", c -> arrive(region(c)))
-          .call("arriveAndDeregister()I", c -> arrive(region(c)))
+          .call("arriveAndAwaitAdvance()I", ARRIVE_AND_AWAIT)
+          .call("awaitAdvance(I)I", AWAIT_PHASE)
+          .call("awaitAdvanceInterruptibly(I)I", AWAIT_PHASE)
+          .call("awaitAdvanceInterruptibly(IJLjava/util/concurrent/TimeUnit;)I", AWAIT_PHASE)
+          .call("arrive()I", ARRIVE)
+          .call("arriveAndDeregister()I", ARRIVE)
           .build();
 
   @Override
@@ -58,6 +61,20 @@ public final class Phasers extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case ARRIVE_AND_AWAIT:
+        return arriveAndAwait(region(c));
+      case AWAIT_PHASE:
+        return awaitPhase(region(c));
+      case ARRIVE:
+        return arrive(region(c));
+      default:
+        return null;
+    }
   }
 
   private static int region(ApplicationCallSites.Call c) {

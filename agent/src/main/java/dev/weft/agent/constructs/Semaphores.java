@@ -21,22 +21,26 @@ public final class Semaphores extends ApplicationCallSites {
   private static final int SHARED = LockFlags.SHARED;
   private static final String TIMED = "JLjava/util/concurrent/TimeUnit;)Z";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int ACQUIRE = 0;
+  private static final int ACQUIRE_UNINTERRUPTIBLY = 1;
+  private static final int TRY_ACQUIRE = 2;
+  private static final int TRY_ACQUIRE_TIMED = 3;
+  private static final int RELEASE = 4;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly("java/util/concurrent/Semaphore"))
-          .call("acquire()V", c -> acquire(c, ACQUIRES, 0, true))
-          .call("acquire(I)V", c -> acquire(c, ACQUIRES, 0, true))
-          .call("acquireUninterruptibly()V", c -> acquire(c, ACQUIRES, 0, false))
-          .call("acquireUninterruptibly(I)V", c -> acquire(c, ACQUIRES, 0, false))
-          .call("tryAcquire()Z", c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.FAILED, false))
-          .call("tryAcquire(I)Z", c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.FAILED, false))
-          .call("tryAcquire(" + TIMED, c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.ABORTED, true))
-          .call("tryAcquire(I" + TIMED, c -> acquire(c, TRUE_IF_ACQUIRED, LockFlags.ABORTED, true))
-          .call(
-              "release()V", c -> LockCalls.release(c, ConstructKind.SEMAPHORE, "Semaphore.release"))
-          .call(
-              "release(I)V",
-              c -> LockCalls.release(c, ConstructKind.SEMAPHORE, "Semaphore.release"))
+          .call("acquire()V", ACQUIRE)
+          .call("acquire(I)V", ACQUIRE)
+          .call("acquireUninterruptibly()V", ACQUIRE_UNINTERRUPTIBLY)
+          .call("acquireUninterruptibly(I)V", ACQUIRE_UNINTERRUPTIBLY)
+          .call("tryAcquire()Z", TRY_ACQUIRE)
+          .call("tryAcquire(I)Z", TRY_ACQUIRE)
+          .call("tryAcquire(" + TIMED, TRY_ACQUIRE_TIMED)
+          .call("tryAcquire(I" + TIMED, TRY_ACQUIRE_TIMED)
+          .call("release()V", RELEASE)
+          .call("release(I)V", RELEASE)
           .build();
 
   @Override
@@ -53,6 +57,24 @@ public final class Semaphores extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case ACQUIRE:
+        return acquire(c, ACQUIRES, 0, true);
+      case ACQUIRE_UNINTERRUPTIBLY:
+        return acquire(c, ACQUIRES, 0, false);
+      case TRY_ACQUIRE:
+        return acquire(c, TRUE_IF_ACQUIRED, LockFlags.FAILED, false);
+      case TRY_ACQUIRE_TIMED:
+        return acquire(c, TRUE_IF_ACQUIRED, LockFlags.ABORTED, true);
+      case RELEASE:
+        return LockCalls.release(c, ConstructKind.SEMAPHORE, "Semaphore.release");
+      default:
+        return null;
+    }
   }
 
   private static Bracket acquire(

@@ -18,11 +18,14 @@ import org.objectweb.asm.MethodVisitor;
  * Busy loops that call neither are not recognised.
  */
 public final class Spins extends ApplicationCallSites {
+  // Rows of the table, made by bracket(row, call).
+  private static final int SPIN = 0;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly("java/lang/Thread"))
-          .call(Invoke.STATIC, "onSpinWait()V", Spins::spin)
-          .call(Invoke.STATIC, "yield()V", Spins::spin)
+          .call(Invoke.STATIC, "onSpinWait()V", SPIN)
+          .call(Invoke.STATIC, "yield()V", SPIN)
           .build();
 
   @Override
@@ -39,6 +42,16 @@ public final class Spins extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case SPIN:
+        return spin(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket spin(ApplicationCallSites.Call c) {

@@ -20,22 +20,27 @@ import java.util.List;
 public final class StampedLocks extends ApplicationCallSites {
   private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)J";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int LOCK = 0;
+  private static final int LOCK_INTERRUPTIBLY = 1;
+  private static final int TRY_LOCK = 2;
+  private static final int TRY_LOCK_TIMED = 3;
+  private static final int UNLOCK = 4;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.exactly("java/util/concurrent/locks/StampedLock"))
-          .call("writeLock()J", c -> acquire(c, ACQUIRES, 0, false))
-          .call("readLock()J", c -> acquire(c, ACQUIRES, 0, false))
-          .call("writeLockInterruptibly()J", c -> acquire(c, ACQUIRES, 0, true))
-          .call("readLockInterruptibly()J", c -> acquire(c, ACQUIRES, 0, true))
-          .call("tryWriteLock()J", c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.FAILED, false))
-          .call("tryReadLock()J", c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.FAILED, false))
-          .call(
-              "tryWriteLock" + TIMED, c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.ABORTED, true))
-          .call(
-              "tryReadLock" + TIMED, c -> acquire(c, NONZERO_IF_ACQUIRED, LockFlags.ABORTED, true))
-          .call("unlockWrite(J)V", StampedLocks::release)
-          .call("unlockRead(J)V", StampedLocks::release)
-          .call("unlock(J)V", StampedLocks::release)
+          .call("writeLock()J", LOCK)
+          .call("readLock()J", LOCK)
+          .call("writeLockInterruptibly()J", LOCK_INTERRUPTIBLY)
+          .call("readLockInterruptibly()J", LOCK_INTERRUPTIBLY)
+          .call("tryWriteLock()J", TRY_LOCK)
+          .call("tryReadLock()J", TRY_LOCK)
+          .call("tryWriteLock" + TIMED, TRY_LOCK_TIMED)
+          .call("tryReadLock" + TIMED, TRY_LOCK_TIMED)
+          .call("unlockWrite(J)V", UNLOCK)
+          .call("unlockRead(J)V", UNLOCK)
+          .call("unlock(J)V", UNLOCK)
           .build();
 
   @Override
@@ -52,6 +57,24 @@ public final class StampedLocks extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case LOCK:
+        return acquire(c, ACQUIRES, 0, false);
+      case LOCK_INTERRUPTIBLY:
+        return acquire(c, ACQUIRES, 0, true);
+      case TRY_LOCK:
+        return acquire(c, NONZERO_IF_ACQUIRED, LockFlags.FAILED, false);
+      case TRY_LOCK_TIMED:
+        return acquire(c, NONZERO_IF_ACQUIRED, LockFlags.ABORTED, true);
+      case UNLOCK:
+        return release(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket acquire(

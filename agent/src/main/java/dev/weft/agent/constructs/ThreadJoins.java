@@ -13,13 +13,16 @@ import java.util.Set;
  * the user wrote them, with the joined thread as target (its Java id in the trace).
  */
 public final class ThreadJoins extends ApplicationCallSites {
+  // Rows of the table, made by bracket(row, call).
+  private static final int JOIN = 0;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.orSubtypes(Set.of("java/lang/Thread")))
-          .call("join()V", ThreadJoins::join)
-          .call("join(J)V", ThreadJoins::join)
-          .call("join(JI)V", ThreadJoins::join)
-          .call("join(Ljava/time/Duration;)Z", ThreadJoins::join)
+          .call("join()V", JOIN)
+          .call("join(J)V", JOIN)
+          .call("join(JI)V", JOIN)
+          .call("join(Ljava/time/Duration;)Z", JOIN)
           .build();
 
   @Override
@@ -35,6 +38,16 @@ public final class ThreadJoins extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case JOIN:
+        return join(c);
+      default:
+        return null;
+    }
   }
 
   private static Bracket join(ApplicationCallSites.Call c) {

@@ -50,17 +50,18 @@ public final class Threads extends ApplicationCallSites {
           "java/lang/Thread$Builder$OfVirtual");
   private static final String STARTED = "(Ljava/lang/Runnable;)Ljava/lang/Thread;";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int START = 0;
+  private static final int STARTED_BY = 1;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           .owners(Owners.orSubtypes(THREADS))
-          .call(
-              Invoke.INSTANCE,
-              "start()V",
-              c -> beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start")))
+          .call(Invoke.INSTANCE, "start()V", START)
           .owners(Owners.exactly(BUILDERS))
-          .call("start" + STARTED, Threads::afterStart)
+          .call("start" + STARTED, STARTED_BY)
           .owners(Owners.exactly(THREAD))
-          .call("startVirtualThread" + STARTED, Threads::afterStart)
+          .call("startVirtualThread" + STARTED, STARTED_BY)
           .build();
 
   @Override
@@ -189,6 +190,18 @@ public final class Threads extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case START:
+        return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));
+      case STARTED_BY:
+        return afterStart(c);
+      default:
+        return null;
+    }
   }
 
   /** {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}. */

@@ -33,33 +33,37 @@ import org.objectweb.asm.MethodVisitor;
 public final class Waits extends ApplicationCallSites {
   private static final String OBJECT = "Ljava/lang/Object;";
 
+  // Rows of the table, made by bracket(row, call).
+  private static final int OBJECT_WAIT = 0;
+  private static final int OBJECT_NOTIFY = 1;
+  private static final int THREAD_SLEEP = 2;
+  private static final int TIME_UNIT_SLEEP = 3;
+  private static final int PARK = 4;
+  private static final int UNPARK = 5;
+
   private static final CallTargets TARGETS =
       CallTargets.builder()
           // Object's wait and notify methods are final: these names and descriptors are theirs.
           .owners(Owners.any())
-          .call(Invoke.VIRTUAL, "wait()V", Waits::objectWait)
-          .call(Invoke.VIRTUAL, "wait(J)V", Waits::objectWait)
-          .call(Invoke.VIRTUAL, "wait(JI)V", Waits::objectWait)
-          .call(Invoke.VIRTUAL, "notify()V", Waits::objectNotify)
-          .call(Invoke.VIRTUAL, "notifyAll()V", Waits::objectNotify)
+          .call(Invoke.VIRTUAL, "wait()V", OBJECT_WAIT)
+          .call(Invoke.VIRTUAL, "wait(J)V", OBJECT_WAIT)
+          .call(Invoke.VIRTUAL, "wait(JI)V", OBJECT_WAIT)
+          .call(Invoke.VIRTUAL, "notify()V", OBJECT_NOTIFY)
+          .call(Invoke.VIRTUAL, "notifyAll()V", OBJECT_NOTIFY)
           .owners(Owners.exactly("java/lang/Thread"))
-          .call(Invoke.STATIC, "sleep(J)V", c -> sleep(c, "Thread.sleep"))
-          .call(Invoke.STATIC, "sleep(JI)V", c -> sleep(c, "Thread.sleep"))
-          .call(Invoke.STATIC, "sleep(Ljava/time/Duration;)V", c -> sleep(c, "Thread.sleep"))
+          .call(Invoke.STATIC, "sleep(J)V", THREAD_SLEEP)
+          .call(Invoke.STATIC, "sleep(JI)V", THREAD_SLEEP)
+          .call(Invoke.STATIC, "sleep(Ljava/time/Duration;)V", THREAD_SLEEP)
           .owners(Owners.exactly("java/util/concurrent/TimeUnit"))
-          .call("sleep(J)V", c -> sleep(c, "TimeUnit.sleep"))
+          .call("sleep(J)V", TIME_UNIT_SLEEP)
           .owners(Owners.exactly("java/util/concurrent/locks/LockSupport"))
-          .call("park()V", Waits::park)
-          .call("park(" + OBJECT + ")V", Waits::park)
-          .call("parkNanos(J)V", Waits::park)
-          .call("parkNanos(" + OBJECT + "J)V", Waits::park)
-          .call("parkUntil(J)V", Waits::park)
-          .call("parkUntil(" + OBJECT + "J)V", Waits::park)
-          .call(
-              "unpark(Ljava/lang/Thread;)V",
-              c ->
-                  notifying(
-                      c.region(ConstructKind.NOTIFY, "LockSupport.unpark"), WaitKind.PARK, true))
+          .call("park()V", PARK)
+          .call("park(" + OBJECT + ")V", PARK)
+          .call("parkNanos(J)V", PARK)
+          .call("parkNanos(" + OBJECT + "J)V", PARK)
+          .call("parkUntil(J)V", PARK)
+          .call("parkUntil(" + OBJECT + "J)V", PARK)
+          .call("unpark(Ljava/lang/Thread;)V", UNPARK)
           .build();
 
   @Override
@@ -76,6 +80,26 @@ public final class Waits extends ApplicationCallSites {
   @Override
   protected CallTargets targets() {
     return TARGETS;
+  }
+
+  @Override
+  public Bracket bracket(int row, ApplicationCallSites.Call c) {
+    switch (row) {
+      case OBJECT_WAIT:
+        return objectWait(c);
+      case OBJECT_NOTIFY:
+        return objectNotify(c);
+      case THREAD_SLEEP:
+        return sleep(c, "Thread.sleep");
+      case TIME_UNIT_SLEEP:
+        return sleep(c, "TimeUnit.sleep");
+      case PARK:
+        return park(c);
+      case UNPARK:
+        return notifying(c.region(ConstructKind.NOTIFY, "LockSupport.unpark"), WaitKind.PARK, true);
+      default:
+        return null;
+    }
   }
 
   private static Bracket objectWait(ApplicationCallSites.Call c) {
