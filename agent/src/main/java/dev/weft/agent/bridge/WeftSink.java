@@ -111,6 +111,12 @@ public abstract class WeftSink {
   /** The request ended; {@code flags} are {@code LockFlags} bits (e.g. FAILED for a failed try). */
   public abstract void lockAcquired(Object lock, int flags);
 
+  /**
+   * The thread acquired {@code lock} at its first attempt, without waiting ({@link
+   * WeftBridge#lockFirstTry}): its request and its acquisition, at one time.
+   */
+  public abstract void lockAcquiredAtOnce(int region, Object lock);
+
   /** The thread released {@code lock}. */
   public abstract void lockReleased(Object lock);
 
