@@ -421,11 +421,12 @@ public final class WeftBridge {
    * not interrupted (that call would throw first). True when the attempt acquired the lock: the
    * thread never waited, and the request and the acquisition are recorded at one time ({@link
    * WeftSink#lockAcquiredAtOnce}); the woven code then skips the call. False when nothing was done
-   * (no sink, another lock, the lock is held by another thread): the call is made as usual.
+   * (no sink, another lock, the lock is held by another thread, the sink wants none: {@link
+   * WeftSink#noLockFirstTries}): the call is made as usual.
    */
   public static boolean lockFirstTry(int region, Object lock, boolean interruptible) {
     WeftSink s = sink;
-    if (s == null || lock == null || lock.getClass() != ReentrantLock.class) {
+    if (s == null || !s.lockFirstTries || lock == null || lock.getClass() != ReentrantLock.class) {
       return false;
     }
     try {

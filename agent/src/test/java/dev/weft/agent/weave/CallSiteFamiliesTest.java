@@ -103,7 +103,7 @@ class CallSiteFamiliesTest {
     // held by another thread makes the thread wait: the call itself, its request timed apart.
     assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock(true))));
     assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock() {})));
-    assertEquals(held, w.run("lockAndUnlock", () -> args(heldBriefly())));
+    assertEquals(held, w.run("lockAndUnlock", () -> args(heldUntilQueued())));
     assertEquals(held, w.run("tryLockByReference", () -> args(new ReentrantLock())));
     assertEquals(
         List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 " + ABORTED),
@@ -111,8 +111,19 @@ class CallSiteFamiliesTest {
     assertEquals(List.of(), w.run("readThenWrite", () -> args(new ReentrantReadWriteLock())));
   }
 
-  /** A free non-fair lock that another thread takes now and releases 50 ms later. */
-  private static ReentrantLock heldBriefly() {
+  @Test
+  void reentrantLocksWithoutFirstTries() throws Exception {
+    // An attached agent's hooks inside ReentrantLock would take the bridge's tryLock() for the
+    // program's: the call makes its own first attempt.
+    sink.noLockFirstTries();
+    Woven w = weave(new ReentrantLocks(), LockSamples.class);
+    assertEquals(
+        List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 0", "lockReleased a0"),
+        w.run("lockAndUnlock", () -> args(new ReentrantLock())));
+  }
+
+  /** A non-fair lock that another thread holds until a thread queues for it. */
+  private static ReentrantLock heldUntilQueued() {
     ReentrantLock lock = new ReentrantLock();
     CountDownLatch taken = new CountDownLatch(1);
     Thread holder =
@@ -120,7 +131,9 @@ class CallSiteFamiliesTest {
             () -> {
               lock.lock();
               taken.countDown();
-              LockSupport.parkNanos(50_000_000L);
+              while (!lock.hasQueuedThreads()) {
+                LockSupport.parkNanos(100_000L);
+              }
               lock.unlock();
             });
     holder.start();
