@@ -92,6 +92,7 @@ final class AgentRuntime {
     recorder.ignore(writer.backgroundThread());
     if (attached) {
       CalleeHooks.enableForAttach();
+      recorder.noLockFirstTries(); // RunningLocks' hooks would record the bridge's tryLock()
     }
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);

@@ -1,5 +1,7 @@
 package dev.weft.agent.bridge;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /**
  * The bootstrap-visible facade woven code calls: one static method per event kind (POMP style),
  * taking the int region id of the woven site and the object(s) concerned, forwarding to the
@@ -408,6 +410,44 @@ public final class WeftBridge {
         }
       }
     }
+  }
+
+  /**
+   * Makes a {@code lock()} (or, with {@code interruptible}, a {@code lockInterruptibly()}) call's
+   * first attempt itself, when that attempt is exactly the call's own: {@code lock} is a non-fair
+   * {@code ReentrantLock} of that very class (whose {@code lock()} begins with the barging attempt
+   * that {@code tryLock()} makes; a fair lock's {@code tryLock()} would barge where {@code lock()}
+   * queues, a subclass may override either), and, for {@code lockInterruptibly()}, the thread is
+   * not interrupted (that call would throw first). True when the attempt acquired the lock: the
+   * thread never waited, and the request and the acquisition are recorded at one time ({@link
+   * WeftSink#lockAcquiredAtOnce}); the woven code then skips the call. False when nothing was done
+   * (no sink, another lock, the lock is held by another thread, the sink wants none: {@link
+   * WeftSink#noLockFirstTries}): the call is made as usual.
+   */
+  public static boolean lockFirstTry(int region, Object lock, boolean interruptible) {
+    WeftSink s = sink;
+    if (s == null || !s.lockFirstTries || lock == null || lock.getClass() != ReentrantLock.class) {
+      return false;
+    }
+    try {
+      ReentrantLock l = (ReentrantLock) lock;
+      if (l.isFair() || interruptible && Thread.currentThread().isInterrupted() || !l.tryLock()) {
+        return false;
+      }
+    } catch (Throwable hostsOwn) {
+      // The hold count's limit, or the host's deep recursion: the call itself then meets it.
+      return false;
+    }
+    try {
+      s.lockAcquiredAtOnce(region, lock);
+    } catch (Throwable t) {
+      try {
+        fault(s, t);
+      } catch (Throwable outOfStack) {
+        // Nothing may reach the host program.
+      }
+    }
+    return true;
   }
 
   /** See {@link WeftSink#lockReleased}. */

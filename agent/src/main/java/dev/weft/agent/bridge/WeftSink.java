@@ -13,8 +13,20 @@ package dev.weft.agent.bridge;
  */
 public abstract class WeftSink {
 
+  /**
+   * Whether {@link WeftBridge#lockFirstTry} may make a lock call's first attempt. Not while hooks
+   * inside {@code ReentrantLock}'s own methods record (an attached agent's): they would take the
+   * bridge's {@code tryLock()} for one of the program's.
+   */
+  boolean lockFirstTries = true;
+
   /** For subclasses. */
   protected WeftSink() {}
+
+  /** Lock calls make their first attempt themselves, bracketed; call before installing the sink. */
+  public final void noLockFirstTries() {
+    lockFirstTries = false;
+  }
 
   // ---- regions (POMP enter/exit)
   // -----------------------------------------------------------------
@@ -110,6 +122,12 @@ public abstract class WeftSink {
 
   /** The request ended; {@code flags} are {@code LockFlags} bits (e.g. FAILED for a failed try). */
   public abstract void lockAcquired(Object lock, int flags);
+
+  /**
+   * The thread acquired {@code lock} at its first attempt, without waiting ({@link
+   * WeftBridge#lockFirstTry}): its request and its acquisition, at one time.
+   */
+  public abstract void lockAcquiredAtOnce(int region, Object lock);
 
   /** The thread released {@code lock}. */
   public abstract void lockReleased(Object lock);

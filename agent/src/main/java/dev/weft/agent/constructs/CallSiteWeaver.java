@@ -22,6 +22,7 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
  * <pre>
  *   [arguments stored in fresh locals, receiver kept in a fresh local, arguments reloaded]
  *   [condition → fresh int local]
+ *   [shortcut; if it did what the call does: operands dropped; goto resume]
  *   before
  *   start: the call
  *   end:   after; goto resume
@@ -106,6 +107,21 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
 
     /** Pushes the condition (an int), evaluated once before the call; see {@link Site#when}. */
     protected void condition(MethodVisitor mv, Site site) {}
+
+    /**
+     * Whether {@link #shortcut} is woven. Only for calls that return nothing; {@link #before} must
+     * then leave the frame's locals as it found them (the shortcut's path skips it).
+     */
+    protected boolean hasShortcut() {
+      return false;
+    }
+
+    /**
+     * Pushes an int, first thing after the operands are kept: non-zero when it did what the call
+     * would have done, so that the call is skipped: its operands are dropped, and neither {@link
+     * #before} nor the call's exit code run.
+     */
+    protected void shortcut(MethodVisitor mv, Site site) {}
 
     /** Before the call (the arguments are on the stack). */
     protected void before(MethodVisitor mv, Site site) {}
@@ -262,15 +278,22 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
       site.conditionLocal = site.newLocal(Type.INT_TYPE);
       frames.visitVarInsn(Opcodes.ISTORE, site.conditionLocal);
     }
+    Label skipped = b.hasShortcut() ? shortcut(b, site, opcode, args, descriptor) : null;
+    Object[] localsSkipping = skipped == null ? null : frameTypes(frames.locals);
     b.before(frames, site);
 
-    if (!b.hasExit()) {
+    if (!b.hasExit() || !b.hasThrown()) {
       frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-      return;
-    }
-    if (!b.hasThrown()) {
-      frames.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-      b.after(frames, site);
+      if (b.hasExit()) {
+        b.after(frames, site);
+      }
+      if (skipped != null) {
+        Object[] stack = frameTypes(frames.stack);
+        frames.visitLabel(skipped);
+        frames.visitFrame(
+            Opcodes.F_NEW, localsSkipping.length, localsSkipping, stack.length, stack);
+        frames.visitInsn(Opcodes.NOP);
+      }
       return;
     }
     Label start = new Label();
@@ -294,10 +317,41 @@ public abstract class CallSiteWeaver extends OwnHandlersFirst {
     frames.visitInsn(Opcodes.ATHROW);
 
     frames.visitLabel(resume);
+    if (skipped != null) {
+      // Reached from the shortcut too, where the locals the call's path added are not set.
+      frames.visitLabel(skipped);
+      localsAfter = localsSkipping;
+    }
     frames.visitFrame(
         Opcodes.F_NEW, localsAfter.length, localsAfter, stackAfter.length, stackAfter);
     // A frame of the original code may follow at once; the nop keeps the two offsets apart.
     frames.visitInsn(Opcodes.NOP);
+  }
+
+  /**
+   * The bracket's shortcut and, when it says so, the jump past the call with the call's operands
+   * dropped; returns the label the jump goes to, to be placed where the call's path resumes.
+   */
+  private Label shortcut(Bracket b, Site site, int opcode, Type[] args, String descriptor) {
+    if (Type.getReturnType(descriptor) != Type.VOID_TYPE) {
+      throw new IllegalStateException("a shortcut for a call with a result: " + descriptor);
+    }
+    Label call = new Label();
+    Label skipped = new Label();
+    b.shortcut(frames, site);
+    frames.visitJumpInsn(Opcodes.IFEQ, call);
+    Object[] locals = frameTypes(frames.locals);
+    Object[] stack = frameTypes(frames.stack);
+    for (int i = args.length - 1; i >= 0; i--) {
+      frames.visitInsn(args[i].getSize() == 2 ? Opcodes.POP2 : Opcodes.POP);
+    }
+    if (opcode != Opcodes.INVOKESTATIC) {
+      frames.visitInsn(Opcodes.POP);
+    }
+    frames.visitJumpInsn(Opcodes.GOTO, skipped);
+    frames.visitLabel(call);
+    frames.visitFrame(Opcodes.F_NEW, locals.length, locals, stack.length, stack);
+    return skipped;
   }
 
   private static boolean holdsNewObject(List<Object> locals) {

@@ -47,16 +47,12 @@ final class LockCalls {
         .owners(owners)
         .call(
             "lock()V",
-            c -> acquire(c.region(kind, siteName + ".lock"), flags, Result.ACQUIRES, 0, false))
+            c -> acquireOrFirstTry(c.region(kind, siteName + ".lock"), kind, flags, false))
         .call(
             "lockInterruptibly()V",
             c ->
-                acquire(
-                    c.region(kind, siteName + ".lockInterruptibly"),
-                    flags,
-                    Result.ACQUIRES,
-                    0,
-                    true))
+                acquireOrFirstTry(
+                    c.region(kind, siteName + ".lockInterruptibly"), kind, flags, true))
         .call(
             "tryLock()Z",
             c ->
@@ -79,12 +75,32 @@ final class LockCalls {
   }
 
   /**
+   * A {@code lock()} or {@code lockInterruptibly()} call. Where the receiver may be a {@code
+   * ReentrantLock} (the kind says so), its first attempt is made by {@link
+   * dev.weft.agent.bridge.WeftBridge#lockFirstTry}, which acquires a free non-fair lock as the call
+   * would and records it with one timestamp, since the thread did not wait; only when that attempt
+   * is not made or fails does the call run, bracketed as {@link #acquire}, its request timed on its
+   * own. A separate request time costs a clock read per acquisition (BENCHMARKS.md, the lock pair).
+   */
+  private static Bracket acquireOrFirstTry(
+      int region, ConstructKind kind, int flags, boolean interruptible) {
+    return acquire(
+        region, flags, Result.ACQUIRES, 0, interruptible, kind == ConstructKind.REENTRANT_LOCK);
+  }
+
+  /**
    * An acquiring call: REQUEST before; after, ACQUIRED with {@code flags}, plus {@code failFlag}
    * when {@code result} says it did not acquire; with {@code interruptible}, when it throws,
    * ACQUIRED with {@code flags | ABORTED}.
    */
   static Bracket acquire(
       int region, int flags, Result result, int failFlag, boolean interruptible) {
+    return acquire(region, flags, result, failFlag, interruptible, false);
+  }
+
+  /** {@link #acquire}, with {@code firstTry}: see {@link #acquireOrFirstTry}. */
+  private static Bracket acquire(
+      int region, int flags, Result result, int failFlag, boolean interruptible, boolean firstTry) {
     return new Bracket() {
       @Override
       protected boolean keepsOperands() {
@@ -94,6 +110,19 @@ final class LockCalls {
       @Override
       protected boolean hasThrown() {
         return interruptible;
+      }
+
+      @Override
+      protected boolean hasShortcut() {
+        return firstTry;
+      }
+
+      @Override
+      protected void shortcut(MethodVisitor mv, Site site) {
+        BridgeCalls.push(mv, region);
+        site.loadReceiver(mv);
+        BridgeCalls.push(mv, interruptible ? 1 : 0);
+        Bridge.LOCK_FIRST_TRY.call(mv);
       }
 
       @Override

@@ -310,6 +310,11 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void lockAcquiredAtOnce(int region, Object lock) {
+    locks.lockAcquiredAtOnce(region, lock);
+  }
+
+  @Override
   public void lockReleased(Object lock) {
     locks.lockReleased(lock);
   }

@@ -40,6 +40,7 @@ public enum Bridge {
   BARRIER_EXIT("barrierExit", "(ILjava/lang/Object;JI)V"),
   LOCK_REQUEST("lockRequest", "(ILjava/lang/Object;)V"),
   LOCK_ACQUIRED("lockAcquired", "(Ljava/lang/Object;I)V"),
+  LOCK_FIRST_TRY("lockFirstTry", "(ILjava/lang/Object;Z)Z"),
   LOCK_RELEASED("lockReleased", "(Ljava/lang/Object;)V"),
   WAIT_ENTER("waitEnter", "(II)V"),
   WAIT_EXIT("waitExit", "(I)V"),

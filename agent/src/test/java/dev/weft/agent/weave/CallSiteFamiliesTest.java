@@ -89,12 +89,60 @@ class CallSiteFamiliesTest {
     Woven w = weave(new ReentrantLocks(), LockSamples.class);
     List<String> held =
         List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 0", "lockReleased a0");
-    assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock())));
+    // A free non-fair ReentrantLock is acquired by the bridge's first try, the call skipped.
+    List<String> atOnce = List.of("lockAcquiredAtOnce REENTRANT_LOCK a0", "lockReleased a0");
+    assertEquals(atOnce, w.run("lockAndUnlock", () -> args(new ReentrantLock())));
+    assertEquals(
+        List.of(
+            "lockAcquiredAtOnce REENTRANT_LOCK a0",
+            "lockAcquiredAtOnce REENTRANT_LOCK a0",
+            "lockReleased a0",
+            "lockReleased a0"),
+        w.run("lockTwiceInterruptibly", () -> args(new ReentrantLock())));
+    // A fair lock's tryLock() barges where lock() queues; a subclass may override lock(); a lock
+    // held by another thread makes the thread wait: the call itself, its request timed apart.
+    assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock(true))));
+    assertEquals(held, w.run("lockAndUnlock", () -> args(new ReentrantLock() {})));
+    assertEquals(held, w.run("lockAndUnlock", () -> args(heldUntilQueued())));
     assertEquals(held, w.run("tryLockByReference", () -> args(new ReentrantLock())));
     assertEquals(
         List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 " + ABORTED),
         w.run("lockInterruptiblyWhenInterrupted", () -> args(new ReentrantLock())));
     assertEquals(List.of(), w.run("readThenWrite", () -> args(new ReentrantReadWriteLock())));
+  }
+
+  @Test
+  void reentrantLocksWithoutFirstTries() throws Exception {
+    // An attached agent's hooks inside ReentrantLock would take the bridge's tryLock() for the
+    // program's: the call makes its own first attempt.
+    sink.noLockFirstTries();
+    Woven w = weave(new ReentrantLocks(), LockSamples.class);
+    assertEquals(
+        List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 0", "lockReleased a0"),
+        w.run("lockAndUnlock", () -> args(new ReentrantLock())));
+  }
+
+  /** A non-fair lock that another thread holds until a thread queues for it. */
+  private static ReentrantLock heldUntilQueued() {
+    ReentrantLock lock = new ReentrantLock();
+    CountDownLatch taken = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              lock.lock();
+              taken.countDown();
+              while (!lock.hasQueuedThreads()) {
+                LockSupport.parkNanos(100_000L);
+              }
+              lock.unlock();
+            });
+    holder.start();
+    try {
+      taken.await();
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    return lock;
   }
 
   @Test

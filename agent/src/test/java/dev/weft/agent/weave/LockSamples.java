@@ -22,6 +22,16 @@ public final class LockSamples {
     lock.unlock();
   }
 
+  public static int lockTwiceInterruptibly(ReentrantLock lock) throws Exception {
+    lock.lockInterruptibly();
+    Action again = lock::lockInterruptibly;
+    again.run();
+    int holds = lock.getHoldCount();
+    lock.unlock();
+    lock.unlock();
+    return holds;
+  }
+
   public static boolean tryLockByReference(ReentrantLock lock) {
     BooleanSupplier attempt = lock::tryLock;
     boolean acquired = attempt.getAsBoolean();

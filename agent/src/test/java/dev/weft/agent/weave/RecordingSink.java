@@ -58,6 +58,11 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void lockAcquiredAtOnce(int region, Object lock) {
+    add("lockAcquiredAtOnce", r(region), o(lock));
+  }
+
+  @Override
   public void userRegionEnter(int region) {
     add("userRegionEnter", r(region));
   }

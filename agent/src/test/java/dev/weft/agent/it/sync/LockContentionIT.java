@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Contended locks: N workers take one lock in turn, each holding it for a known time (see {@link
  * LockContentionApp}). The recorded acquisitions must be a total order consistent with their
  * timestamps, and each worker's recorded wait (request to acquisition) must lie within the wait the
- * worker measured itself around its call, and add up to the same total.
+ * worker measured itself around its call, and add up to the same total. A ReentrantLock found free
+ * is acquired with one timestamp for request and acquisition, a taken one with two.
  */
 @Tag("child-jvm")
 class LockContentionIT {
@@ -113,6 +114,17 @@ class LockContentionIT {
         assertTrue(
             a.acquired >= all.get(i - 1).released,
             "acquired only after the previous holder released: " + all.get(i - 1) + " then " + a);
+      }
+    }
+
+    if (mode.equals("reentrant")) {
+      // The free lock is acquired at its first attempt: request and acquisition at one time. A
+      // taken lock makes the thread wait: the request has its own time, before main's last hold.
+      SyncTraces.Acquisition first = all.get(0);
+      assertEquals(SyncTraces.stream(t, "main"), first.stream, "main first: " + first);
+      assertEquals(0, first.waited(), "main's acquisition of the free lock: " + first);
+      for (SyncTraces.Acquisition a : all.subList(1, all.size())) {
+        assertTrue(a.waited() >= HOLD_MS * 1_000_000 * 98 / 100, "a worker waited: " + a);
       }
     }
 

@@ -486,19 +486,29 @@ class RunningWaitsIT {
             + " ns");
   }
 
-  /** The index of the wait not yet taken that overlaps {@code w} most, or -1 when none does. */
+  /**
+   * The index of the wait not yet taken that overlaps {@code w} most, or -1 when none does. A wait
+   * of no length (a free lock acquired at its first try: one timestamp) overlaps the one it lies
+   * in.
+   */
   private static int mostOverlapping(long[] w, List<long[]> candidates, boolean[] taken) {
     int best = -1;
-    long bestOverlap = 0;
+    long bestOverlap = -1;
     for (int j = 0; j < candidates.size(); j++) {
       long[] c = candidates.get(j);
       long overlap = Math.min(w[1], c[1]) - Math.max(w[0], c[0]);
-      if (!taken[j] && overlap > bestOverlap) {
+      boolean within = pointWithin(c, w) || pointWithin(w, c);
+      if (!taken[j] && overlap > bestOverlap && (overlap > 0 || within)) {
         best = j;
         bestOverlap = overlap;
       }
     }
     return best;
+  }
+
+  /** Whether {@code a} is a wait of no length at a time within {@code b}. */
+  private static boolean pointWithin(long[] a, long[] b) {
+    return a[0] == a[1] && a[0] >= b[0] && a[0] <= b[1];
   }
 
   static long total(List<long[]> waits) {
