@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.PoolDef;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamWriter;
 import dev.weft.trace.TraceFormatException;
+import dev.weft.trace.TraceWriter;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
@@ -44,6 +50,56 @@ class ReadAheadSamenessTest {
       assertTrue(serial.contains("\"status\" : \"complete\""), serial.substring(0, 200));
       assertEquals(serial, json(trace, READ_AHEAD), trace.toString());
     }
+  }
+
+  /**
+   * Virtual threads on three carriers, each mounted several times on different carriers: their
+   * demux onto logical streams runs on the reading thread too.
+   */
+  @Test
+  void virtualThreadsGiveTheSameAnalysis() throws IOException {
+    Path trace = tmp.resolve("vthreads");
+    try (TraceWriter w = TraceWriter.create(trace, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      w.defineRegion(
+          new RegionDef(1, ConstructKind.USER_REGION, "step", "app.Main", "run", "M.java", 5, 0));
+      w.definePool(new PoolDef(1, ConstructKind.VIRTUAL_THREAD, "virtual thread scheduler", 3));
+      StreamWriter[] carriers = new StreamWriter[3];
+      long[] clocks = new long[carriers.length];
+      for (int c = 0; c < carriers.length; c++) {
+        carriers[c] = w.openStream(1 + c, "carrier-" + c, 0, 1, 0);
+      }
+      int vthreads = 300;
+      for (int turn = 0; turn < 4; turn++) {
+        for (int v = 0; v < vthreads; v++) {
+          int c = (v + turn) % carriers.length;
+          StreamWriter s = carriers[c];
+          long t = clocks[c] += 10 + (v * 7 + turn) % 13;
+          s.vthreadMount(t, 1000 + v);
+          if (turn == 0) {
+            w.defineCarriedThread(1000 + v, "v" + v, 0, t);
+            s.threadBegin(++t);
+          }
+          for (int i = 0; i < 20; i++) {
+            s.enter(t += 3, 1);
+            s.exit(t += 2 + i % 5, 1);
+          }
+          if (turn == 3) {
+            s.threadEnd(++t);
+          }
+          s.vthreadUnmount(++t, 1000 + v);
+          clocks[c] = t;
+        }
+      }
+      long end = 0;
+      for (long t : clocks) {
+        end = Math.max(end, t);
+      }
+      w.close(end + 1);
+    }
+    String serial = json(trace, SERIAL);
+    assertTrue(serial.contains("\"v299\""), serial.substring(0, 200));
+    assertEquals(serial, json(trace, READ_AHEAD));
   }
 
   @Test
