@@ -96,7 +96,11 @@ public final class AnalysisBenchmark {
         EventCursor c = ahead ? readAhead : trace.events();
         while (c.next()) {
           events++;
-          checksum += c.time() + c.stream() + c.kind().code() + c.field(0);
+          checksum +=
+              c.time()
+                  + c.stream()
+                  + c.kind().code()
+                  + (c.kind().fieldCount() > 0 ? c.field(0) : 0);
         }
       }
       double wall = (System.nanoTime() - wall0) / 1e9;

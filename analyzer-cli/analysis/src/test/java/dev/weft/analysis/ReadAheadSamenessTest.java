@@ -187,16 +187,30 @@ class ReadAheadSamenessTest {
     return n;
   }
 
+  /** Cuts {@code file} at {@code keep} of its events' bytes (not of its zero tail). */
   private static void cut(Path file, double keep) throws IOException {
+    long at = (long) (dataEnd(file) * keep) + 7;
     try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      c.truncate((long) (c.size() * keep) + 7);
+      c.truncate(at);
     }
   }
 
+  /** Overwrites {@code file} with {@code bytes} at {@code at} of its events' bytes. */
   private static void overwrite(Path file, double at, byte[] bytes) throws IOException {
+    long offset = (long) (dataEnd(file) * at);
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek((long) (f.length() * at));
+      f.seek(offset);
       f.write(bytes);
     }
+  }
+
+  /** Where an event file's written bytes end: the writer leaves zeros after them. */
+  private static long dataEnd(Path file) throws IOException {
+    byte[] b = Files.readAllBytes(file);
+    int end = b.length;
+    while (end > 0 && b[end - 1] == 0) {
+      end--;
+    }
+    return end;
   }
 }
