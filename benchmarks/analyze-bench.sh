@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Analyzer throughput and memory: builds benchmarks.jar, writes synthetic traces of 10 M and 100 M
 # events under a temporary directory in /tmp, analyses each under /usr/bin/time -v, and prints
-# events/s (wall and CPU) and peak RSS. Memory must stay flat between the two sizes: the analyzer
-# streams the trace and keeps only per-thread and live-object state. For each trace it also prints
-# the reader alone (the merged cursor with no analysis, in a fresh JVM): the floor under the
-# analysis. On a shared machine run it several times and compare medians.
+# events/s (wall, the analysing thread's CPU, the whole process's CPU) and peak RSS. Memory must
+# stay flat between the two sizes: the analyzer streams the trace and keeps only per-thread and
+# live-object state. Each trace is analysed ROUNDS times in each mode, interleaved: one thread
+# (--threads 1) and the trace read ahead on a thread of its own (--threads 2), each line with the
+# load average beside it. For each trace it also prints the reader alone (the merged cursor with no
+# analysis, in a fresh JVM, directly and read ahead): the floor under the analysis. On a shared
+# machine compare medians.
 #
 #   benchmarks/analyze-bench.sh [THREADS] [MIX]
+#   EVENTS="40000000" ROUNDS=3 benchmarks/analyze-bench.sh 4 locks=1
 #
-# THREADS defaults to 8, MIX to regions=4,locks=1,barriers=1,tasks=1 (see SyntheticTrace). The
-# traces (about 70 MB and 700 MB) are deleted afterwards. Needs /usr/bin/time (GNU time).
+# THREADS defaults to 8, MIX to regions=4,locks=1,barriers=1,tasks=1 (see SyntheticTrace), EVENTS
+# to "10000000 100000000", ROUNDS to 1. The traces (about 70 MB and 700 MB) are deleted afterwards.
+# Needs /usr/bin/time (GNU time).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
@@ -23,16 +28,22 @@ jar="$here/target/benchmarks.jar"
 work="$(mktemp -d /tmp/weft-analyze-bench.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
-for events in 10000000 100000000; do
+for events in ${EVENTS:-10000000 100000000}; do
   trace="$work/trace-$events"
   "$java" -cp "$jar" dev.weft.analysis.SyntheticTrace --out "$trace" --events "$events" \
     --threads "$threads" --mix "$mix"
   echo "trace size: $(du -sh "$trace" | cut -f1)"
-  /usr/bin/time -v -o "$work/time.txt" "$java" $heap -cp "$jar" \
-    dev.weft.bench.AnalysisBenchmark "$trace"
-  rss_kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")"
-  elapsed="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt")"
-  echo "peak RSS: $((rss_kb / 1024)) MiB (JVM process, $heap), process wall time $elapsed"
+  for round in $(seq 1 "${ROUNDS:-1}"); do
+    for analysis_threads in 1 2; do
+      echo "round $round, --threads $analysis_threads, load average before:" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)"
+      /usr/bin/time -v -o "$work/time.txt" "$java" $heap -cp "$jar" \
+        dev.weft.bench.AnalysisBenchmark --threads "$analysis_threads" "$trace"
+      rss_kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")"
+      elapsed="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt")"
+      echo "peak RSS: $((rss_kb / 1024)) MiB (JVM process, $heap), process wall time $elapsed"
+    done
+  done
   "$java" $heap -cp "$jar" dev.weft.bench.AnalysisBenchmark --read-only "$trace"
   rm -rf "$trace"
 done

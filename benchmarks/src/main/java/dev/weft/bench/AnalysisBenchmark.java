@@ -3,6 +3,7 @@ package dev.weft.bench;
 import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.trace.EventCursor;
+import dev.weft.trace.ReadAheadCursor;
 import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -15,29 +16,38 @@ import java.util.Locale;
  * Times the analysis of one trace: wall and CPU time of {@link Analyzer#analyze}, events per second
  * of each. Run it under {@code /usr/bin/time -v} for the peak RSS (see analyze-bench.sh). With
  * {@code --read-only} it times reading the trace alone (every event of the merged cursor, no
- * analysis), the floor under the analysis.
+ * analysis), the floor under the analysis. {@code --threads N} analyses with {@link
+ * Analyzer.Options#withThreads} N (1: read and replay on one thread; 2: read ahead on another; 0,
+ * the default: the analyzer decides); the process's CPU time (every thread: the analysis, the
+ * reader, the JIT compilers and the garbage collector) is printed beside the analysing thread's.
  *
- * <pre>java -cp benchmarks.jar dev.weft.bench.AnalysisBenchmark [--read-only] TRACE</pre>
+ * <pre>java -cp benchmarks.jar dev.weft.bench.AnalysisBenchmark [--read-only | --threads N] TRACE
+ * </pre>
  */
 public final class AnalysisBenchmark {
   private AnalysisBenchmark() {}
 
   public static void main(String[] args) {
     boolean readOnly = args.length == 2 && args[0].equals("--read-only");
-    if (args.length != 1 && !readOnly) {
-      System.err.println("usage: AnalysisBenchmark [--read-only] TRACE");
+    boolean withThreads = args.length == 3 && args[0].equals("--threads");
+    if (args.length != 1 && !readOnly && !withThreads) {
+      System.err.println("usage: AnalysisBenchmark [--read-only | --threads N] TRACE");
       System.exit(2);
     }
     if (readOnly) {
       read(Path.of(args[1]));
       return;
     }
+    int threads = withThreads ? Integer.parseInt(args[1]) : 0;
+    Path trace = Path.of(args[args.length - 1]);
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long cpu0 = mx.getCurrentThreadCpuTime();
+    long process0 = processCpu();
     long wall0 = System.nanoTime();
-    AnalysisResult r = Analyzer.analyze(Path.of(args[0]));
+    AnalysisResult r = Analyzer.analyze(trace, Analyzer.Options.defaults().withThreads(threads));
     double wall = (System.nanoTime() - wall0) / 1e9;
     double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+    double process = (processCpu() - process0) / 1e9;
     long events = r.trace().events();
     System.out.printf(
         Locale.ROOT,
@@ -51,30 +61,61 @@ public final class AnalysisBenchmark {
         events / cpu / 1e6,
         r.property("barrier_wait").percent(),
         r.property("lock_contention").percent());
+    System.out.printf(
+        Locale.ROOT,
+        "threads %s: process CPU %.2f s (all threads: analysis, reader, JIT, GC), %.1f M events"
+            + " per process CPU-second%n",
+        threads == 0 ? "auto" : String.valueOf(threads),
+        process,
+        events / process / 1e6);
     System.out.println(memory());
   }
 
-  /** Reads every event of the trace in merged order and prints events/s of CPU. */
+  /** CPU time of the whole process so far, in ns (-1 when the JVM cannot tell). */
+  private static long processCpu() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
+  }
+
+  /**
+   * Reads every event of the trace in merged order and prints events/s of CPU; then again through a
+   * {@link ReadAheadCursor}, whose reading runs on another thread: what is left on the consuming
+   * thread (taking batches, the accessors) is the floor under a replay that reads ahead.
+   */
   private static void read(Path dir) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    long cpu0 = mx.getCurrentThreadCpuTime();
-    long events = 0;
-    long checksum = 0; // uses what a reader would, so that no read is optimised away
-    try (Trace trace = Trace.open(dir)) {
-      EventCursor c = trace.events();
-      while (c.next()) {
-        events++;
-        checksum += c.time() + c.stream() + c.kind().code() + c.field(0);
+    for (boolean ahead : new boolean[] {false, true}) {
+      long cpu0 = mx.getCurrentThreadCpuTime();
+      long wall0 = System.nanoTime();
+      long events = 0;
+      long checksum = 0; // uses what a reader would, so that no read is optimised away
+      try (Trace trace = Trace.open(dir);
+          ReadAheadCursor readAhead = ahead ? new ReadAheadCursor(trace.events()) : null) {
+        EventCursor c = ahead ? readAhead : trace.events();
+        while (c.next()) {
+          events++;
+          checksum +=
+              c.time()
+                  + c.stream()
+                  + c.kind().code()
+                  + (c.kind().fieldCount() > 0 ? c.field(0) : 0);
+        }
       }
+      double wall = (System.nanoTime() - wall0) / 1e9;
+      double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+      System.out.printf(
+          Locale.ROOT,
+          "read %,d events (%s, no analysis) in %.2f s CPU: %.1f M events/s CPU, %.1f M/s wall"
+              + " (checksum %x)%n",
+          events,
+          ahead ? "read ahead, this thread's CPU" : "merged",
+          cpu,
+          events / cpu / 1e6,
+          events / wall / 1e6,
+          checksum & 0xF);
     }
-    double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
-    System.out.printf(
-        Locale.ROOT,
-        "read %,d events (merged, no analysis) in %.2f s CPU: %.1f M events/s CPU (checksum %x)%n",
-        events,
-        cpu,
-        events / cpu / 1e6,
-        checksum & 0xF);
   }
 
   /**

@@ -1,10 +1,15 @@
 package dev.weft.analysis;
 
 import dev.weft.trace.Definitions;
+import dev.weft.trace.EventCursor;
+import dev.weft.trace.ReadAheadCursor;
 import dev.weft.trace.StreamCursor;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
+import dev.weft.trace.TraceFiles;
 import dev.weft.trace.TraceFormatException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +41,12 @@ public final class Analyzer {
   /** Threads named in a status line or note before "and N more". */
   private static final int NAMED = 3;
 
+  /** Sets the analysis threads where {@link Options#withThreads} is 0 (automatic). */
+  static final String THREADS_PROPERTY = "weft.analyze.threads";
+
+  /** Event bytes from which reading ahead on another thread pays (below, a thread start is all). */
+  static final long READ_AHEAD_BYTES = 4L << 20;
+
   /** Immutable analysis options; {@code withX} returns a changed copy. */
   public static final class Options {
     private final DoubleConsumer progress;
@@ -43,19 +54,44 @@ public final class Analyzer {
     private final boolean salvage;
     private final CellSink cells;
     private final WaitSink waits;
+    private final int threads;
 
     private Options(
-        DoubleConsumer progress, String partial, boolean salvage, CellSink cells, WaitSink waits) {
+        DoubleConsumer progress,
+        String partial,
+        boolean salvage,
+        CellSink cells,
+        WaitSink waits,
+        int threads) {
       this.progress = progress;
       this.partial = partial;
       this.salvage = salvage;
       this.cells = cells;
       this.waits = waits;
+      this.threads = threads;
     }
 
-    /** No progress reporting; the status comes from the trace alone; a damaged trace fails. */
+    /**
+     * No progress reporting; the status comes from the trace alone; a damaged trace fails; threads
+     * as {@link #withThreads} 0 says.
+     */
     public static Options defaults() {
-      return new Options(null, null, false, null, null);
+      return new Options(null, null, false, null, null, 0);
+    }
+
+    /**
+     * How many threads the analysis runs on: 1 reads and replays the trace on the calling thread
+     * alone; 2 or more reads it (decoding every stream and merging them by time) on a thread of its
+     * own while the calling thread replays; 0 (the default) takes 2 when the machine has more than
+     * one core and the trace more than one stream and at least 4 MiB of events (about half a
+     * million), else 1. The system property {@code weft.analyze.threads} overrides 0. The result is
+     * the same either way.
+     */
+    public Options withThreads(int threads) {
+      if (threads < 0) {
+        throw new IllegalArgumentException("threads must be 0 (automatic) or more: " + threads);
+      }
+      return new Options(progress, partial, salvage, cells, waits, threads);
     }
 
     /**
@@ -63,7 +99,7 @@ public final class Analyzer {
      * result is then {@link AnalysisResult.Status#PARTIAL} with the reader's verdict as its detail.
      */
     public Options withSalvage(boolean salvage) {
-      return new Options(progress, partial, salvage, cells, waits);
+      return new Options(progress, partial, salvage, cells, waits, threads);
     }
 
     /**
@@ -72,7 +108,7 @@ public final class Analyzer {
      * before the replay.)
      */
     public Options withProgress(DoubleConsumer listener) {
-      return new Options(listener, partial, salvage, cells, waits);
+      return new Options(listener, partial, salvage, cells, waits, threads);
     }
 
     /**
@@ -88,7 +124,8 @@ public final class Analyzer {
       if (reason != null && reason.isBlank()) {
         throw new IllegalArgumentException("a partial analysis needs a reason");
       }
-      return new Options(progress, reason == null ? null : reason.strip(), salvage, cells, waits);
+      return new Options(
+          progress, reason == null ? null : reason.strip(), salvage, cells, waits, threads);
     }
 
     /**
@@ -97,7 +134,7 @@ public final class Analyzer {
      * which a store of results needs both of at once. Null for none.
      */
     public Options withCells(CellSink sink) {
-      return new Options(progress, partial, salvage, sink, waits);
+      return new Options(progress, partial, salvage, sink, waits, threads);
     }
 
     /**
@@ -105,7 +142,7 @@ public final class Analyzer {
      * replay (for a table of wait intervals). Null for none.
      */
     public Options withWaits(WaitSink sink) {
-      return new Options(progress, partial, salvage, cells, sink);
+      return new Options(progress, partial, salvage, cells, sink, threads);
     }
   }
 
@@ -181,7 +218,14 @@ public final class Analyzer {
     if (options.waits != null) {
       replay.handWaitsTo(options.waits);
     }
-    replay.run(trace.events());
+    EventCursor events = trace.events();
+    if (readAhead()) {
+      try (ReadAheadCursor ahead = new ReadAheadCursor(events)) {
+        replay.run(ahead);
+      }
+    } else {
+      replay.run(events);
+    }
 
     // How each stream's reading ended: a damaged one lost its later events.
     Map<Integer, StreamCursor> damaged = new LinkedHashMap<>();
@@ -272,6 +316,46 @@ public final class Analyzer {
               detail == null ? options.partial : options.partial + "; " + detail);
     }
     return r;
+  }
+
+  /**
+   * Whether the trace is read on a thread of its own while this one replays ({@link
+   * Options#withThreads}).
+   */
+  private boolean readAhead() {
+    int threads = options.threads;
+    if (threads == 0) {
+      threads = threadsFromProperty();
+    }
+    if (threads != 0) {
+      return threads > 1;
+    }
+    List<Integer> streams = trace.streamIds();
+    if (Runtime.getRuntime().availableProcessors() < 2 || streams.size() < 2) {
+      return false;
+    }
+    long bytes = 0;
+    for (int id : streams) {
+      try {
+        bytes += Files.size(TraceFiles.streamFile(dir, id));
+      } catch (IOException e) {
+        // its reading will say what is wrong; the size only decides how to read
+      }
+    }
+    return bytes >= READ_AHEAD_BYTES;
+  }
+
+  /** The {@link #THREADS_PROPERTY} setting: a count ≥ 1, else 0 (automatic). */
+  private static int threadsFromProperty() {
+    String v = System.getProperty(THREADS_PROPERTY);
+    if (v == null || v.isBlank()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(v.strip()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** The run's end when no event was read: the latest thread definition, else 0. */
