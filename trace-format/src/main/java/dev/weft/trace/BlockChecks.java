@@ -192,12 +192,16 @@ final class BlockChecks {
 
   /**
    * Checks the stream's valid end, a zero byte where an event or block would start at {@code at}.
-   * Everything after it must be zero too (space allocated, never written): anything else means a
-   * range of the file was zeroed and the events after it are lost. A stream the closing writer
-   * recorded an end for must reach it. Null when both hold.
+   * Everything after it must be zero too (space allocated, never written), but for the payload of
+   * an event a killed writer had not yet made valid: anything else means a range of the file was
+   * zeroed and the events after it are lost. A stream the closing writer recorded an end for must
+   * reach it. Null when both hold.
    */
   Damage checkEnd(long at) throws IOException {
     long nonZero = firstNonZero(at, fileSize);
+    if (nonZero >= 0 && isEventBeingWritten(at, nonZero)) {
+      nonZero = -1;
+    }
     if (nonZero >= 0) {
       return new Damage(
           "zero bytes at " + at + " where an event should start, data again at " + nonZero, -1, -1);
@@ -215,6 +219,16 @@ final class BlockChecks {
           -1);
     }
     return null;
+  }
+
+  /**
+   * Whether the non-zero bytes after the zero kind byte at {@code at} are the payload of one event
+   * that was being written when the writer stopped (killed): a writer stores an event's payload
+   * before its kind byte, so such bytes lie within one event's length and only zeros follow them.
+   */
+  private boolean isEventBeingWritten(long at, long nonZero) throws IOException {
+    long eventEnd = at + StreamWriter.MAX_EVENT_BYTES;
+    return nonZero < eventEnd && firstNonZero(eventEnd, fileSize) < 0;
   }
 
   /** Offset of the first non-zero byte in [from, to), or -1. */

@@ -186,6 +186,34 @@ class IntegrityTest {
   }
 
   @Test
+  void anEventAKilledWriterHadNotMadeValidEndsTheStreamWithoutDamage() throws IOException {
+    // Killed between an event's payload and its kind byte: the payload is there, the kind is not.
+    Path killed = tmp.resolve("killed-mid-event");
+    TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
+    w.defineRegion(new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
+    StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
+    for (int i = 0; i < 100; i++) {
+      s.enter(100L * i, REGION);
+      s.exit(100L * i + 50, REGION);
+    }
+    Path f = TraceFiles.streamFile(killed, 1);
+    byte[] before = Files.readAllBytes(f);
+    s.enter(100_000L, REGION);
+    byte[] after = Files.readAllBytes(f);
+    int kind = java.util.Arrays.mismatch(before, after);
+    assertTrue(kind > 0, "the event was written");
+    assertTrue(after[kind + 1] != 0, "its payload follows its kind byte");
+    zero(f, kind, 1);
+    try (Trace t = Trace.open(killed)) {
+      Trace.Integrity i = readAll(t);
+      assertEquals(Trace.Status.CUT, i.status(), i.toString());
+      assertEquals(200, count(t), "the 200 valid events, not the one being written");
+    } finally {
+      w.close();
+    }
+  }
+
+  @Test
   void anEventFileOfAnotherTraceIsRejected() throws IOException {
     Path other = write(tmp.resolve("other"));
     Files.copy(
