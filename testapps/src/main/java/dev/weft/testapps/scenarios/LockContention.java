@@ -98,10 +98,17 @@ public final class LockContention implements Scenario {
     // An absolute schedule: thread i makes its first request START_LEAD_MS + i·s after this point,
     // however late it was started, so the arrival order holds on a busy machine too.
     long schedule = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_LEAD_MS);
+    // rwlock: a reader's first request waits for the writer's first hold, which a busy host can
+    // start later than the stagger; the readers would otherwise find the lock free and share it.
+    java.util.concurrent.atomic.AtomicBoolean writerHeld =
+        new java.util.concurrent.atomic.AtomicBoolean(!kind.equals("rwlock"));
     Team.run(
         names,
         i -> {
           sleepUntil(schedule + TimeUnit.MILLISECONDS.toNanos(i * staggerMs));
+          while (i > 0 && !writerHeld.get()) {
+            // a plain loop: a spin or sleep call would be a wait of its own under a tracer
+          }
           for (int k = 0; k < sections; k++) {
             long seed = (long) k * threads + i;
             if (kind.equals("synchronized")) {
@@ -119,6 +126,9 @@ public final class LockContention implements Scenario {
               lock.lock();
               try {
                 recordAcquisition(truth, System.nanoTime() - t0);
+                if (i == 0) {
+                  writerHeld.set(true);
+                }
                 checksums[i] += busy(work, holdMs, seed, truth);
               } finally {
                 lock.unlock();
