@@ -163,17 +163,23 @@ class IntegrityTest {
     }
   }
 
-  @Test
-  void aZeroedRangeInAKilledTracesLastBlockIsFound() throws IOException {
-    // A killed writer: no STREAM_END, the last block unsealed, so only the zero tail tells.
-    Path killed = tmp.resolve("killed");
-    TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
+  /** Stream 1 of a writer left open (as if killed): 100 enter/exit pairs of one region. */
+  private static StreamWriter hundredPairs(TraceWriter w) throws IOException {
     w.defineRegion(new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
     StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
     for (int i = 0; i < 100; i++) {
       s.enter(100L * i, REGION);
       s.exit(100L * i + 50, REGION);
     }
+    return s;
+  }
+
+  @Test
+  void aZeroedRangeInAKilledTracesLastBlockIsFound() throws IOException {
+    // A killed writer: no STREAM_END, the last block unsealed, so only the zero tail tells.
+    Path killed = tmp.resolve("killed");
+    TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
+    hundredPairs(w);
     Path f = TraceFiles.streamFile(killed, 1);
     zero(f, TraceFiles.EVENTS_HEADER_SIZE + TraceFiles.BLOCK_HEADER_SIZE + 30, 6);
     try (Trace t = Trace.open(killed)) {
@@ -190,12 +196,7 @@ class IntegrityTest {
     // Killed between an event's payload and its kind byte: the payload is there, the kind is not.
     Path killed = tmp.resolve("killed-mid-event");
     TraceWriter w = TraceWriter.create(killed, TraceWriter.Options.defaults());
-    w.defineRegion(new RegionDef(REGION, ConstructKind.USER_REGION, "r", "C", "m", "C.java", 1, 2));
-    StreamWriter s = w.openStream(1, "t1", 0, 0, 0);
-    for (int i = 0; i < 100; i++) {
-      s.enter(100L * i, REGION);
-      s.exit(100L * i + 50, REGION);
-    }
+    StreamWriter s = hundredPairs(w);
     Path f = TraceFiles.streamFile(killed, 1);
     byte[] before = Files.readAllBytes(f);
     s.enter(100_000L, REGION);
