@@ -98,7 +98,7 @@ final class LockReplay {
     a.monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
     if (a.monitor
         && (flags & LockFlags.AFTER_WAIT) == 0
-        && (!acquired || t - th.start[i] >= JvmCrossCheck.MIN_WAIT_NS)) {
+        && (!acquired || contendedInTrace(th, a) || t - th.start[i] >= JvmCrossCheck.MIN_WAIT_NS)) {
       th.monitorWaits++; // the re-entry after a wait is counted at the wait's exit
     }
     a.waitingForHolder = 0;
@@ -124,6 +124,16 @@ final class LockReplay {
       locks.waiterDone(l);
       locks.releaseIfIdle(l);
     }
+  }
+
+  /**
+   * Whether the trace shows another thread in the way of this request: holding the lock when it was
+   * requested, or releasing it while the request waited (it took the lock first). Only such a
+   * request can have been a block of the JVM that lasted under {@link JvmCrossCheck#MIN_WAIT_NS}.
+   */
+  private static boolean contendedInTrace(ThreadState th, LockAcquisition a) {
+    return a.heldByOther
+        || (a.lastReleaser >= 0 && a.lastReleaser != th.index && a.lastRelease >= a.start());
   }
 
   /** Whether another thread holds lock slot {@code l} (in any mode) now. */

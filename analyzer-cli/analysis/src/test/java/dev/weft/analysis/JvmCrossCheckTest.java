@@ -117,6 +117,52 @@ class JvmCrossCheckTest {
         notes.get(0).startsWith("the JVM counted 4 monitor blocks on 1 thread "), notes.get(0));
   }
 
+  /**
+   * The JVM's slow path can acquire at once: a block may last well under 1 µs. A short entry that
+   * another thread was in the way of (holding the monitor at the request, or taking it first and
+   * releasing it while the request waited) accounts for a block; a short entry with no one in the
+   * way does not.
+   */
+  @Test
+  void shortEntriesWithAnotherThreadInTheWayAccountForBlocks() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    long t = 100;
+    for (int i = 0; i < 5; i++, t += 10_000) {
+      // held by a at b's request; b acquires 400 ns later
+      a.lockRequest(t, sync, MONITOR);
+      a.lockAcquired(t + 10, MONITOR, 0);
+      b.lockRequest(t + 50, sync, MONITOR);
+      a.lockReleased(t + 300, MONITOR);
+      b.lockAcquired(t + 450, MONITOR, 0);
+      b.lockReleased(t + 500, MONITOR);
+    }
+    for (int i = 0; i < 5; i++, t += 10_000) {
+      // free at b's request, but a takes it first and releases it while b waits
+      b.lockRequest(t, sync, MONITOR);
+      a.lockRequest(t + 10, sync, MONITOR);
+      a.lockAcquired(t + 20, MONITOR, 0);
+      a.lockReleased(t + 300, MONITOR);
+      b.lockAcquired(t + 400, MONITOR, 0);
+      b.lockReleased(t + 500, MONITOR);
+    }
+    for (int i = 0; i < 5; i++, t += 10_000) {
+      // no one in the way: does not account for a block
+      b.lockRequest(t, sync, MONITOR);
+      b.lockAcquired(t + 400, MONITOR, 0);
+      b.lockReleased(t + 500, MONITOR);
+    }
+    f.writer.defineThreadJvmCounts(a.id(), 0, 0);
+    f.writer.defineThreadJvmCounts(b.id(), 10 + JvmCrossCheck.SLACK + 1, 0);
+    List<String> notes = jvmNotes(f.close(1_000_000));
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(
+        notes.get(0).startsWith("the JVM counted 4 monitor blocks on 1 thread "), notes.get(0));
+  }
+
   @Test
   void noRecordNoNote() throws IOException {
     TraceFixture f = workers(tmp.resolve("t"), "a", "b");
