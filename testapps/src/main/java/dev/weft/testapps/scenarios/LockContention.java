@@ -11,6 +11,9 @@ import dev.weft.testapps.Work;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -19,7 +22,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code --threads} threads each enter a critical section {@code --sections} times, hold it {@code
  * --hold-ms}, then work {@code --think-ms} outside it. Thread {@code i} makes its first request
  * {@code i·--stagger-ms} after thread 0's, so with a FIFO lock the threads take turns in index
- * order.
+ * order. A first request also waits until the thread before it holds or (ReentrantLock) queues for
+ * the lock, so that the order holds on a busy host, where a thread can start late.
  *
  * <p>{@code --lock reentrant} (non-fair {@link ReentrantLock}), {@code fair}, {@code synchronized}
  * (a {@code synchronized} block on one object), or {@code rwlock}: thread 0 ("writer-0") takes the
@@ -98,16 +102,26 @@ public final class LockContention implements Scenario {
     // An absolute schedule: thread i makes its first request START_LEAD_MS + i·s after this point,
     // however late it was started, so the arrival order holds on a busy machine too.
     long schedule = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_LEAD_MS);
-    // rwlock: a reader's first request waits for the writer's first hold, which a busy host can
-    // start later than the stagger; the readers would otherwise find the lock free and share it.
-    java.util.concurrent.atomic.AtomicBoolean writerHeld =
-        new java.util.concurrent.atomic.AtomicBoolean(!kind.equals("rwlock"));
+    // A busy host can start a thread later than its stagger, and the arrival order would change:
+    // thread 1's first request also waits for thread 0's first hold, and with a ReentrantLock
+    // thread i's (i > 1) for thread i-1 to queue (or to have held the lock). With rwlock only the
+    // first: the readers would otherwise find the lock free and share it.
+    AtomicBoolean firstHeld = new AtomicBoolean();
+    AtomicReferenceArray<Thread> team = new AtomicReferenceArray<>(threads);
+    AtomicIntegerArray held = new AtomicIntegerArray(threads);
+    boolean queueOrder = kind.equals("reentrant") || kind.equals("fair");
     Team.run(
         names,
         i -> {
+          team.set(i, Thread.currentThread());
           sleepUntil(schedule + TimeUnit.MILLISECONDS.toNanos(i * staggerMs));
-          while (i > 0 && !writerHeld.get()) {
-            // a plain loop: a spin or sleep call would be a wait of its own under a tracer
+          // Sleeps, as before the first request already: a thread spinning here on a busy host
+          // would be scheduled as a CPU hog, and could miss its turn by several milliseconds.
+          while (i > 0 && !firstHeld.get()) {
+            Thread.sleep(1);
+          }
+          while (queueOrder && i > 1 && !queuedOrHeld(exclusive, team.get(i - 1), held, i - 1)) {
+            Thread.sleep(1);
           }
           for (int k = 0; k < sections; k++) {
             long seed = (long) k * threads + i;
@@ -115,6 +129,9 @@ public final class LockContention implements Scenario {
               long t0 = System.nanoTime();
               synchronized (monitor) {
                 recordAcquisition(truth, System.nanoTime() - t0);
+                if (i == 0) {
+                  firstHeld.set(true);
+                }
                 checksums[i] += busy(work, holdMs, seed, truth);
               }
             } else {
@@ -126,8 +143,9 @@ public final class LockContention implements Scenario {
               lock.lock();
               try {
                 recordAcquisition(truth, System.nanoTime() - t0);
+                held.set(i, 1);
                 if (i == 0) {
-                  writerHeld.set(true);
+                  firstHeld.set(true);
                 }
                 checksums[i] += busy(work, holdMs, seed, truth);
               } finally {
@@ -145,6 +163,12 @@ public final class LockContention implements Scenario {
       checksum += c;
     }
     return Work.jsonSafe(checksum);
+  }
+
+  /** Whether thread {@code j} is queued for {@code lock} or has held it. */
+  private static boolean queuedOrHeld(
+      ReentrantLock lock, Thread thread, AtomicIntegerArray held, int j) {
+    return held.get(j) == 1 || (thread != null && lock.hasQueuedThread(thread));
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {

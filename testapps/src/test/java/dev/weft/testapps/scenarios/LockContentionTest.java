@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LockContentionTest {
   private static final int T = 3;
   private static final int K = 3;
-  private static final int H = 10;
-  private static final int O = 2;
-  private static final int S = 3;
+  private static final int H = 20;
+  private static final int O = 5;
+  private static final int S = 5;
 
   private static ScenarioRunner.Result run(String lock) throws Exception {
     ScenarioRunner.Result run =
