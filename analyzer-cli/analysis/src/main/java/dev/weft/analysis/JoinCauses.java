@@ -6,14 +6,15 @@ import java.util.Map;
 
 /**
  * Who ended what a join waited for, for join delay costs: each task or thread that ended while a
- * join was open, with the thread that ran it, its call path and the time; and each open join's
- * target (the task id, or the Java id of a joined thread).
+ * join waited for it, with the thread that ran it, its call path and the time; the last ending (for
+ * joins whose target is unknown); and each open join's target (the task id, or the Java id of a
+ * joined thread).
  */
 final class JoinCauses {
-  /** Ended tasks kept at most; a join whose target was dropped falls back to the last ending. */
-  private static final int KEPT = 65_536;
-
+  /** Endings of what open joins wait for ({@link AwaitedIds}). */
   private final Map<Long, long[]> ended = new HashMap<>();
+
+  private final AwaitedIds awaited = new AwaitedIds();
   private long[] lastEnding;
   private long[][] targets = new long[0][];
   private int openJoins;
@@ -30,6 +31,7 @@ final class JoinCauses {
       targets[th] = a;
     }
     a[frame] = target;
+    awaited.add(target);
   }
 
   /**
@@ -41,10 +43,9 @@ final class JoinCauses {
     }
     long[] e = {t, th, node};
     lastEnding = e;
-    if (ended.size() >= KEPT) {
-      ended.clear();
+    if (awaited.contains(id)) {
+      ended.put(id, e);
     }
-    ended.put(id, e);
   }
 
   /**
@@ -58,6 +59,7 @@ final class JoinCauses {
         th < targets.length && targets[th] != null && frame < targets[th].length
             ? targets[th][frame]
             : Long.MIN_VALUE;
+    awaited.remove(target);
     long[] e = ended.remove(target);
     if (e == null && lastEnding != null && lastEnding[0] >= start && lastEnding[0] <= t) {
       e = lastEnding;
