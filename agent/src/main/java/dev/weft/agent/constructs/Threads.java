@@ -26,7 +26,8 @@ import org.objectweb.asm.Opcodes;
  *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread).
  *   <li>THREAD_BEGIN at the start of {@code Thread.run()}, {@code ForkJoinWorkerThread.run()} and
  *       {@code run()} in application subclasses of {@code Thread} (unless they call {@code
- *       super.run()}, which is hooked already); THREAD_END when it returns or throws. The recorder
+ *       super.run()}, which is hooked already); THREAD_END when it returns or throws, and for a
+ *       fork-join worker before it deregisters from its pool, which may terminate. The recorder
  *       writes them for threads whose start it saw (and for virtual threads), so JDK-internal
  *       threads are not given lifetimes.
  * </ul>
@@ -40,8 +41,11 @@ public final class Threads extends ApplicationCallSites {
    * worker's, which overrides it without calling {@code super.run()} (without it, the workers of a
    * pool that was shut down would look alive, and idle, until the trace's end).
    */
-  private static final Set<String> LIFETIMES =
-      Set.of(THREAD, "java/util/concurrent/ForkJoinWorkerThread");
+  private static final String FORK_JOIN_WORKER = "java/util/concurrent/ForkJoinWorkerThread";
+
+  private static final String FORK_JOIN_POOL = "java/util/concurrent/ForkJoinPool";
+
+  private static final Set<String> LIFETIMES = Set.of(THREAD, FORK_JOIN_WORKER);
 
   private static final Set<String> BUILDERS =
       Set.of(
@@ -118,6 +122,22 @@ public final class Threads extends ApplicationCallSites {
       @Override
       protected void onThrow() {
         Bridge.THREAD_END.call(mv);
+      }
+
+      /**
+       * A fork-join worker ends before it deregisters from its pool: the deregistration can
+       * terminate the pool, and a program that awaits the termination and exits would otherwise
+       * close the trace before the worker's run() returns.
+       */
+      @Override
+      public void visitMethodInsn(
+          int opcode, String owner, String method, String desc, boolean isInterface) {
+        if (owner.equals(FORK_JOIN_POOL)
+            && method.equals("deregisterWorker")
+            && target.internalName().equals(FORK_JOIN_WORKER)) {
+          Bridge.THREAD_END.call(mv);
+        }
+        super.visitMethodInsn(opcode, owner, method, desc, isInterface);
       }
     };
   }
