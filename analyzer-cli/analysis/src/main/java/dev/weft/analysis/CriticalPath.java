@@ -559,28 +559,54 @@ final class CriticalPath {
     for (Segment s = last; s != null; s = s.prev) {
       order.push(s);
     }
-    PathPieces all = new PathPieces();
+    PathPieces all = new PathPieces(last == null ? 8 : Math.max(8, last.pieceCount));
     for (Segment s : order) {
       all.append(s.pieces);
     }
     return all;
   }
 
+  /**
+   * One segment for the chain ending at {@code s}: its on-path ns summed per key, its pieces
+   * coarsened to {@link #MAX_PIECES}. Keys are summed in an open-addressing table of their own:
+   * folds run at every {@code MAX_PIECES} pieces of every thread's chain, and a boxed map was most
+   * of their cost.
+   */
   private Segment fold(Segment s) {
-    Map<Long, Long> m = new HashMap<>();
+    int entries = 0;
+    for (Segment x = s; x != null; x = x.prev) {
+      entries += x.keys.length;
+    }
+    int cap = Integer.highestOneBit(Math.max(8, entries) * 2 - 1) << 1;
+    int mask = cap - 1;
+    long[] slotKeys = new long[cap];
+    long[] slotNs = new long[cap];
+    boolean[] used = new boolean[cap];
+    int[] order = new int[Math.max(1, entries)];
+    int distinct = 0;
     long total = 0;
     for (Segment x = s; x != null; x = x.prev) {
       for (int i = 0; i < x.keys.length; i++) {
-        m.merge(x.keys[i], x.ns[i], Long::sum);
+        long key = x.keys[i];
+        long h = key * 0x9E3779B97F4A7C15L;
+        int slot = (int) (h ^ (h >>> 29)) & mask;
+        while (used[slot] && slotKeys[slot] != key) {
+          slot = (slot + 1) & mask;
+        }
+        if (!used[slot]) {
+          used[slot] = true;
+          slotKeys[slot] = key;
+          order[distinct++] = slot;
+        }
+        slotNs[slot] += x.ns[i];
         total += x.ns[i];
       }
     }
-    long[] keys = new long[m.size()];
-    long[] ns = new long[m.size()];
-    int i = 0;
-    for (Map.Entry<Long, Long> e : m.entrySet()) {
-      keys[i] = e.getKey();
-      ns[i++] = e.getValue();
+    long[] keys = new long[distinct];
+    long[] ns = new long[distinct];
+    for (int i = 0; i < distinct; i++) {
+      keys[i] = slotKeys[order[i]];
+      ns[i] = slotNs[order[i]];
     }
     PathPieces pieces = chainPieces(s);
     pieces.coarsen(MAX_PIECES, tree);

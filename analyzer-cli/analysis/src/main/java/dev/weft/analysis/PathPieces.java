@@ -9,11 +9,23 @@ import java.util.Arrays;
  * silently dropped.
  */
 final class PathPieces {
-  long[] keys = new long[8];
-  byte[] kinds = new byte[8];
-  long[] starts = new long[8];
-  long[] ends = new long[8];
+  long[] keys;
+  byte[] kinds;
+  long[] starts;
+  long[] ends;
   int size;
+
+  PathPieces() {
+    this(8);
+  }
+
+  /** Empty, with room for {@code capacity} pieces. */
+  PathPieces(int capacity) {
+    keys = new long[capacity];
+    kinds = new byte[capacity];
+    starts = new long[capacity];
+    ends = new long[capacity];
+  }
 
   /** Oldest pieces left out by {@link #coarsen}, and their time. */
   long truncated;
@@ -42,7 +54,15 @@ final class PathPieces {
   void append(PathPieces other) {
     truncated += other.truncated;
     truncatedNs += other.truncatedNs;
-    for (int i = 0; i < other.size; i++) {
+    int n = other.size;
+    if (size + n > keys.length) {
+      int cap = Math.max(size + n, size * 2);
+      keys = Arrays.copyOf(keys, cap);
+      kinds = Arrays.copyOf(kinds, cap);
+      starts = Arrays.copyOf(starts, cap);
+      ends = Arrays.copyOf(ends, cap);
+    }
+    for (int i = 0; i < n; i++) {
       add(other.keys[i], other.kinds[i], other.starts[i], other.ends[i]);
     }
   }
