@@ -48,6 +48,17 @@ public final class TruthKinds {
   public static final String CRITICAL_PATH_NS = "critical_path_ns";
 
   /**
+   * Per thread: on-path time that {@link #CRITICAL_PATH_NS} and a trace may fairly give to
+   * different threads, for each thread that may have it. Forks and submissions: a fork that starts
+   * a pool worker returns only after the start, and a submission's call may take milliseconds
+   * before it pushes the task (on a busy host, or loading classes); the truth counts such time from
+   * the call, a trace from the task's push, counting the rest for the thread that runs the task as
+   * the hand-over to it. A pool's termination that main awaits: a trace may hand it over from the
+   * worker whose exit ended it. A comparison allows this much either way.
+   */
+  public static final String CRITICAL_PATH_AMBIGUOUS_NS = "critical_path_ambiguous_ns";
+
+  /**
    * Per thread: the condition waits its notifications ended, each from the wait's start to the
    * notification (property {@code delay_cost_condition}).
    */

@@ -47,25 +47,9 @@ public final class ExportBench {
         double analysis = (System.nanoTime() - t0) / 1e9;
         double analysisCpu = (cpuNs() - cpu0) / 1e9;
         Path waitsDir = work.resolve("waits-" + codec + pass);
-        t0 = System.nanoTime();
-        cpu0 = cpuNs();
-        TraceExport.Result w =
-            TraceExport.export(
-                trace,
-                waitsDir,
-                new TraceExport.Options(0, Long.MAX_VALUE, (s, n) -> true, false, Map.of(), codec));
-        double waits = (System.nanoTime() - t0) / 1e9;
-        double waitsCpu = (cpuNs() - cpu0) / 1e9;
+        Timed w = export(trace, waitsDir, false, codec);
         Path eventsDir = work.resolve("events-" + codec + pass);
-        t0 = System.nanoTime();
-        cpu0 = cpuNs();
-        TraceExport.Result e =
-            TraceExport.export(
-                trace,
-                eventsDir,
-                new TraceExport.Options(0, Long.MAX_VALUE, (s, n) -> true, true, Map.of(), codec));
-        double all = (System.nanoTime() - t0) / 1e9;
-        double allCpu = (cpuNs() - cpu0) / 1e9;
+        Timed e = export(trace, eventsDir, true, codec);
         System.out.printf(
             "%s: analysis alone %.1f s (%.1f CPU-s); wait_intervals: %d rows in %.2f s (%.1f"
                 + " CPU-s; %.2f M rows/s end to end, %s beyond the analysis, %.1f bytes/row);"
@@ -74,23 +58,38 @@ public final class ExportBench {
             codec,
             analysis,
             analysisCpu,
-            w.waitRows(),
-            waits,
-            waitsCpu,
-            w.waitRows() / waits / 1e6,
-            beyond(w.waitRows(), waitsCpu - analysisCpu),
-            (double) size(w.files().get(0)) / Math.max(1, w.waitRows()),
-            e.eventRows(),
-            all,
-            allCpu,
-            (e.waitRows() + e.eventRows()) / all / 1e6,
-            beyond(e.eventRows(), allCpu - waitsCpu),
-            (double) size(e.files().get(1)) / Math.max(1, e.eventRows()));
+            w.result.waitRows(),
+            w.wall,
+            w.cpu,
+            w.result.waitRows() / w.wall / 1e6,
+            beyond(w.result.waitRows(), w.cpu - analysisCpu),
+            (double) size(w.result.files().get(0)) / Math.max(1, w.result.waitRows()),
+            e.result.eventRows(),
+            e.wall,
+            e.cpu,
+            (e.result.waitRows() + e.result.eventRows()) / e.wall / 1e6,
+            beyond(e.result.eventRows(), e.cpu - w.cpu),
+            (double) size(e.result.files().get(1)) / Math.max(1, e.result.eventRows()));
         delete(waitsDir);
         delete(eventsDir);
       }
     }
     delete(work);
+  }
+
+  /** An export's result with its wall and CPU seconds. */
+  private record Timed(TraceExport.Result result, double wall, double cpu) {}
+
+  /** One timed {@code weft export}: the wait intervals, and with {@code events} every event. */
+  private static Timed export(Path trace, Path dir, boolean events, Codec codec) throws Exception {
+    long t0 = System.nanoTime();
+    long cpu0 = cpuNs();
+    TraceExport.Result r =
+        TraceExport.export(
+            trace,
+            dir,
+            new TraceExport.Options(0, Long.MAX_VALUE, (s, n) -> true, events, Map.of(), codec));
+    return new Timed(r, (System.nanoTime() - t0) / 1e9, (cpuNs() - cpu0) / 1e9);
   }
 
   /**

@@ -65,16 +65,19 @@ public final class ForkJoinDag implements Scenario {
     volatile String warmUpThread;
     volatile long invoked;
     volatile long rootBegin;
+    volatile long branchForking;
     volatile long branchForked;
     volatile long rootJoinsBranch;
     volatile long rootEnd;
     volatile String root;
     volatile long branchEnd;
+    volatile long leafForking;
     volatile long leafForked;
     volatile long branchJoinsLeaf;
     volatile String branch;
     volatile long leafEnd;
     volatile String leaf;
+    volatile long terminated;
     final Set<String> workers = ConcurrentHashMap.newKeySet();
   }
 
@@ -110,6 +113,7 @@ public final class ForkJoinDag implements Scenario {
     pool.invoke(root);
     pool.shutdown();
     pool.awaitTermination(1, TimeUnit.MINUTES);
+    log.terminated = System.nanoTime();
     report(truth, log);
     return Work.jsonSafe(root.checksum);
   }
@@ -142,6 +146,30 @@ public final class ForkJoinDag implements Scenario {
       onPath.merge(log.root, log.rootEnd - log.invoked, Long::sum);
     }
     onPath.forEach((thread, ns) -> truth.add(TruthKinds.CRITICAL_PATH_NS, thread, ns));
+    // Time the truth and a trace may give to different threads (see TruthKinds).
+    Map<String, Long> forks = new TreeMap<>();
+    if (log.warmUpEnd > log.warmUpAwaited) {
+      // main's submission of the warm-up task (it starts the first worker)
+      forks.merge(log.warmUpThread, log.warmUpAwaited - log.warmUpSubmitted, Long::sum);
+    }
+    // main's invoke of the root, which the truth counts for the root's thread from its call, and a
+    // trace from the root's push
+    forks.merge(log.root, log.rootBegin - log.invoked, Long::sum);
+    if (viaBranch) {
+      long fork = log.branchForked - log.branchForking;
+      forks.merge(log.root, fork, Long::sum);
+      forks.merge(log.branch, fork, Long::sum);
+      if (viaLeaf) {
+        long leafFork = log.leafForked - log.leafForking;
+        forks.merge(log.branch, leafFork, Long::sum);
+        forks.merge(log.leaf, leafFork, Long::sum);
+      }
+    }
+    // main's wait for the pool's termination, which the last worker to exit ends
+    for (String worker : log.workers) {
+      forks.merge(worker, log.terminated - log.rootEnd, Long::sum);
+    }
+    forks.forEach((thread, ns) -> truth.add(TruthKinds.CRITICAL_PATH_AMBIGUOUS_NS, thread, ns));
   }
 
   /** Work inside a task, which cannot throw the interruption of a sleep. */
@@ -182,6 +210,7 @@ public final class ForkJoinDag implements Scenario {
       log.root = Thread.currentThread().getName();
       log.workers.add(log.root);
       Branch branch = new Branch(branchMs, leafMs, tailMs, work, log);
+      log.branchForking = System.nanoTime();
       branch.fork();
       log.branchForked = System.nanoTime();
       Sibling[] others = new Sibling[siblings];
@@ -224,6 +253,7 @@ public final class ForkJoinDag implements Scenario {
       log.workers.add(log.branch);
       checksum = run(work, branchMs, 1_000);
       Leaf leaf = new Leaf(leafMs, work, log);
+      log.leafForking = System.nanoTime();
       leaf.fork();
       log.leafForked = System.nanoTime();
       checksum += run(work, tailMs, 1_001);
