@@ -71,12 +71,7 @@ class JvmCrossCheckTest {
     long t = 100;
     // b waits for a's monitor 6 times (2 µs each), and once re-enters it after Object.wait.
     for (int i = 0; i < 6; i++, t += 10_000) {
-      a.lockRequest(t, sync, MONITOR);
-      a.lockAcquired(t + 10, MONITOR, 0);
-      b.lockRequest(t + 100, sync, MONITOR);
-      a.lockReleased(t + 2_000, MONITOR);
-      b.lockAcquired(t + 2_100, MONITOR, 0);
-      b.lockReleased(t + 2_200, MONITOR);
+      waitBehind(a, b, sync, t, 100, 2_000, 2_100);
     }
     b.lockRequest(t, sync, MONITOR);
     b.lockAcquired(t + 10, MONITOR, 0);
@@ -132,13 +127,7 @@ class JvmCrossCheckTest {
     StreamWriter b = f.thread("b", 0);
     long t = 100;
     for (int i = 0; i < 5; i++, t += 10_000) {
-      // held by a at b's request; b acquires 400 ns later
-      a.lockRequest(t, sync, MONITOR);
-      a.lockAcquired(t + 10, MONITOR, 0);
-      b.lockRequest(t + 50, sync, MONITOR);
-      a.lockReleased(t + 300, MONITOR);
-      b.lockAcquired(t + 450, MONITOR, 0);
-      b.lockReleased(t + 500, MONITOR);
+      waitBehind(a, b, sync, t, 50, 300, 450); // held by a at b's request; 400 ns of waiting
     }
     for (int i = 0; i < 5; i++, t += 10_000) {
       // free at b's request, but a takes it first and releases it while b waits
@@ -161,6 +150,21 @@ class JvmCrossCheckTest {
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(
         notes.get(0).startsWith("the JVM counted 4 monitor blocks on 1 thread "), notes.get(0));
+  }
+
+  /**
+   * {@code a} takes the monitor at {@code t}; {@code b} requests it {@code request} ns later,
+   * {@code a} releases it at {@code release} and {@code b} holds it from {@code acquired} for 100
+   * ns.
+   */
+  private static void waitBehind(
+      StreamWriter a, StreamWriter b, int sync, long t, long request, long release, long acquired) {
+    a.lockRequest(t, sync, MONITOR);
+    a.lockAcquired(t + 10, MONITOR, 0);
+    b.lockRequest(t + request, sync, MONITOR);
+    a.lockReleased(t + release, MONITOR);
+    b.lockAcquired(t + acquired, MONITOR, 0);
+    b.lockReleased(t + acquired + 100, MONITOR);
   }
 
   @Test
