@@ -568,46 +568,34 @@ final class CriticalPath {
 
   /**
    * One segment for the chain ending at {@code s}: its on-path ns summed per key, its pieces
-   * coarsened to {@link #MAX_PIECES}. Keys are summed in an open-addressing table of their own:
-   * folds run at every {@code MAX_PIECES} pieces of every thread's chain, and a boxed map was most
-   * of their cost.
+   * coarsened to {@link #MAX_PIECES}. Keys are summed through an unboxed index ({@link
+   * LongIntMap}): folds run at every {@code MAX_PIECES} pieces of every thread's chain, and a boxed
+   * map was most of their cost.
    */
   private Segment fold(Segment s) {
     int entries = 0;
     for (Segment x = s; x != null; x = x.prev) {
       entries += x.keys.length;
     }
-    int cap = Integer.highestOneBit(Math.max(8, entries) * 2 - 1) << 1;
-    int mask = cap - 1;
-    long[] slotKeys = new long[cap];
-    long[] slotNs = new long[cap];
-    boolean[] used = new boolean[cap];
-    int[] order = new int[Math.max(1, entries)];
+    LongIntMap index = new LongIntMap(entries);
+    long[] keys = new long[entries];
+    long[] ns = new long[entries];
     int distinct = 0;
     long total = 0;
     for (Segment x = s; x != null; x = x.prev) {
       for (int i = 0; i < x.keys.length; i++) {
-        long key = x.keys[i];
-        long h = key * 0x9E3779B97F4A7C15L;
-        int slot = (int) (h ^ (h >>> 29)) & mask;
-        while (used[slot] && slotKeys[slot] != key) {
-          slot = (slot + 1) & mask;
+        int at = index.get(x.keys[i]);
+        if (at < 0) {
+          at = distinct++;
+          index.put(x.keys[i], at);
+          keys[at] = x.keys[i];
         }
-        if (!used[slot]) {
-          used[slot] = true;
-          slotKeys[slot] = key;
-          order[distinct++] = slot;
-        }
-        slotNs[slot] += x.ns[i];
+        ns[at] += x.ns[i];
         total += x.ns[i];
       }
     }
-    long[] keys = new long[distinct];
-    long[] ns = new long[distinct];
-    for (int i = 0; i < distinct; i++) {
-      keys[i] = slotKeys[order[i]];
-      ns[i] = slotNs[order[i]];
-    }
+    keys = Arrays.copyOf(keys, distinct);
+    ns = Arrays.copyOf(ns, distinct);
     PathPieces pieces = chainPieces(s);
     pieces.coarsen(MAX_PIECES, tree);
     return new Segment(null, keys, ns, total, s.weight, pieces, s.end);

@@ -37,13 +37,7 @@ final class PathPieces {
       ends[size - 1] = end;
       return;
     }
-    if (size == keys.length) {
-      int cap = size * 2;
-      keys = Arrays.copyOf(keys, cap);
-      kinds = Arrays.copyOf(kinds, cap);
-      starts = Arrays.copyOf(starts, cap);
-      ends = Arrays.copyOf(ends, cap);
-    }
+    ensureRoom(size + 1);
     keys[size] = key;
     kinds[size] = kind;
     starts[size] = start;
@@ -51,17 +45,22 @@ final class PathPieces {
     size++;
   }
 
-  void append(PathPieces other) {
-    truncated += other.truncated;
-    truncatedNs += other.truncatedNs;
-    int n = other.size;
-    if (size + n > keys.length) {
-      int cap = Math.max(size + n, size * 2);
+  /** Grows the arrays (at least doubling) to hold {@code needed} pieces. */
+  private void ensureRoom(int needed) {
+    if (needed > keys.length) {
+      int cap = Math.max(needed, keys.length * 2);
       keys = Arrays.copyOf(keys, cap);
       kinds = Arrays.copyOf(kinds, cap);
       starts = Arrays.copyOf(starts, cap);
       ends = Arrays.copyOf(ends, cap);
     }
+  }
+
+  void append(PathPieces other) {
+    truncated += other.truncated;
+    truncatedNs += other.truncatedNs;
+    int n = other.size;
+    ensureRoom(size + n);
     for (int i = 0; i < n; i++) {
       add(other.keys[i], other.kinds[i], other.starts[i], other.ends[i]);
     }

@@ -147,29 +147,29 @@ public final class ForkJoinDag implements Scenario {
     }
     onPath.forEach((thread, ns) -> truth.add(TruthKinds.CRITICAL_PATH_NS, thread, ns));
     // Time the truth and a trace may give to different threads (see TruthKinds).
-    Map<String, Long> forks = new TreeMap<>();
+    Map<String, Long> ambiguous = new TreeMap<>();
     if (log.warmUpEnd > log.warmUpAwaited) {
       // main's submission of the warm-up task (it starts the first worker)
-      forks.merge(log.warmUpThread, log.warmUpAwaited - log.warmUpSubmitted, Long::sum);
+      ambiguous.merge(log.warmUpThread, log.warmUpAwaited - log.warmUpSubmitted, Long::sum);
     }
     // main's invoke of the root, which the truth counts for the root's thread from its call, and a
     // trace from the root's push
-    forks.merge(log.root, log.rootBegin - log.invoked, Long::sum);
+    ambiguous.merge(log.root, log.rootBegin - log.invoked, Long::sum);
     if (viaBranch) {
       long fork = log.branchForked - log.branchForking;
-      forks.merge(log.root, fork, Long::sum);
-      forks.merge(log.branch, fork, Long::sum);
+      ambiguous.merge(log.root, fork, Long::sum);
+      ambiguous.merge(log.branch, fork, Long::sum);
       if (viaLeaf) {
         long leafFork = log.leafForked - log.leafForking;
-        forks.merge(log.branch, leafFork, Long::sum);
-        forks.merge(log.leaf, leafFork, Long::sum);
+        ambiguous.merge(log.branch, leafFork, Long::sum);
+        ambiguous.merge(log.leaf, leafFork, Long::sum);
       }
     }
     // main's wait for the pool's termination, which the last worker to exit ends
     for (String worker : log.workers) {
-      forks.merge(worker, log.terminated - log.rootEnd, Long::sum);
+      ambiguous.merge(worker, log.terminated - log.rootEnd, Long::sum);
     }
-    forks.forEach((thread, ns) -> truth.add(TruthKinds.CRITICAL_PATH_AMBIGUOUS_NS, thread, ns));
+    ambiguous.forEach((thread, ns) -> truth.add(TruthKinds.CRITICAL_PATH_AMBIGUOUS_NS, thread, ns));
   }
 
   /** Work inside a task, which cannot throw the interruption of a sleep. */

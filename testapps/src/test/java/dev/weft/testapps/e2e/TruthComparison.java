@@ -256,7 +256,7 @@ final class TruthComparison {
    * critical_path_ambiguous_ns}: forks and submissions counted from the call or from the push, a
    * pool's termination) is allowed on both sides as well.
    */
-  private void criticalPathByThread(JsonNode truth, JsonNode forks) {
+  private void criticalPathByThread(JsonNode truth, JsonNode ambiguous) {
     Map<String, Long> byThread = new LinkedHashMap<>();
     AnalysisResult.CriticalPath cp = analysis.criticalPath();
     if (cp != null) {
@@ -269,7 +269,7 @@ final class TruthComparison {
         truth,
         byThread,
         t -> 4,
-        t -> forks == null || !forks.has(t) ? 0 : forks.get(t).asLong());
+        t -> ambiguous == null || !ambiguous.has(t) ? 0 : ambiguous.get(t).asLong());
   }
 
   private interface Steps {
