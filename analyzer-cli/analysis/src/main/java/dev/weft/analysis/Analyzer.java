@@ -218,8 +218,20 @@ public final class Analyzer {
     if (options.waits != null) {
       replay.handWaitsTo(options.waits);
     }
+    int threads = threads();
+    if (threads >= 3) {
+      replay.criticalPathOnItsOwnThread();
+    }
+    try {
+      return run(replay, closed, threads);
+    } finally {
+      replay.closeCriticalPath();
+    }
+  }
+
+  private AnalysisResult run(Replay replay, boolean closed, int threads) {
     EventCursor events = trace.events();
-    if (readAhead()) {
+    if (threads >= 2) {
       try (ReadAheadCursor ahead = new ReadAheadCursor(events)) {
         replay.run(ahead);
       }
@@ -319,20 +331,20 @@ public final class Analyzer {
   }
 
   /**
-   * Whether the trace is read on a thread of its own while this one replays ({@link
-   * Options#withThreads}).
+   * The threads the analysis runs on ({@link Options#withThreads}): 1, 2 (the trace read ahead on
+   * its own thread) or 3 (the critical path on one more).
    */
-  private boolean readAhead() {
+  private int threads() {
     int threads = options.threads;
     if (threads == 0) {
       threads = threadsFromProperty();
     }
     if (threads != 0) {
-      return threads > 1;
+      return Math.min(threads, 3);
     }
     List<Integer> streams = trace.streamIds();
     if (Runtime.getRuntime().availableProcessors() < 2 || streams.size() < 2) {
-      return false;
+      return 1;
     }
     long bytes = 0;
     for (int id : streams) {
@@ -342,7 +354,7 @@ public final class Analyzer {
         // its reading will say what is wrong; the size only decides how to read
       }
     }
-    return bytes >= READ_AHEAD_BYTES;
+    return bytes >= READ_AHEAD_BYTES ? 3 : 1;
   }
 
   /** The {@link #THREADS_PROPERTY} setting: a count ≥ 1, else 0 (automatic). */

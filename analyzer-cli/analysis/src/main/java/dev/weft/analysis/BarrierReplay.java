@@ -25,6 +25,9 @@ final class BarrierReplay {
   private final List<BarrierObject> barriers = new ArrayList<>();
   private final LongIntMap barrierStatBySite = new LongIntMap(16);
 
+  /** The next handle for a generation slot's chain on the critical path (one per slot, reused). */
+  private int nextChainHandle;
+
   BarrierReplay(Replay replay) {
     this.r = replay;
     this.frames = replay.frames;
@@ -42,7 +45,10 @@ final class BarrierReplay {
     long[] latest = new long[2];
     boolean[] noted = new boolean[2];
     boolean[] released = new boolean[2];
-    CriticalPath.Segment[] lastChain = new CriticalPath.Segment[2];
+
+    /** Per generation: the critical path's handle for the chain at its latest arrival, or -1. */
+    int[] chainHandle = {-1, -1};
+
     int[] lastThread = new int[2];
     int[] lastNode = new int[2];
 
@@ -75,7 +81,8 @@ final class BarrierReplay {
         latest = Arrays.copyOf(latest, cap);
         noted = Arrays.copyOf(noted, cap);
         released = Arrays.copyOf(released, cap);
-        lastChain = Arrays.copyOf(lastChain, cap);
+        chainHandle = Arrays.copyOf(chainHandle, cap);
+        Arrays.fill(chainHandle, count, cap, -1);
         lastThread = Arrays.copyOf(lastThread, cap);
         lastNode = Arrays.copyOf(lastNode, cap);
         team = Arrays.copyOf(team, cap);
@@ -94,23 +101,27 @@ final class BarrierReplay {
       latest[i] = Long.MIN_VALUE;
       noted[i] = false;
       released[i] = false;
-      lastChain[i] = null;
       lastThread[i] = -1;
       return i;
     }
 
-    void remove(int i) {
+    /**
+     * Forgets generation {@code i}; returns the handle of its chain, which the critical path may
+     * then drop.
+     */
+    int remove(int i) {
       int last = --count;
+      int freedHandle = chainHandle[i];
       generation[i] = generation[last];
       arrivals[i] = arrivals[last];
       departures[i] = departures[last];
       latest[i] = latest[last];
       noted[i] = noted[last];
       released[i] = released[last];
-      lastChain[i] = lastChain[last];
+      chainHandle[i] = chainHandle[last];
+      chainHandle[last] = freedHandle;
       lastThread[i] = lastThread[last];
       lastNode[i] = lastNode[last];
-      lastChain[last] = null;
       int[] freedTeam = team[i];
       long[] freedBusy = teamBusy[i];
       long[] freedArrival = teamArrival[i];
@@ -120,6 +131,7 @@ final class BarrierReplay {
       team[last] = freedTeam;
       teamBusy[last] = freedBusy;
       teamArrival[last] = freedArrival;
+      return freedHandle;
     }
 
     /** Records an arrival (the {@code arrivals[g]}-th, already counted): busy ns, arrival time. */
@@ -137,10 +149,10 @@ final class BarrierReplay {
     }
 
     /** Makes {@code th}'s arrival at {@code t} generation {@code g}'s latest, if it is. */
-    void arrivedLast(int g, ThreadState th, long t, CriticalPath critical) {
+    void arrivedLast(int g, ThreadState th, long t, CriticalPathFeed critical) {
       if (t >= latest[g]) {
         latest[g] = t;
-        lastChain[g] = critical.snapshot(th.index);
+        critical.barrierArrivedLast(chainHandle[g], th.index);
         lastThread[g] = th.index;
         lastNode[g] = th.currentNode();
       }
@@ -182,6 +194,9 @@ final class BarrierReplay {
     RegionBusy stat = r.regionStats.get(bo.stat);
     if (g < 0) {
       g = bo.add(gen);
+      if (bo.chainHandle[g] < 0) {
+        bo.chainHandle[g] = nextChainHandle++;
+      }
       stat.instances++;
     }
     bo.arrivals[g]++;
@@ -257,7 +272,7 @@ final class BarrierReplay {
       r.waits.end("barrier", construct, th.index, th.start[i], t, obj, last);
     }
     if (departed && g >= 0 && bo.lastThread[g] >= 0 && bo.lastThread[g] != th.index) {
-      r.critical.handOver(th.index, th.node[i], bo.lastChain[g], bo.latest[g], t);
+      r.critical.barrierHandOver(th.index, th.node[i], bo.chainHandle[g], bo.latest[g], t);
     } else {
       r.critical.waited(th.index, th.node[i], t);
     }
@@ -272,7 +287,7 @@ final class BarrierReplay {
       }
       if (++bo.departures[g] >= bo.arrivals[g]) {
         bo.settle(g, r.regionStats.get(bo.stat));
-        bo.remove(g);
+        r.critical.barrierDropped(bo.remove(g));
       }
     }
     r.regionStats.get(bo.stat).snapshot[th.index] = th.execTotal;

@@ -143,6 +143,42 @@ public final class CallPathTree {
     return size;
   }
 
+  /**
+   * The parents and depths of the nodes that exist now, for a reader on another thread. A node's
+   * parent and depth never change once it exists, and growing the tree copies them into new arrays
+   * and leaves the old ones alone: so the view stays right for these nodes while this tree grows,
+   * once it has been handed over with a happens-before edge (a queue).
+   */
+  Ancestry ancestry() {
+    return new Ancestry(parent, depth);
+  }
+
+  /** Parents and depths of call-path nodes: all the critical path's coarsening needs. */
+  static final class Ancestry {
+    private final int[] parent;
+    private final int[] depth;
+
+    private Ancestry(int[] parent, int[] depth) {
+      this.parent = parent;
+      this.depth = depth;
+    }
+
+    /** The deepest node that is {@code a} or an ancestor of it, and {@code b} or one of its. */
+    int commonAncestor(int a, int b) {
+      while (a != b) {
+        if (depth[a] >= depth[b]) {
+          a = parent[a];
+        } else {
+          b = parent[b];
+        }
+        if (a < 0 || b < 0) {
+          return ROOT;
+        }
+      }
+      return a;
+    }
+  }
+
   int parent(int node) {
     return parent[node];
   }

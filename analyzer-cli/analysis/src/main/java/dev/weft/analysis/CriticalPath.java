@@ -31,6 +31,11 @@ import java.util.Map;
  * that starts after its target ended did not wait for it), and a thread's start only until the
  * thread ends: what is kept follows the open joins and live threads, not the run's length (the live
  * heap stays at 3–4 MiB from 10 M to 100 M events of the mixed benchmark trace).
+ *
+ * <p>The replay talks to it only through {@link CriticalPathFeed}, and never reads it before the
+ * end, so it may run on a thread of its own: every chain the replay used to hand back (a lock's
+ * release, a task's creation, a barrier's latest arrival, a notification) is kept here under the
+ * replay's slot or handle for it.
  */
 final class CriticalPath {
   /** Chains longer than this many segments are folded into one segment. */
@@ -145,7 +150,11 @@ final class CriticalPath {
   /** When each thread last executed (or was handed over to): a later release can wake it. */
   private final long[] busyUntil;
 
+  /** The replay's call-path tree, or null when the replay runs on another thread (see below). */
   private final CallPathTree tree;
+
+  /** The tree's ancestry as the latest batch of a threaded feed handed it over ({@link #fed}). */
+  private CallPathTree.Ancestry fedAncestry;
 
   // Snapshots waiting to be taken over.
   private Segment[] lockSnap = new Segment[16];
@@ -165,6 +174,10 @@ final class CriticalPath {
   private int lastCompletionThread = -1;
   int openJoins;
 
+  /**
+   * @param tree the replay's call-path tree, read when pieces are coarsened; null when this runs on
+   *     a thread of its own, which is then {@linkplain #fed fed} the tree's ancestry
+   */
   CriticalPath(int threads, CallPathTree tree) {
     this.tree = tree;
     chain = new Segment[threads];
@@ -176,6 +189,15 @@ final class CriticalPath {
     for (int i = 0; i < threads; i++) {
       pending[i] = new Pending();
     }
+  }
+
+  /** The call-path tree's ancestry as the replay handed it over with a batch of operations. */
+  void fed(CallPathTree.Ancestry ancestry) {
+    fedAncestry = ancestry;
+  }
+
+  private CallPathTree.Ancestry ancestry() {
+    return tree != null ? tree.ancestry() : fedAncestry;
   }
 
   /** A piece kind's name in the JSON document. */
@@ -254,7 +276,7 @@ final class CriticalPath {
       p.waitNs += t - from;
     }
     if (p.pieces.size > 2 * MAX_PIECES) {
-      p.pieces.coarsen(MAX_PIECES, tree);
+      p.pieces.coarsen(MAX_PIECES, ancestry());
     }
   }
 
@@ -269,7 +291,7 @@ final class CriticalPath {
   }
 
   /** Thread {@code th}'s chain now, as a segment others can take over. */
-  Segment snapshot(int th) {
+  private Segment snapshot(int th) {
     Pending p = pending[th];
     if (p.size == 0) {
       return chain[th];
@@ -300,7 +322,7 @@ final class CriticalPath {
    * release is unknown (or was not during the wait), unweighed when the release's chain is lighter
    * (the wait then lies on no chain's weight).
    */
-  void handOver(int th, int node, Segment source, long releaseTime, long t) {
+  private void handOver(int th, int node, Segment source, long releaseTime, long t) {
     if (!releasedDuringWait(th, source, releaseTime, t)) {
       waited(th, node, t);
     } else if (heavierOrEqual(source, t, th)) {
@@ -315,7 +337,7 @@ final class CriticalPath {
    * thread whose chain was then {@code source}: a hand-over as {@link #handOver}, except that idle
    * time is never weighed (nothing says the worker's idling was work the run waited for).
    */
-  void idleEnded(int th, int node, Segment source, long releaseTime, long t) {
+  private void idleEnded(int th, int node, Segment source, long releaseTime, long t) {
     if (releasedDuringWait(th, source, releaseTime, t) && heavierOrEqual(source, t, th)) {
       takeOver(th, node, source, t);
     } else {
@@ -357,8 +379,17 @@ final class CriticalPath {
     lockSnapThread[slot] = th;
   }
 
+  /**
+   * Thread {@code th}'s wait for lock slot {@code slot} at {@code node} ended at {@code t}, when
+   * {@code releaser} had released it last, at {@code releaseTime}: a {@link #handOver} from the
+   * chain at that release.
+   */
+  void lockHandOver(int th, int node, int slot, int releaser, long releaseTime, long t) {
+    handOver(th, node, lockRelease(slot, releaser, releaseTime), releaseTime, t);
+  }
+
   /** The chain at lock slot {@code slot}'s release by {@code releaser} at {@code t}, or null. */
-  Segment lockRelease(int slot, int releaser, long t) {
+  private Segment lockRelease(int slot, int releaser, long t) {
     if (slot < 0
         || slot >= lockSnap.length
         || lockSnapThread[slot] != releaser
@@ -377,7 +408,18 @@ final class CriticalPath {
     taskSnap[slot] = snapshot(th);
   }
 
-  Segment taskCreation(int slot) {
+  /**
+   * Thread {@code th} began the task created into {@code slot} at {@code created}, at {@code node}
+   * at {@code t}: as an idle worker that waited for it ({@link #idleEnded}) or not.
+   */
+  void taskBegun(int th, int node, int slot, boolean idleWorker, long created, long t) {
+    Segment s = taskCreation(slot);
+    if (idleWorker) {
+      idleEnded(th, node, s, created, t);
+    }
+  }
+
+  private Segment taskCreation(int slot) {
     Segment s = slot >= 0 && slot < taskSnap.length ? taskSnap[slot] : null;
     if (slot >= 0 && slot < taskSnap.length) {
       taskSnap[slot] = null;
@@ -448,46 +490,62 @@ final class CriticalPath {
 
   // ---- notifications
 
+  /** The chain of each lock or monitor at its latest notification while waits were open. */
   private final Map<Long, Segment> notifyChains = new HashMap<>();
-  private final Map<Long, long[]> notifyTimes = new HashMap<>();
-  int openNotifiedWaits;
 
   /**
-   * Thread {@code th} notified (or signalled) the waiters of lock or monitor {@code obj} at call
-   * path {@code node}.
+   * Thread {@code th} notified (or signalled) the waiters of lock or monitor {@code obj} while a
+   * notifiable wait was open (the replay keeps the notification's time and thread: {@link
+   * WaitReplay}).
    */
-  void notified(int th, int node, long obj, long t) {
-    if (openNotifiedWaits == 0) {
-      return;
-    }
-    if (notifyChains.size() > 65_536) {
-      notifyChains.clear();
-      notifyTimes.clear();
-    }
+  void notified(int th, long obj) {
     notifyChains.put(obj, snapshot(th));
-    notifyTimes.put(obj, new long[] {t, th, node});
   }
 
-  /**
-   * The latest notification of {@code obj} by a thread other than {@code th} between {@code start}
-   * and {@code t}: {time, thread, call path}, or null.
-   */
-  long[] notification(int th, long obj, long start, long t) {
-    long[] when = notifyTimes.get(obj);
-    return when == null || when[1] == th || when[0] < start || when[0] > t ? null : when;
+  /** The replay forgot its notifications ({@link WaitReplay}): so does this. */
+  void notificationsCleared() {
+    notifyChains.clear();
   }
 
   /**
    * Thread {@code th}'s wait on {@code obj} at {@code node} ended at {@code t}: a notification
-   * during the wait ({@link #notification}) hands over; without one (a timeout, a spurious wake-up,
-   * an unrecorded notifier) the wait stays on the thread's own chain.
+   * during the wait, at {@code notifyTime}, hands over; without one ({@code Long.MIN_VALUE}: a
+   * timeout, a spurious wake-up, an unrecorded notifier) the wait stays on the thread's own chain.
    */
-  void notifiedWaitEnded(int th, long obj, long[] notification, int node, long t) {
-    if (notification == null) {
+  void notifiedWaitEnded(int th, long obj, long notifyTime, int node, long t) {
+    if (notifyTime == Long.MIN_VALUE) {
       waited(th, node, t);
       return;
     }
-    handOver(th, node, notifyChains.get(obj), notification[0], t);
+    handOver(th, node, notifyChains.get(obj), notifyTime, t);
+  }
+
+  // ---- barriers
+
+  /** The chain at the latest arrival of each barrier generation, by the replay's handle for it. */
+  private Segment[] barrierSnap = new Segment[16];
+
+  /** Thread {@code th} is now the latest arrival of the barrier generation {@code handle}. */
+  void barrierArrivedLast(int handle, int th) {
+    if (handle >= barrierSnap.length) {
+      barrierSnap = Arrays.copyOf(barrierSnap, Math.max(handle + 1, barrierSnap.length * 2));
+    }
+    barrierSnap[handle] = snapshot(th);
+  }
+
+  /**
+   * Thread {@code th}'s wait at a barrier at {@code node} ended at {@code t}, released by the
+   * latest arrival of generation {@code handle}, at {@code releaseTime}: a {@link #handOver}.
+   */
+  void barrierHandOver(int th, int node, int handle, long releaseTime, long t) {
+    handOver(th, node, handle < barrierSnap.length ? barrierSnap[handle] : null, releaseTime, t);
+  }
+
+  /** The barrier generation {@code handle} is done with: its chain is no longer needed. */
+  void barrierDropped(int handle) {
+    if (handle < barrierSnap.length) {
+      barrierSnap[handle] = null;
+    }
   }
 
   // ---- threads
@@ -550,7 +608,7 @@ final class CriticalPath {
   PathPieces pieces(int th) {
     PathPieces all = chainPieces(chain[th]);
     all.append(pending[th].pieces);
-    all.coarsen(MAX_PIECES, tree);
+    all.coarsen(MAX_PIECES, ancestry());
     return all;
   }
 
@@ -597,7 +655,7 @@ final class CriticalPath {
     keys = Arrays.copyOf(keys, distinct);
     ns = Arrays.copyOf(ns, distinct);
     PathPieces pieces = chainPieces(s);
-    pieces.coarsen(MAX_PIECES, tree);
+    pieces.coarsen(MAX_PIECES, ancestry());
     return new Segment(null, keys, ns, total, s.weight, pieces, s.end);
   }
 }

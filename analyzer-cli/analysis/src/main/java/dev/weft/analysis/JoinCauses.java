@@ -15,7 +15,10 @@ final class JoinCauses {
   private final Map<Long, long[]> ended = new HashMap<>();
 
   private final AwaitedIds awaited = new AwaitedIds();
-  private long[] lastEnding;
+  // The last ending, as three fields: it changes at every task's end, and is rarely asked for.
+  private long lastEndTime = Long.MIN_VALUE;
+  private int lastEndThread = -1;
+  private int lastEndNode;
   private long[][] targets = new long[0][];
   private int openJoins;
 
@@ -41,10 +44,11 @@ final class JoinCauses {
     if (openJoins == 0) {
       return;
     }
-    long[] e = {t, th, node};
-    lastEnding = e;
+    lastEndTime = t;
+    lastEndThread = th;
+    lastEndNode = node;
     if (awaited.contains(id)) {
-      ended.put(id, e);
+      ended.put(id, new long[] {t, th, node});
     }
   }
 
@@ -61,8 +65,8 @@ final class JoinCauses {
             : Long.MIN_VALUE;
     awaited.remove(target);
     long[] e = ended.remove(target);
-    if (e == null && lastEnding != null && lastEnding[0] >= start && lastEnding[0] <= t) {
-      e = lastEnding;
+    if (e == null && lastEndThread >= 0 && lastEndTime >= start && lastEndTime <= t) {
+      e = new long[] {lastEndTime, lastEndThread, lastEndNode};
     }
     return e == null || e[1] == th || e[0] < start || e[0] > t ? null : e;
   }

@@ -114,8 +114,7 @@ final class LockReplay {
     }
     long waited = th.accum[i] - a.unclaimed();
     if (acquired && waited > 0 && l >= 0) {
-      CriticalPath.Segment src = r.critical.lockRelease(l, a.lastReleaser, a.lastRelease);
-      r.critical.handOver(th.index, th.node[i], src, a.lastRelease, t);
+      r.critical.lockHandOver(th.index, th.node[i], l, a.lastReleaser, a.lastRelease, t);
     } else {
       r.critical.waited(th.index, th.node[i], t);
     }

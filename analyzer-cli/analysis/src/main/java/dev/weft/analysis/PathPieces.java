@@ -91,7 +91,7 @@ final class PathPieces {
    * they fit. Pieces of different threads are never merged: if hand-overs alone are more than
    * {@code cap}, the oldest pieces are left out and counted in {@link #truncated}.
    */
-  void coarsen(int cap, CallPathTree tree) {
+  void coarsen(int cap, CallPathTree.Ancestry tree) {
     if (size <= cap) {
       return;
     }
@@ -119,7 +119,7 @@ final class PathPieces {
     }
   }
 
-  private void mergeShorterThan(long resolution, CallPathTree tree) {
+  private void mergeShorterThan(long resolution, CallPathTree.Ancestry tree) {
     int out = 0;
     for (int i = 0; i < size; i++) {
       if (out > 0
@@ -129,7 +129,7 @@ final class PathPieces {
         if (ends[i] - starts[i] > ends[o] - starts[o]) {
           kinds[o] = kinds[i];
         }
-        int node = commonAncestor(tree, CriticalPath.node(keys[o]), CriticalPath.node(keys[i]));
+        int node = tree.commonAncestor(CriticalPath.node(keys[o]), CriticalPath.node(keys[i]));
         keys[o] = CriticalPath.key(CriticalPath.thread(keys[i]), node);
         ends[o] = ends[i];
         continue;
@@ -141,19 +141,5 @@ final class PathPieces {
       out++;
     }
     size = out;
-  }
-
-  private static int commonAncestor(CallPathTree tree, int a, int b) {
-    while (a != b) {
-      if (tree.depth(a) >= tree.depth(b)) {
-        a = tree.parent(a);
-      } else {
-        b = tree.parent(b);
-      }
-      if (a < 0 || b < 0) {
-        return CallPathTree.ROOT;
-      }
-    }
-    return a;
   }
 }

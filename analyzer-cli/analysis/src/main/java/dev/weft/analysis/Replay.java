@@ -55,7 +55,9 @@ final class Replay implements PairMatcher.Listener {
   /** Null unless the caller asked for the waits one by one ({@link Analyzer.Options#withWaits}). */
   WaitLog waits;
 
-  final CriticalPath critical;
+  /** What the replay tells the critical path; see {@link #criticalPathOnItsOwnThread}. */
+  CriticalPathFeed critical;
+
   final JoinCauses joinCauses = new JoinCauses();
   private final long[] javaIds;
   final InstanceTable instances;
@@ -141,7 +143,7 @@ final class Replay implements PairMatcher.Listener {
 
     this.threads = threadStates;
     this.pools = pools;
-    this.critical = new CriticalPath(threads.length, tree);
+    this.critical = CriticalPathFeed.inline(new CriticalPath(threads.length, tree));
     this.instances = new InstanceTable(threads.length);
     int dense = 0;
     for (ThreadState t : threads) {
@@ -195,6 +197,28 @@ final class Replay implements PairMatcher.Listener {
   }
 
   /** Replays every event of {@code c}. */
+  /**
+   * Computes the critical path on a thread of its own while this one replays ({@link
+   * CriticalPathFeed}); before {@link #run}. The caller must {@link #criticalPath} or close it
+   * ({@link #closeCriticalPath}).
+   */
+  void criticalPathOnItsOwnThread() {
+    if (eventsRead > 0) {
+      throw new IllegalStateException("the replay has begun");
+    }
+    critical = CriticalPathFeed.onItsOwnThread(threads.length, tree);
+  }
+
+  /** The critical path, once the replay and {@link #finish} are done. */
+  CriticalPath criticalPath() {
+    return critical.finish();
+  }
+
+  /** Stops the critical path's thread, if any (the replay failed, or its result is not needed). */
+  void closeCriticalPath() {
+    critical.close();
+  }
+
   void run(EventCursor c) {
     long n = 0;
     while (c.next()) {

@@ -163,11 +163,12 @@ public final class Results {
 
   /** The critical path: the chain of the thread whose chain is heaviest at the end of the run. */
   private static AnalysisResult.CriticalPath criticalPath(Replay replay, Definitions defs) {
-    int end = replay.critical.heaviest();
+    CriticalPath critical = replay.criticalPath();
+    int end = critical.heaviest();
     if (end < 0) {
       return null;
     }
-    Map<Long, Long> onPath = replay.critical.breakdown(end);
+    Map<Long, Long> onPath = critical.breakdown(end);
     ThreadState[] threads = replay.threads;
     long[] byThread = new long[threads.length];
     Map<Integer, Long> byNode = new HashMap<>();
@@ -215,7 +216,7 @@ public final class Results {
         Comparator.comparingLong(AnalysisResult.CriticalCallPath::ns)
             .reversed()
             .thenComparing(c -> String.join("/", c.path())));
-    PathPieces pieces = replay.critical.pieces(end);
+    PathPieces pieces = critical.pieces(end);
     List<AnalysisResult.CriticalSegment> segments = new ArrayList<>(pieces.size);
     for (int i = 0; i < pieces.size; i++) {
       long key = pieces.keys[i];

@@ -191,11 +191,9 @@ final class TaskReplay {
       if (!tasks.begun[s]) {
         tasks.begun[s] = true;
         startTask(s, t, false);
-        CriticalPath.Segment created = r.critical.taskCreation(s);
-        if (th.depth == 0 && th.worker()) {
-          // An idle worker waited for this submission.
-          r.critical.idleEnded(th.index, node, created, tasks.created[s], t);
-        }
+        // An idle worker (nothing open) waited for this submission.
+        boolean idle = th.depth == 0 && th.worker();
+        r.critical.taskBegun(th.index, node, s, idle, tasks.created[s], t);
       }
     }
     int stat = inst >= 0 ? instances.stat[inst] : -1;

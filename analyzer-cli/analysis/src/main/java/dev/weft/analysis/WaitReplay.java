@@ -5,6 +5,8 @@ import static dev.weft.analysis.ThreadState.F_SPIN;
 import static dev.weft.analysis.ThreadState.F_WAIT;
 
 import dev.weft.trace.WaitKind;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The replay of waits (WAIT_ENTER..EXIT: sleep, object wait, condition await, park, yield), the
@@ -17,6 +19,18 @@ final class WaitReplay {
   private final ThreadReplay frames;
   private final Occurrences out;
   private final WaitSpan waitSpan = new WaitSpan();
+
+  /** Notifications kept at most: past this, they are forgotten (a wait then finds none). */
+  private static final int MAX_NOTIFIED = 65_536;
+
+  /**
+   * The latest notification of each lock or monitor while notifiable waits were open: {time,
+   * thread, call path}. (The critical path keeps the notifier's chain beside it.)
+   */
+  private final Map<Long, long[]> notifications = new HashMap<>();
+
+  /** Object waits and condition awaits open now: only they can be ended by a notification. */
+  private int openNotifiable;
 
   WaitReplay(Replay replay) {
     this.r = replay;
@@ -33,7 +47,7 @@ final class WaitReplay {
     int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
     th.aux[i] = kind;
     if (notifiable(kind)) {
-      r.critical.openNotifiedWaits++;
+      openNotifiable++;
     }
     if (notifiable(kind) && th.releaseEvent == th.events - 1) {
       // The recorder wrote the wait's release (LOCK_RELEASED just before WAIT_ENTER): that lock is
@@ -51,19 +65,33 @@ final class WaitReplay {
 
   /** A NOTIFY of {@code waitKind} waiters on {@code obj}. */
   void notify(ThreadState th, long t, long obj, long waitKind) {
-    if (waitKind == WaitKind.OBJECT_WAIT || waitKind == WaitKind.CONDITION_AWAIT) {
-      r.critical.notified(th.index, th.currentNode(), obj, t);
+    if ((waitKind == WaitKind.OBJECT_WAIT || waitKind == WaitKind.CONDITION_AWAIT)
+        && openNotifiable > 0) {
+      if (notifications.size() > MAX_NOTIFIED) {
+        notifications.clear();
+        r.critical.notificationsCleared();
+      }
+      notifications.put(obj, new long[] {t, th.index, th.currentNode()});
+      r.critical.notified(th.index, obj);
     }
+  }
+
+  /**
+   * The latest notification of {@code obj} by a thread other than {@code th} between {@code start}
+   * and {@code t}: {time, thread, call path}, or null.
+   */
+  private long[] notification(int th, long obj, long start, long t) {
+    long[] when = notifications.get(obj);
+    return when == null || when[1] == th || when[0] < start || when[0] > t ? null : when;
   }
 
   void finishWait(ThreadState th, int i, long t) {
     WaitSpan w = waitSpan;
     w.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];
-    CriticalPath critical = r.critical;
     long[] notification =
         notifiable(w.waitKind) && th.waitReleasePending
-            ? critical.notification(th.index, th.waitReleasedLock, th.start[i], t)
+            ? notification(th.index, th.waitReleasedLock, th.start[i], t)
             : null;
     w.notifier = notification == null ? -1 : (int) notification[1];
     w.notifierNode = notification == null ? ROOT : (int) notification[2];
@@ -76,12 +104,13 @@ final class WaitReplay {
       r.waits.end("condition", WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
     if (notifiable(w.waitKind)) {
-      critical.openNotifiedWaits = Math.max(0, critical.openNotifiedWaits - 1);
+      openNotifiable = Math.max(0, openNotifiable - 1);
     }
     if (notifiable(w.waitKind) && th.waitReleasePending) {
-      critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notification, th.node[i], t);
+      long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
+      r.critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notifyTime, th.node[i], t);
     } else {
-      critical.waited(th.index, th.node[i], t);
+      r.critical.waited(th.index, th.node[i], t);
     }
     frames.rest(th, w, th.stat[i]);
     if (th.waitReleasePending && !th.waitReleaseRecorded) {

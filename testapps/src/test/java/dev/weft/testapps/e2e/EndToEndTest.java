@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.weft.analysis.AnalysisJson;
+import dev.weft.analysis.Analyzer;
 import dev.weft.testapps.harness.ScenarioRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -98,6 +100,12 @@ class EndToEndTest {
           run.stdoutWithoutTruth(),
           () -> "the scenario printed another result under the agent: " + run);
       assertTrue(run.analysis.trace().complete(), () -> "trace not complete: " + run.traceDir);
+      assertEquals(
+          AnalysisJson.toJson(
+              Analyzer.analyze(run.traceDir, Analyzer.Options.defaults().withThreads(1))),
+          AnalysisJson.toJson(
+              Analyzer.analyze(run.traceDir, Analyzer.Options.defaults().withThreads(3))),
+          () -> "the analysis on three threads differs from the one on one: " + run.traceDir);
 
       TruthComparison comparison = TruthComparison.of(c, run);
       String report =

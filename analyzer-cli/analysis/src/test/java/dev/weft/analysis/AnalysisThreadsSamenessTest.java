@@ -26,16 +26,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading the trace on a thread of its own ({@link Analyzer.Options#withThreads} 2) gives the same
- * analysis as reading it on the replaying thread (1), byte for byte in the JSON document: for every
- * mix of the synthetic trace, for a trace cut short and for a damaged one (the same failure, and
- * with salvage the same partial result).
+ * Reading the trace on a thread of its own ({@link Analyzer.Options#withThreads} 2), and computing
+ * the critical path on another (3), gives the same analysis as doing all on the replaying thread
+ * (1), byte for byte in the JSON document: for every mix of the synthetic trace, for a trace cut
+ * short and for a damaged one (the same failure, and with salvage the same partial result). (The
+ * end-to-end tests compare 1 and 3 on every test app's trace as well.)
  */
-class ReadAheadSamenessTest {
+class AnalysisThreadsSamenessTest {
   @TempDir Path tmp;
 
   private static final Analyzer.Options SERIAL = Analyzer.Options.defaults().withThreads(1);
   private static final Analyzer.Options READ_AHEAD = Analyzer.Options.defaults().withThreads(2);
+  private static final Analyzer.Options THREE = Analyzer.Options.defaults().withThreads(3);
 
   /** Enough events for dozens of read-ahead batches, few enough for a quick test. */
   private static final long EVENTS = 150_000;
@@ -49,6 +51,7 @@ class ReadAheadSamenessTest {
       String serial = json(trace, SERIAL);
       assertTrue(serial.contains("\"status\" : \"complete\""), serial.substring(0, 200));
       assertEquals(serial, json(trace, READ_AHEAD), trace.toString());
+      assertEquals(serial, json(trace, THREE), trace.toString());
     }
   }
 
@@ -100,6 +103,7 @@ class ReadAheadSamenessTest {
     String serial = json(trace, SERIAL);
     assertTrue(serial.contains("\"v299\""), serial.substring(0, 200));
     assertEquals(serial, json(trace, READ_AHEAD));
+    assertEquals(serial, json(trace, THREE));
   }
 
   @Test
@@ -112,6 +116,7 @@ class ReadAheadSamenessTest {
     String serial = json(trace, SERIAL);
     assertTrue(serial.contains("\"status\" : \"cut\""), serial.substring(0, 200));
     assertEquals(serial, json(trace, READ_AHEAD));
+    assertEquals(serial, json(trace, THREE));
   }
 
   @Test
@@ -128,9 +133,14 @@ class ReadAheadSamenessTest {
         assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, READ_AHEAD))
             .getMessage();
     assertEquals(serialFailure, readAheadFailure);
+    assertEquals(
+        serialFailure,
+        assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, THREE))
+            .getMessage());
     String serial = json(trace, SERIAL.withSalvage(true));
     assertTrue(serial.contains("\"status\" : \"partial\""), serial.substring(0, 200));
     assertEquals(serial, json(trace, READ_AHEAD.withSalvage(true)));
+    assertEquals(serial, json(trace, THREE.withSalvage(true)));
   }
 
   @Test
