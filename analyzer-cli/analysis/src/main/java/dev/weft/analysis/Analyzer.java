@@ -81,8 +81,9 @@ public final class Analyzer {
 
     /**
      * How many threads the analysis runs on: 1 reads and replays the trace on the calling thread
-     * alone; 2 or more reads it (decoding every stream and merging them by time) on a thread of its
-     * own while the calling thread replays; 0 (the default) takes 2 when the machine has more than
+     * alone; 2 reads it (decoding every stream and merging them by time) on a thread of its own
+     * while the calling thread replays; 3 or more also computes the critical path on a thread of
+     * its own ({@link CriticalPathFeed}); 0 (the default) takes 3 when the machine has more than
      * one core and the trace more than one stream and at least 4 MiB of events (about half a
      * million), else 1. The system property {@code weft.analyze.threads} overrides 0. The result is
      * the same either way.

@@ -137,9 +137,20 @@ final class CriticalPathFeed {
     return path;
   }
 
-  /** Stops the critical path's thread, if any, without waiting for its result. */
+  /**
+   * Stops the critical path's thread, if any, without its result, and waits for it: once this
+   * returns, nothing runs on the feed's behalf.
+   */
   void close() {
+    if (worker == null) {
+      return;
+    }
     closed = true;
+    try {
+      worker.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Whether the critical path's thread runs. */
@@ -389,10 +400,10 @@ final class CriticalPathFeed {
     try {
       while (true) {
         Batch b = full.poll(POLL_MS, TimeUnit.MILLISECONDS);
+        if (closed) {
+          return;
+        }
         if (b == null) {
-          if (closed) {
-            return;
-          }
           continue;
         }
         if (failure == null) {

@@ -1,7 +1,6 @@
 package dev.weft.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -21,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,37 +144,46 @@ class AnalysisThreadsSamenessTest {
   }
 
   @Test
-  void automaticReadsAheadOnlyWhereItPays() throws IOException {
+  void automaticUsesThreadsOnlyWhereTheyPay() throws IOException {
     Path small = tmp.resolve("small");
     SyntheticTrace.write(small, 3, 20_000, new int[] {1, 1, 1, 1});
     Path large = tmp.resolve("large");
     SyntheticTrace.write(large, 3, 800_000, new int[] {1, 1, 1, 1});
     assertTrue(bytes(small) < Analyzer.READ_AHEAD_BYTES);
     assertTrue(bytes(large) >= Analyzer.READ_AHEAD_BYTES);
-    // Either way the result is the same; which way was taken shows in the reader thread's name.
+    // Either way the result is the same; which way was taken shows in the threads' names.
     assertEquals(json(small, SERIAL), json(small, Analyzer.Options.defaults()));
-    assertNotEquals(
-        0, readerThreadsDuring(large), "a large trace on a machine with more than one core");
+    assertEquals(
+        List.of(0L, 0L), analysisThreadsDuring(small), "a small trace: the calling thread alone");
+    assertEquals(
+        List.of(1L, 1L),
+        analysisThreadsDuring(large),
+        "a large trace on a machine with more than one core: a reader and the critical path");
   }
 
-  /** Reader threads seen while analysing {@code trace} with the default options. */
-  private static int readerThreadsDuring(Path trace) {
-    assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "automatic reads ahead on 2+ cores");
-    int[] seen = {0};
+  /**
+   * The reader threads and critical-path threads seen while analysing {@code trace} with the
+   * default options (looked at when the first wait is handed out, in the middle of the replay).
+   */
+  private static List<Long> analysisThreadsDuring(Path trace) {
+    assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "automatic: threads on 2+ cores");
+    List<Long> seen = new ArrayList<>();
     Analyzer.analyze(
         trace,
         Analyzer.Options.defaults()
             .withWaits(
                 w -> {
-                  if (seen[0] == 0) {
-                    seen[0] =
-                        (int)
-                            Thread.getAllStackTraces().keySet().stream()
-                                .filter(t -> t.getName().equals("weft-trace-reader"))
-                                .count();
+                  if (seen.isEmpty()) {
+                    Set<Thread> live = Thread.getAllStackTraces().keySet();
+                    seen.add(named(live, "weft-trace-reader"));
+                    seen.add(named(live, "weft-critical-path"));
                   }
                 }));
-    return seen[0];
+    return seen;
+  }
+
+  private static long named(Set<Thread> threads, String name) {
+    return threads.stream().filter(t -> t.isAlive() && t.getName().equals(name)).count();
   }
 
   private static String json(Path trace, Analyzer.Options options) {
