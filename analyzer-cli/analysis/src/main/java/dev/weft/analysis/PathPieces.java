@@ -103,7 +103,16 @@ final class PathPieces {
       if (size == before && resolution > span) {
         break;
       }
-      resolution = resolution > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : resolution * 2;
+      // A pass below the shortest merge left merges nothing: skip those the doubling would make
+      // (a chain of many hand-overs used to double a dozen times, scanning every piece each time,
+      // before it fell back on leaving out the oldest pieces). The result is the same.
+      long shortest = shortestMerge();
+      if (shortest == Long.MAX_VALUE) {
+        break; // no two adjacent pieces of one thread: nothing can merge at any resolution
+      }
+      do {
+        resolution = resolution > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : resolution * 2;
+      } while (resolution < shortest);
     }
     if (size > cap) {
       int drop = size - cap;
@@ -117,6 +126,17 @@ final class PathPieces {
       System.arraycopy(ends, drop, ends, 0, cap);
       size = cap;
     }
+  }
+
+  /** The shortest piece two adjacent pieces of one thread would merge into, or Long.MAX_VALUE. */
+  private long shortestMerge() {
+    long shortest = Long.MAX_VALUE;
+    for (int i = 1; i < size; i++) {
+      if (CriticalPath.thread(keys[i - 1]) == CriticalPath.thread(keys[i])) {
+        shortest = Math.min(shortest, ends[i] - starts[i - 1]);
+      }
+    }
+    return shortest;
   }
 
   private void mergeShorterThan(long resolution, CallPathTree.Ancestry tree) {
