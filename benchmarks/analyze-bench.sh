@@ -4,8 +4,8 @@
 # events/s (wall, the analysing thread's CPU, the whole process's CPU) and peak RSS. Memory must
 # stay flat between the two sizes: the analyzer streams the trace and keeps only per-thread and
 # live-object state. Each trace is analysed ROUNDS times in each mode, interleaved: one thread
-# (--threads 1) and the trace read ahead on a thread of its own (--threads 2), each line with the
-# load average beside it. For each trace it also prints the reader alone (the merged cursor with no
+# (--threads 1), the trace read ahead on a thread of its own (--threads 2), and the critical path
+# on a third (--threads 3), each line with the load average beside it. For each trace it also prints the reader alone (the merged cursor with no
 # analysis, in a fresh JVM, directly and read ahead): the floor under the analysis. On a shared
 # machine compare medians.
 #
@@ -34,7 +34,7 @@ for events in ${EVENTS:-10000000 100000000}; do
     --threads "$threads" --mix "$mix"
   echo "trace size: $(du -sh "$trace" | cut -f1)"
   for round in $(seq 1 "${ROUNDS:-1}"); do
-    for analysis_threads in 1 2; do
+    for analysis_threads in 1 2 3; do
       echo "round $round, --threads $analysis_threads, load average before:" \
         "$(cut -d' ' -f1-3 /proc/loadavg)"
       /usr/bin/time -v -o "$work/time.txt" "$java" $heap -cp "$jar" \

@@ -355,6 +355,8 @@ public final class Analyzer {
         // its reading will say what is wrong; the size only decides how to read
       }
     }
+    // Even on two cores, shared with the JIT compilers and the GC, three threads took at most as
+    // long as two (15-20 % less on a lock-heavy trace; BENCHMARKS.md, "Analyzer").
     return bytes >= READ_AHEAD_BYTES ? 3 : 1;
   }
 
