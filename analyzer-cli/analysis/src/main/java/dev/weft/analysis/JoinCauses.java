@@ -1,8 +1,6 @@
 package dev.weft.analysis;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Who ended what a join waited for, for join delay costs: each task or thread that ended while a
@@ -11,8 +9,18 @@ import java.util.Map;
  * joined thread).
  */
 final class JoinCauses {
-  /** Endings of what open joins wait for ({@link AwaitedIds}). */
-  private final Map<Long, long[]> ended = new HashMap<>();
+  /**
+   * Endings of what open joins wait for ({@link AwaitedIds}): the slot of each id's ending in the
+   * arrays below, unboxed (a map of boxed ids was a twentieth of the replay thread).
+   */
+  private final LongIntMap ended = new LongIntMap(64);
+
+  private long[] endTime = new long[16];
+  private int[] endThread = new int[16];
+  private int[] endNode = new int[16];
+  private int[] freeSlots = new int[16];
+  private int free;
+  private int slots;
 
   private final AwaitedIds awaited = new AwaitedIds();
   // The last ending, as three fields: it changes at every task's end, and is rarely asked for.
@@ -48,7 +56,14 @@ final class JoinCauses {
     lastEndThread = th;
     lastEndNode = node;
     if (awaited.contains(id)) {
-      ended.put(id, new long[] {t, th, node});
+      int slot = ended.get(id);
+      if (slot < 0) {
+        slot = newSlot();
+        ended.put(id, slot);
+      }
+      endTime[slot] = t;
+      endThread[slot] = th;
+      endNode[slot] = node;
     }
   }
 
@@ -57,6 +72,20 @@ final class JoinCauses {
    * t}) waited for: {time, thread, call path}, or null when another thread ended nothing it could
    * have waited for.
    */
+  private int newSlot() {
+    if (free > 0) {
+      return freeSlots[--free];
+    }
+    if (slots == endTime.length) {
+      int cap = slots * 2;
+      endTime = Arrays.copyOf(endTime, cap);
+      endThread = Arrays.copyOf(endThread, cap);
+      endNode = Arrays.copyOf(endNode, cap);
+      freeSlots = Arrays.copyOf(freeSlots, cap);
+    }
+    return slots++;
+  }
+
   long[] joined(int th, int frame, long start, long t) {
     openJoins = Math.max(0, openJoins - 1);
     long target =
@@ -64,7 +93,12 @@ final class JoinCauses {
             ? targets[th][frame]
             : Long.MIN_VALUE;
     awaited.remove(target);
-    long[] e = ended.remove(target);
+    long[] e = null;
+    int slot = ended.remove(target);
+    if (slot >= 0) {
+      e = new long[] {endTime[slot], endThread[slot], endNode[slot]};
+      freeSlots[free++] = slot;
+    }
     if (e == null && lastEndThread >= 0 && lastEndTime >= start && lastEndTime <= t) {
       e = new long[] {lastEndTime, lastEndThread, lastEndNode};
     }
