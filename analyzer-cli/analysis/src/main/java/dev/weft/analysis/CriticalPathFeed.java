@@ -72,6 +72,10 @@ final class CriticalPathFeed {
   private final Thread worker;
   private volatile boolean closed;
   private volatile Throwable failure;
+
+  /** Set by the critical path's thread once it has taken the last batch. */
+  private volatile boolean applied;
+
   private Batch batch;
   private long[] ops;
   private int n;
@@ -120,8 +124,15 @@ final class CriticalPathFeed {
    * thread waited for. A failure on that thread is thrown here.
    */
   CriticalPath finish() {
-    if (direct != null || finished) {
+    if (direct != null) {
       return path;
+    }
+    if (finished) {
+      rethrow();
+      return path;
+    }
+    if (closed) {
+      throw new IllegalStateException("the critical path was closed before its end");
     }
     finished = true;
     batch.last = true;
@@ -134,6 +145,9 @@ final class CriticalPathFeed {
       throw new IllegalStateException("interrupted while the critical path was computed", e);
     }
     rethrow();
+    if (!applied) {
+      throw new IllegalStateException("the critical path's thread ended before the last batch");
+    }
     return path;
   }
 
@@ -415,6 +429,7 @@ final class CriticalPathFeed {
           }
         }
         if (b.last) {
+          applied = true;
           return;
         }
         b.ancestry = null;

@@ -99,6 +99,8 @@ class CriticalPathFeedTest {
     assertTrue(feed.threadAlive());
     assertTimeoutPreemptively(feed::close);
     assertFalse(feed.threadAlive());
+    // What was closed has no result: never a critical path that missed operations.
+    assertThrows(IllegalStateException.class, feed::finish);
   }
 
   private static void assertTimeoutPreemptively(Runnable r) {
