@@ -67,11 +67,6 @@ final class JoinCauses {
     }
   }
 
-  /**
-   * The ending the join of thread {@code th} in frame {@code frame} (from {@code start} to {@code
-   * t}) waited for: {time, thread, call path}, or null when another thread ended nothing it could
-   * have waited for.
-   */
   private int newSlot() {
     if (free > 0) {
       return freeSlots[--free];
@@ -86,6 +81,11 @@ final class JoinCauses {
     return slots++;
   }
 
+  /**
+   * The ending the join of thread {@code th} in frame {@code frame} (from {@code start} to {@code
+   * t}) waited for: {time, thread, call path}, or null when another thread ended nothing it could
+   * have waited for.
+   */
   long[] joined(int th, int frame, long start, long t) {
     openJoins = Math.max(0, openJoins - 1);
     long target =

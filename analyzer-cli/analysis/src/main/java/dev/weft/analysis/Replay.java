@@ -196,7 +196,6 @@ final class Replay implements PairMatcher.Listener {
     return i >= 0 ? threads[i] : null;
   }
 
-  /** Replays every event of {@code c}. */
   /**
    * Computes the critical path on a thread of its own while this one replays ({@link
    * CriticalPathFeed}); before {@link #run}. The caller must {@link #criticalPath} or close it
@@ -219,6 +218,7 @@ final class Replay implements PairMatcher.Listener {
     critical.close();
   }
 
+  /** Replays every event of {@code c}. */
   void run(EventCursor c) {
     long n = 0;
     while (c.next()) {

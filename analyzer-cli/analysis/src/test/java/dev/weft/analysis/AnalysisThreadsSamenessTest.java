@@ -48,10 +48,7 @@ class AnalysisThreadsSamenessTest {
     for (int[] mix : mixes) {
       Path trace = tmp.resolve("mix-" + mix[0] + mix[1] + mix[2] + mix[3]);
       SyntheticTrace.write(trace, 5, EVENTS, mix);
-      String serial = json(trace, SERIAL);
-      assertTrue(serial.contains("\"status\" : \"complete\""), serial.substring(0, 200));
-      assertEquals(serial, json(trace, READ_AHEAD), trace.toString());
-      assertEquals(serial, json(trace, THREE), trace.toString());
+      assertSameOnEveryThreadCount(trace, false, "\"status\" : \"complete\"");
     }
   }
 
@@ -100,10 +97,7 @@ class AnalysisThreadsSamenessTest {
       }
       w.close(end + 1);
     }
-    String serial = json(trace, SERIAL);
-    assertTrue(serial.contains("\"v299\""), serial.substring(0, 200));
-    assertEquals(serial, json(trace, READ_AHEAD));
-    assertEquals(serial, json(trace, THREE));
+    assertSameOnEveryThreadCount(trace, false, "\"v299\"");
   }
 
   @Test
@@ -113,10 +107,7 @@ class AnalysisThreadsSamenessTest {
     List<Path> files = eventFiles(trace);
     cut(files.get(1), 0.5);
     cut(files.get(3), 0.7);
-    String serial = json(trace, SERIAL);
-    assertTrue(serial.contains("\"status\" : \"cut\""), serial.substring(0, 200));
-    assertEquals(serial, json(trace, READ_AHEAD));
-    assertEquals(serial, json(trace, THREE));
+    assertSameOnEveryThreadCount(trace, false, "\"status\" : \"cut\"");
   }
 
   @Test
@@ -126,21 +117,10 @@ class AnalysisThreadsSamenessTest {
     List<Path> files = eventFiles(trace);
     overwrite(files.get(2), 0.4, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
     overwrite(files.get(0), 0.6, new byte[] {0, 0});
-    String serialFailure =
-        assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, SERIAL))
-            .getMessage();
-    String readAheadFailure =
-        assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, READ_AHEAD))
-            .getMessage();
-    assertEquals(serialFailure, readAheadFailure);
-    assertEquals(
-        serialFailure,
-        assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, THREE))
-            .getMessage());
-    String serial = json(trace, SERIAL.withSalvage(true));
-    assertTrue(serial.contains("\"status\" : \"partial\""), serial.substring(0, 200));
-    assertEquals(serial, json(trace, READ_AHEAD.withSalvage(true)));
-    assertEquals(serial, json(trace, THREE.withSalvage(true)));
+    String serialFailure = failure(trace, SERIAL);
+    assertEquals(serialFailure, failure(trace, READ_AHEAD));
+    assertEquals(serialFailure, failure(trace, THREE));
+    assertSameOnEveryThreadCount(trace, true, "\"status\" : \"partial\"");
   }
 
   @Test
@@ -184,6 +164,23 @@ class AnalysisThreadsSamenessTest {
 
   private static long named(Set<Thread> threads, String name) {
     return threads.stream().filter(t -> t.isAlive() && t.getName().equals(name)).count();
+  }
+
+  /**
+   * Analysing {@code trace} (salvaging it or not) on 1, 2 and 3 threads gives the same JSON, and it
+   * contains {@code expected}.
+   */
+  private static void assertSameOnEveryThreadCount(Path trace, boolean salvage, String expected) {
+    String serial = json(trace, SERIAL.withSalvage(salvage));
+    assertTrue(serial.contains(expected), serial.substring(0, 200));
+    assertEquals(serial, json(trace, READ_AHEAD.withSalvage(salvage)), trace + ", 2 threads");
+    assertEquals(serial, json(trace, THREE.withSalvage(salvage)), trace + ", 3 threads");
+  }
+
+  /** The one-line failure of analysing the damaged {@code trace}. */
+  private static String failure(Path trace, Analyzer.Options options) {
+    return assertThrows(TraceFormatException.class, () -> Analyzer.analyze(trace, options))
+        .getMessage();
   }
 
   private static String json(Path trace, Analyzer.Options options) {
