@@ -83,6 +83,8 @@ class VirtualLocksIT {
         }
       }
       int compared = 0;
+      long ownTotal = 0;
+      long tracedTotal = 0;
       for (ThreadDef t : trace.definitions().threads()) {
         Long own = measured.get(t.javaId());
         if (own == null || !t.isCarried()) {
@@ -94,14 +96,22 @@ class VirtualLocksIT {
         // The thread's own measurement holds the traced wait and the recorder's own time around
         // it (a few microseconds per round), so the trace may see at most 10 % (1 ms) more. It
         // may see less when the host deschedules a carrier between the thread's clock reading and
-        // the recorder's: 10.2 % less at load average 20, so 25 % (1 ms) is allowed below.
+        // the recorder's: 10.2 % less at load average 20, so 25 % is allowed below, and at least
+        // 5 ms: a free lock taken at the first try has one timestamp, after the try, and a carrier
+        // preempted just before it (1.49 ms once on a fresh-clone CI run, with 0 ns traced) loses
+        // up to a scheduler period of several ms. Over all threads, 25 % still holds (below).
         long above = Math.max(own / 10, 1_000_000);
-        long below = Math.max(own / 4, 1_000_000);
+        long below = Math.max(own / 4, 5_000_000);
+        ownTotal += own;
+        tracedTotal += traced;
         assertTrue(
             traced <= own + above && traced >= own - below,
             "virtual thread " + t.javaId() + ": traced " + traced + " ns, measured " + own + " ns");
       }
       assertEquals(THREADS, compared, "every virtual thread is a logical stream of its own");
+      assertTrue(
+          tracedTotal >= ownTotal - ownTotal / 4,
+          "all virtual threads: traced " + tracedTotal + " ns, measured " + ownTotal + " ns");
     }
   }
 }
