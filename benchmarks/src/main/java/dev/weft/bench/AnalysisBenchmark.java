@@ -8,9 +8,13 @@ import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Times the analysis of one trace: wall and CPU time of {@link Analyzer#analyze}, events per second
@@ -43,6 +47,7 @@ public final class AnalysisBenchmark {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long cpu0 = mx.getCurrentThreadCpuTime();
     long process0 = processCpu();
+    Map<String, Long> kinds0 = cpuByThreadKind();
     long wall0 = System.nanoTime();
     AnalysisResult r = Analyzer.analyze(trace, Analyzer.Options.defaults().withThreads(threads));
     double wall = (System.nanoTime() - wall0) / 1e9;
@@ -68,7 +73,62 @@ public final class AnalysisBenchmark {
         threads == 0 ? "auto" : String.valueOf(threads),
         process,
         events / process / 1e6);
+    System.out.println(threadKinds(kinds0, process));
     System.out.println(memory());
+  }
+
+  /**
+   * The process's CPU time during the analysis split by kind of thread, read from {@code
+   * /proc/self/task} (Linux): the JIT compilers, the garbage collector, the analysing thread, and
+   * the threads that ended meanwhile (the analyzer's reader and critical-path threads), the rest.
+   */
+  private static String threadKinds(Map<String, Long> before, double processSeconds) {
+    Map<String, Long> after = cpuByThreadKind();
+    if (after.isEmpty()) {
+      return "CPU by thread kind: not available (no /proc/self/task)";
+    }
+    StringBuilder b = new StringBuilder("CPU by thread kind, s:");
+    double live = 0;
+    for (String kind : List.of("JIT", "GC", "main", "other")) {
+      double s = (after.getOrDefault(kind, 0L) - before.getOrDefault(kind, 0L)) / 1e9;
+      live += s;
+      b.append(String.format(Locale.ROOT, " %s %.2f;", kind, s));
+    }
+    b.append(
+        String.format(
+            Locale.ROOT, " ended threads (reader, critical path) %.2f", processSeconds - live));
+    return b.toString();
+  }
+
+  /** CPU ns of the live threads by kind ({@code JIT}, {@code GC}, {@code main}, {@code other}). */
+  private static Map<String, Long> cpuByThreadKind() {
+    Map<String, Long> kinds = new HashMap<>();
+    long tick = 1_000_000_000L / 100; // USER_HZ on Linux
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+      for (Path task : tasks) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException e) {
+          continue; // the thread ended meanwhile
+        }
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String name = stat.substring(open + 1, close);
+        String[] f = stat.substring(close + 2).split(" ");
+        long ns = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * tick; // utime + stime
+        String kind =
+            name.contains("Compiler")
+                ? "JIT"
+                : name.startsWith("GC ") || name.startsWith("G1 ")
+                    ? "GC"
+                    : name.equals("main") || name.equals("java") ? "main" : "other";
+        kinds.merge(kind, ns, Long::sum);
+      }
+    } catch (IOException | RuntimeException e) {
+      return Map.of();
+    }
+    return kinds;
   }
 
   /** CPU time of the whole process so far, in ns (-1 when the JVM cannot tell). */

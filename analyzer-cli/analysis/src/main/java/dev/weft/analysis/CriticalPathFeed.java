@@ -34,26 +34,6 @@ final class CriticalPathFeed {
   /** How often a waiting thread looks whether the other has gone away. */
   private static final long POLL_MS = 20;
 
-  // Operation codes: the low byte of an operation's first long (see header()).
-  private static final int WORK = 1;
-  private static final int WAITING = 2;
-  private static final int WAITED = 3;
-  private static final int LOCK_RELEASED = 4;
-  private static final int LOCK_HAND_OVER = 5;
-  private static final int TASK_CREATED = 6;
-  private static final int TASK_BEGUN = 7;
-  private static final int COMPLETED = 8;
-  private static final int JOIN_ENTERED = 9;
-  private static final int JOIN_ENDED = 10;
-  private static final int NOTIFIED = 11;
-  private static final int NOTIFICATIONS_CLEARED = 12;
-  private static final int NOTIFIED_WAIT_ENDED = 13;
-  private static final int BARRIER_ARRIVED_LAST = 14;
-  private static final int BARRIER_HAND_OVER = 15;
-  private static final int BARRIER_DROPPED = 16;
-  private static final int THREAD_CREATED = 17;
-  private static final int THREAD_BEGAN = 18;
-
   private static final class Batch {
     final long[] ops = new long[BATCH_LONGS];
     int size;
@@ -179,7 +159,7 @@ final class CriticalPathFeed {
       direct.work(th, node, t);
       return;
     }
-    put2(header(WORK, th, node), t);
+    put2(header(Op.WORK, th, node), t);
   }
 
   void waiting(int th, int node, long t) {
@@ -187,7 +167,7 @@ final class CriticalPathFeed {
       direct.waiting(th, node, t);
       return;
     }
-    put2(header(WAITING, th, node), t);
+    put2(header(Op.WAITING, th, node), t);
   }
 
   void waited(int th, int node, long t) {
@@ -195,7 +175,7 @@ final class CriticalPathFeed {
       direct.waited(th, node, t);
       return;
     }
-    put2(header(WAITED, th, node), t);
+    put2(header(Op.WAITED, th, node), t);
   }
 
   void lockReleased(int slot, int th, long t) {
@@ -203,7 +183,7 @@ final class CriticalPathFeed {
       direct.lockReleased(slot, th, t);
       return;
     }
-    put2(header(LOCK_RELEASED, th, slot), t);
+    put2(header(Op.LOCK_RELEASED, th, slot), t);
   }
 
   void lockHandOver(int th, int node, int slot, int releaser, long releaseTime, long t) {
@@ -212,7 +192,7 @@ final class CriticalPathFeed {
       return;
     }
     put4(
-        header(LOCK_HAND_OVER, th, node),
+        header(Op.LOCK_HAND_OVER, th, node),
         ((long) slot << 32) | (releaser & 0xFFFFFFFFL),
         releaseTime,
         t);
@@ -223,7 +203,7 @@ final class CriticalPathFeed {
       direct.taskCreated(slot, th);
       return;
     }
-    put2(header(TASK_CREATED, th, slot), 0);
+    put2(header(Op.TASK_CREATED, th, slot), 0);
   }
 
   void taskBegun(int th, int node, int slot, boolean idleWorker, long created, long t) {
@@ -231,7 +211,7 @@ final class CriticalPathFeed {
       direct.taskBegun(th, node, slot, idleWorker, created, t);
       return;
     }
-    put4(header(TASK_BEGUN, th, node), ((long) slot << 1) | (idleWorker ? 1 : 0), created, t);
+    put4(header(Op.TASK_BEGUN, th, node), ((long) slot << 1) | (idleWorker ? 1 : 0), created, t);
   }
 
   void completed(int th, long t, long taskId, boolean thread) {
@@ -239,7 +219,7 @@ final class CriticalPathFeed {
       direct.completed(th, t, taskId, thread);
       return;
     }
-    put3(header(COMPLETED, th, thread ? 1 : 0), t, taskId);
+    put3(header(Op.COMPLETED, th, thread ? 1 : 0), t, taskId);
   }
 
   void joinEntered(int th, int frame, long target) {
@@ -247,7 +227,7 @@ final class CriticalPathFeed {
       direct.joinEntered(th, frame, target);
       return;
     }
-    put2(header(JOIN_ENTERED, th, frame), target);
+    put2(header(Op.JOIN_ENTERED, th, frame), target);
   }
 
   void joinEnded(int th, int frame, int node, long start, long t) {
@@ -255,7 +235,7 @@ final class CriticalPathFeed {
       direct.joinEnded(th, frame, node, start, t);
       return;
     }
-    put4(header(JOIN_ENDED, th, node), frame, start, t);
+    put4(header(Op.JOIN_ENDED, th, node), frame, start, t);
   }
 
   void notified(int th, long obj) {
@@ -263,7 +243,7 @@ final class CriticalPathFeed {
       direct.notified(th, obj);
       return;
     }
-    put2(header(NOTIFIED, th, 0), obj);
+    put2(header(Op.NOTIFIED, th, 0), obj);
   }
 
   void notificationsCleared() {
@@ -271,7 +251,7 @@ final class CriticalPathFeed {
       direct.notificationsCleared();
       return;
     }
-    put2(header(NOTIFICATIONS_CLEARED, 0, 0), 0);
+    put2(header(Op.NOTIFICATIONS_CLEARED, 0, 0), 0);
   }
 
   void notifiedWaitEnded(int th, long obj, long notifyTime, int node, long t) {
@@ -279,7 +259,7 @@ final class CriticalPathFeed {
       direct.notifiedWaitEnded(th, obj, notifyTime, node, t);
       return;
     }
-    put4(header(NOTIFIED_WAIT_ENDED, th, node), obj, notifyTime, t);
+    put4(header(Op.NOTIFIED_WAIT_ENDED, th, node), obj, notifyTime, t);
   }
 
   void barrierArrivedLast(int handle, int th) {
@@ -287,7 +267,7 @@ final class CriticalPathFeed {
       direct.barrierArrivedLast(handle, th);
       return;
     }
-    put2(header(BARRIER_ARRIVED_LAST, th, handle), 0);
+    put2(header(Op.BARRIER_ARRIVED_LAST, th, handle), 0);
   }
 
   void barrierHandOver(int th, int node, int handle, long releaseTime, long t) {
@@ -295,7 +275,7 @@ final class CriticalPathFeed {
       direct.barrierHandOver(th, node, handle, releaseTime, t);
       return;
     }
-    put4(header(BARRIER_HAND_OVER, th, node), handle, releaseTime, t);
+    put4(header(Op.BARRIER_HAND_OVER, th, node), handle, releaseTime, t);
   }
 
   void barrierDropped(int handle) {
@@ -303,7 +283,7 @@ final class CriticalPathFeed {
       direct.barrierDropped(handle);
       return;
     }
-    put2(header(BARRIER_DROPPED, 0, handle), 0);
+    put2(header(Op.BARRIER_DROPPED, 0, handle), 0);
   }
 
   void threadCreated(int th, long childJavaId, long t) {
@@ -311,7 +291,7 @@ final class CriticalPathFeed {
       direct.threadCreated(th, childJavaId, t);
       return;
     }
-    put3(header(THREAD_CREATED, th, 0), childJavaId, t);
+    put3(header(Op.THREAD_CREATED, th, 0), childJavaId, t);
   }
 
   void threadBegan(int th, long javaId, int rootNode, long t) {
@@ -319,15 +299,15 @@ final class CriticalPathFeed {
       direct.threadBegan(th, javaId, rootNode, t);
       return;
     }
-    put3(header(THREAD_BEGAN, th, rootNode), javaId, t);
+    put3(header(Op.THREAD_BEGAN, th, rootNode), javaId, t);
   }
 
   /**
    * An operation's first long: its code in bits 0–7, the thread in bits 8–31 (the analysis has
    * fewer than 2^24 threads), and an int (a call-path node, a slot, a handle) in bits 32–63.
    */
-  private static long header(int op, int th, int arg) {
-    return ((long) arg << 32) | ((long) th << 8) | op;
+  private static long header(Op op, int th, int arg) {
+    return ((long) arg << 32) | ((long) th << 8) | op.code();
   }
 
   private void put2(long header, long value) {
@@ -444,87 +424,158 @@ final class CriticalPathFeed {
     CriticalPath p = path;
     for (int i = 0; i < size; ) {
       long h = ops[i];
-      int op = (int) (h & 0xFF);
-      int th = (int) ((h >>> 8) & 0xFFFFFF);
-      int arg = (int) (h >>> 32);
-      switch (op) {
-        case WORK:
-          p.work(th, arg, ops[i + 1]);
-          i += 2;
-          break;
-        case WAITING:
-          p.waiting(th, arg, ops[i + 1]);
-          i += 2;
-          break;
-        case WAITED:
-          p.waited(th, arg, ops[i + 1]);
-          i += 2;
-          break;
-        case LOCK_RELEASED:
-          p.lockReleased(arg, th, ops[i + 1]);
-          i += 2;
-          break;
-        case LOCK_HAND_OVER:
-          p.lockHandOver(
-              th, arg, (int) (ops[i + 1] >>> 32), (int) ops[i + 1], ops[i + 2], ops[i + 3]);
-          i += 4;
-          break;
-        case TASK_CREATED:
-          p.taskCreated(arg, th);
-          i += 2;
-          break;
-        case TASK_BEGUN:
-          p.taskBegun(
-              th, arg, (int) (ops[i + 1] >>> 1), (ops[i + 1] & 1) != 0, ops[i + 2], ops[i + 3]);
-          i += 4;
-          break;
-        case COMPLETED:
-          p.completed(th, ops[i + 1], ops[i + 2], arg != 0);
-          i += 3;
-          break;
-        case JOIN_ENTERED:
-          p.joinEntered(th, arg, ops[i + 1]);
-          i += 2;
-          break;
-        case JOIN_ENDED:
-          p.joinEnded(th, (int) ops[i + 1], arg, ops[i + 2], ops[i + 3]);
-          i += 4;
-          break;
-        case NOTIFIED:
-          p.notified(th, ops[i + 1]);
-          i += 2;
-          break;
-        case NOTIFICATIONS_CLEARED:
-          p.notificationsCleared();
-          i += 2;
-          break;
-        case NOTIFIED_WAIT_ENDED:
-          p.notifiedWaitEnded(th, ops[i + 1], ops[i + 2], arg, ops[i + 3]);
-          i += 4;
-          break;
-        case BARRIER_ARRIVED_LAST:
-          p.barrierArrivedLast(arg, th);
-          i += 2;
-          break;
-        case BARRIER_HAND_OVER:
-          p.barrierHandOver(th, arg, (int) ops[i + 1], ops[i + 2], ops[i + 3]);
-          i += 4;
-          break;
-        case BARRIER_DROPPED:
-          p.barrierDropped(arg);
-          i += 2;
-          break;
-        case THREAD_CREATED:
-          p.threadCreated(th, ops[i + 1], ops[i + 2]);
-          i += 3;
-          break;
-        case THREAD_BEGAN:
-          p.threadBegan(th, ops[i + 1], arg, ops[i + 2]);
-          i += 3;
-          break;
-        default:
-          throw new IllegalStateException("unknown critical-path operation " + op + " at " + i);
+      int code = (int) (h & 0xFF);
+      if (code >= OPS.length) {
+        throw new IllegalStateException("unknown critical-path operation " + code + " at " + i);
       }
+      // A call through 18 implementations is never inlined: each operation is compiled on its
+      // own, instead of all of them into this loop (one compilation of 70 KB of code, done twice).
+      i = OPS[code].apply(p, (int) ((h >>> 8) & 0xFFFFFF), (int) (h >>> 32), ops, i);
+    }
+  }
+
+  private static final Op[] OPS = Op.values();
+
+  /**
+   * How the critical path's thread applies each operation: its code is its ordinal; {@code th} and
+   * {@code arg} come from the operation's first long ({@link #header}), the rest follow it. Each
+   * returns where the next operation starts.
+   */
+  private enum Op {
+    WORK {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.work(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    WAITING {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.waiting(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    WAITED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.waited(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    LOCK_RELEASED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.lockReleased(arg, th, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    LOCK_HAND_OVER {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.lockHandOver(
+            th, arg, (int) (ops[i + 1] >>> 32), (int) ops[i + 1], ops[i + 2], ops[i + 3]);
+        return i + 4;
+      }
+    },
+    TASK_CREATED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.taskCreated(arg, th);
+        return i + 2;
+      }
+    },
+    TASK_BEGUN {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.taskBegun(
+            th, arg, (int) (ops[i + 1] >>> 1), (ops[i + 1] & 1) != 0, ops[i + 2], ops[i + 3]);
+        return i + 4;
+      }
+    },
+    COMPLETED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.completed(th, ops[i + 1], ops[i + 2], arg != 0);
+        return i + 3;
+      }
+    },
+    JOIN_ENTERED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.joinEntered(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    JOIN_ENDED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.joinEnded(th, (int) ops[i + 1], arg, ops[i + 2], ops[i + 3]);
+        return i + 4;
+      }
+    },
+    NOTIFIED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.notified(th, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    NOTIFICATIONS_CLEARED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.notificationsCleared();
+        return i + 2;
+      }
+    },
+    NOTIFIED_WAIT_ENDED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.notifiedWaitEnded(th, ops[i + 1], ops[i + 2], arg, ops[i + 3]);
+        return i + 4;
+      }
+    },
+    BARRIER_ARRIVED_LAST {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.barrierArrivedLast(arg, th);
+        return i + 2;
+      }
+    },
+    BARRIER_HAND_OVER {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.barrierHandOver(th, arg, (int) ops[i + 1], ops[i + 2], ops[i + 3]);
+        return i + 4;
+      }
+    },
+    BARRIER_DROPPED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.barrierDropped(arg);
+        return i + 2;
+      }
+    },
+    THREAD_CREATED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.threadCreated(th, ops[i + 1], ops[i + 2]);
+        return i + 3;
+      }
+    },
+    THREAD_BEGAN {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.threadBegan(th, ops[i + 1], arg, ops[i + 2]);
+        return i + 3;
+      }
+    };
+
+    abstract int apply(CriticalPath p, int th, int arg, long[] ops, int i);
+
+    /** The operation's code, its ordinal, as written in the first long's low byte. */
+    int code() {
+      return ordinal();
     }
   }
 }

@@ -265,39 +265,7 @@ final class Replay implements PairMatcher.Listener {
 
   @Override
   public void opened(PairMatcher m, int depth, EventCursor e) {
-    ThreadState th = current;
-    long t = now;
-    switch (m.construct(depth)) {
-      case REGION:
-        regions.enter(th, t, (int) e.field(0));
-        break;
-      case HELP:
-        regions.helpEnter(th, t, (int) e.field(0));
-        break;
-      case PARALLEL:
-        tasks.fork(th, t, (int) e.field(0), (int) e.field(1));
-        break;
-      case TASK:
-        tasks.begin(th, t, e.field(0));
-        break;
-      case JOIN_WAIT:
-        tasks.joinWaitEnter(th, t, (int) e.field(0), e.field(1));
-        break;
-      case BARRIER_WAIT:
-        barriers.enter(th, t, (int) e.field(0), e.field(1), e.field(2));
-        break;
-      case LOCK_WAIT:
-        locks.request(th, t, (int) e.field(0), e.field(1));
-        break;
-      case WAIT:
-        waitReplay.enter(th, t, (int) e.field(0), (int) e.field(1));
-        break;
-      case SPIN:
-        waitReplay.spinEnter(th, t, (int) e.field(0));
-        break;
-      default:
-        throw new IllegalStateException("not a nested construct: " + m.construct(depth));
-    }
+    STEPS[m.construct(depth).ordinal()].open(this, current, now, e);
   }
 
   @Override
@@ -490,31 +458,126 @@ final class Replay implements PairMatcher.Listener {
    * ended at {@code t} without its closing event ({@code e} null).
    */
   private void finishFrame(ThreadState th, Construct c, int i, long t, EventCursor e) {
-    switch (c) {
-      case PARALLEL:
-        tasks.finishFork(th, i, t);
-        break;
-      case TASK:
-        tasks.finishTask(th, i, t);
-        break;
-      case JOIN_WAIT:
-        tasks.finishJoin(th, i, t);
-        break;
-      case BARRIER_WAIT:
-        barriers.finish(th, i, t, e == null ? 0 : (int) e.field(3), e != null);
-        break;
-      case LOCK_WAIT:
-        locks.finish(th, i, t, e == null ? 0 : (int) e.field(1), e != null);
-        break;
-      case WAIT:
-        waitReplay.finishWait(th, i, t);
-        break;
-      case SPIN:
-        waitReplay.finishSpin(th, i, t);
-        break;
-      default:
-        break; // regions and helping: the pop is all
+    STEPS[c.ordinal()].close(this, th, i, t, e);
+  }
+
+  private static final Step[] STEPS = new Step[Construct.values().length];
+
+  static {
+    for (Construct c : Construct.values()) {
+      STEPS[c.ordinal()] = Step.valueOf(c.name());
     }
+  }
+
+  /**
+   * What opening and closing each construct does in the replay, one implementation per construct
+   * (named as in {@link Construct}). The calls through it have many receivers, so the JIT never
+   * inlines them: each construct's work is compiled on its own, instead of all of them into the
+   * pairing grammar's dispatch (which it compiled into 50–70 KB of code, sometimes twice a run).
+   */
+  private enum Step {
+    REGION {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.regions.enter(th, t, (int) e.field(0));
+      }
+    },
+    PARALLEL {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.tasks.fork(th, t, (int) e.field(0), (int) e.field(1));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.tasks.finishFork(th, i, t);
+      }
+    },
+    TASK {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.tasks.begin(th, t, e.field(0));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.tasks.finishTask(th, i, t);
+      }
+    },
+    JOIN_WAIT {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.tasks.joinWaitEnter(th, t, (int) e.field(0), e.field(1));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.tasks.finishJoin(th, i, t);
+      }
+    },
+    BARRIER_WAIT {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.barriers.enter(th, t, (int) e.field(0), e.field(1), e.field(2));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.barriers.finish(th, i, t, e == null ? 0 : (int) e.field(3), e != null);
+      }
+    },
+    LOCK_WAIT {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.locks.request(th, t, (int) e.field(0), e.field(1));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.locks.finish(th, i, t, e == null ? 0 : (int) e.field(1), e != null);
+      }
+    },
+    WAIT {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.waitReplay.enter(th, t, (int) e.field(0), (int) e.field(1));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.waitReplay.finishWait(th, i, t);
+      }
+    },
+    SPIN {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.waitReplay.spinEnter(th, t, (int) e.field(0));
+      }
+
+      @Override
+      void close(Replay r, ThreadState th, int i, long t, EventCursor e) {
+        r.waitReplay.finishSpin(th, i, t);
+      }
+    },
+    HELP {
+      @Override
+      void open(Replay r, ThreadState th, long t, EventCursor e) {
+        r.regions.helpEnter(th, t, (int) e.field(0));
+      }
+    },
+    LOCK_HOLD,
+    MOUNT;
+
+    /** The construct opened at {@code t} by {@code e}, the thread's newest frame. */
+    void open(Replay r, ThreadState th, long t, EventCursor e) {
+      throw new IllegalStateException("not a nested construct: " + this);
+    }
+
+    /**
+     * The frame {@code i} of the construct closes at {@code t}: by {@code e}, or by the replay
+     * (null) when a thread ends or a frame above closes it. Regions and helping: the pop is all.
+     */
+    void close(Replay r, ThreadState th, int i, long t, EventCursor e) {}
   }
 
   /** {@code a + b} for a count and an unsigned field value, saturating at Long.MAX_VALUE. */
