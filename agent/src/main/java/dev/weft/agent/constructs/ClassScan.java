@@ -239,14 +239,21 @@ final class ClassScan {
     markReferences(wanted);
     Set<String> out = new HashSet<>();
     for (int m = 0; m < methodKeys.size(); m++) {
-      for (int index : methodInvokes.get(m)) {
-        if (index < wanted.length && wanted[index]) {
-          out.add(methodKeys.get(m));
-          break;
-        }
+      if (invokesAny(methodInvokes.get(m), wanted)) {
+        out.add(methodKeys.get(m));
       }
     }
     return out;
+  }
+
+  /** Whether one of the pool indices is marked: a loop of its own, like {@link CodeBytes#scan}. */
+  private static boolean invokesAny(int[] poolIndices, boolean[] wanted) {
+    for (int index : poolIndices) {
+      if (index < wanted.length && wanted[index]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -312,7 +319,7 @@ final class ClassScan {
     }
     int methods = reader.readUnsignedShort(u);
     u += 2;
-    int[] invokes = new int[64];
+    CodeBytes code = new CodeBytes();
     for (int i = 0; i < methods; i++) {
       int access = reader.readUnsignedShort(u);
       String name = reader.readUTF8(u + 2, buffer);
@@ -326,27 +333,15 @@ final class ClassScan {
           int maxLocals = reader.readUnsignedShort(u + 8);
           int start = u + 14;
           int end = start + reader.readInt(u + 10);
-          int count = 0;
-          boolean mayEnter = false;
-          for (int p = start; p < end; p++) {
-            int op = classfile[p] & 0xFF;
-            if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC && p + 2 < end) {
-              if (count == invokes.length) {
-                invokes = Arrays.copyOf(invokes, count * 2);
-              }
-              invokes[count++] = ((classfile[p + 1] & 0xFF) << 8) | (classfile[p + 2] & 0xFF);
-            } else if (op == Opcodes.MONITORENTER) {
-              mayEnter = true;
-            }
-          }
+          code.scan(classfile, start, end);
           String key = name + descriptor;
-          if (count > 0) {
+          if (code.invokes > 0) {
             methodKeys.add(key);
-            methodInvokes.add(Arrays.copyOf(invokes, count));
+            methodInvokes.add(Arrays.copyOf(code.poolIndices, code.invokes));
           }
           boolean sync = (access & Opcodes.ACC_SYNCHRONIZED) != 0;
-          if (sync || mayEnter) {
-            monitors.put(key, new Method(sync, mayEnter, maxLocals));
+          if (sync || code.mayEnter) {
+            monitors.put(key, new Method(sync, code.mayEnter, maxLocals));
           }
         }
         u += 6 + length;
@@ -359,6 +354,41 @@ final class ClassScan {
         bootstrapMethods = u + 6;
       }
       u += 6 + reader.readInt(u + 2);
+    }
+  }
+
+  /**
+   * What a byte search of one method's code finds. The search is a method of its own: it is the
+   * scan's hot loop, and compiled inside {@link #scanMethods} (string building, map updates) it
+   * made one of the JIT's largest compilations at start-up.
+   */
+  private static final class CodeBytes {
+    /** The constant pool indices the invoke opcodes found may use, {@link #invokes} of them. */
+    int[] poolIndices = new int[64];
+
+    int invokes;
+
+    /** Some byte is the monitorenter opcode. */
+    boolean mayEnter;
+
+    void scan(byte[] classfile, int start, int end) {
+      int count = 0;
+      boolean enter = false;
+      int[] indices = poolIndices;
+      for (int p = start; p < end; p++) {
+        int op = classfile[p] & 0xFF;
+        if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC && p + 2 < end) {
+          if (count == indices.length) {
+            indices = Arrays.copyOf(indices, count * 2);
+          }
+          indices[count++] = ((classfile[p + 1] & 0xFF) << 8) | (classfile[p + 2] & 0xFF);
+        } else if (op == Opcodes.MONITORENTER) {
+          enter = true;
+        }
+      }
+      poolIndices = indices;
+      invokes = count;
+      mayEnter = enter;
     }
   }
 

@@ -72,13 +72,22 @@ final class PathPieces {
     truncatedNs = 0;
   }
 
+  private PathPieces(long[] keys, byte[] kinds, long[] starts, long[] ends, int size) {
+    this.keys = keys;
+    this.kinds = kinds;
+    this.starts = starts;
+    this.ends = ends;
+    this.size = size;
+  }
+
   PathPieces copy() {
-    PathPieces c = new PathPieces();
-    c.keys = Arrays.copyOf(keys, size);
-    c.kinds = Arrays.copyOf(kinds, size);
-    c.starts = Arrays.copyOf(starts, size);
-    c.ends = Arrays.copyOf(ends, size);
-    c.size = size;
+    PathPieces c =
+        new PathPieces(
+            Arrays.copyOf(keys, size),
+            Arrays.copyOf(kinds, size),
+            Arrays.copyOf(starts, size),
+            Arrays.copyOf(ends, size),
+            size);
     c.truncated = truncated;
     c.truncatedNs = truncatedNs;
     return c;
