@@ -48,6 +48,7 @@ public final class AnalysisBenchmark {
     long cpu0 = mx.getCurrentThreadCpuTime();
     long process0 = processCpu();
     Map<String, Long> kinds0 = cpuByThreadKind();
+    AnalyzerThreads analyzerThreads = AnalyzerThreads.watch(mx);
     long wall0 = System.nanoTime();
     AnalysisResult r = Analyzer.analyze(trace, Analyzer.Options.defaults().withThreads(threads));
     double wall = (System.nanoTime() - wall0) / 1e9;
@@ -73,7 +74,7 @@ public final class AnalysisBenchmark {
         threads == 0 ? "auto" : String.valueOf(threads),
         process,
         events / process / 1e6);
-    System.out.println(threadKinds(kinds0, process));
+    System.out.println(threadKinds(kinds0, process) + analyzerThreads.stop());
     System.out.println(memory());
   }
 
@@ -98,6 +99,68 @@ public final class AnalysisBenchmark {
         String.format(
             Locale.ROOT, " ended threads (reader, critical path) %.2f", processSeconds - live));
     return b.toString();
+  }
+
+  /**
+   * The CPU time of the analyzer's own threads ({@code weft-trace-reader}, {@code
+   * weft-critical-path}), which end before the analysis returns: read every 20 ms while they run,
+   * so the figure may miss up to their last 20 ms.
+   */
+  private static final class AnalyzerThreads {
+    private final Map<String, Long> cpu = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean stopped;
+    private Thread watcher;
+
+    static AnalyzerThreads watch(ThreadMXBean mx) {
+      AnalyzerThreads w = new AnalyzerThreads();
+      w.watcher =
+          new Thread(
+              () -> {
+                while (!w.stopped) {
+                  Thread[] all = new Thread[Thread.activeCount() + 8];
+                  int n = Thread.enumerate(all);
+                  for (int i = 0; i < n; i++) {
+                    if (all[i].getName().startsWith("weft-")) {
+                      long ns = mx.getThreadCpuTime(all[i].getId());
+                      if (ns > 0) {
+                        w.cpu.merge(all[i].getName() + "#" + all[i].getId(), ns, Math::max);
+                      }
+                    }
+                  }
+                  try {
+                    Thread.sleep(20);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              },
+              "bench-thread-watcher");
+      w.watcher.setDaemon(true);
+      w.watcher.start();
+      return w;
+    }
+
+    /** "; reader 1.23, critical path 2.34" (s), or "" when neither ran. */
+    String stop() {
+      stopped = true;
+      try {
+        watcher.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      double reader = 0;
+      double critical = 0;
+      for (Map.Entry<String, Long> e : cpu.entrySet()) {
+        if (e.getKey().startsWith("weft-trace-reader")) {
+          reader += e.getValue() / 1e9;
+        } else if (e.getKey().startsWith("weft-critical-path")) {
+          critical += e.getValue() / 1e9;
+        }
+      }
+      return reader + critical == 0
+          ? ""
+          : String.format(Locale.ROOT, " (reader %.2f, critical path %.2f)", reader, critical);
+    }
   }
 
   /** CPU ns of the live threads by kind ({@code JIT}, {@code GC}, {@code main}, {@code other}). */
