@@ -38,7 +38,7 @@ public final class WeftTransformer implements ClassFileTransformer {
 
   private final Map<String, List<ConstructInstrumentation>> jdkTargets = new HashMap<>();
   private final List<ConstructInstrumentation> applicationScoped = new ArrayList<>();
-  private final List<byte[][]> applicationHints = new ArrayList<>();
+  private final List<String[]> applicationHints = new ArrayList<>();
   private final ClassFilter filter;
   private final RegionRegistry regions;
   private final Recorder recorder;
@@ -71,12 +71,8 @@ public final class WeftTransformer implements ClassFileTransformer {
       }
       List<String> hints = c.applicationHints();
       if (!hints.isEmpty()) {
-        byte[][] bytes = new byte[hints.size()][];
-        for (int i = 0; i < bytes.length; i++) {
-          bytes[i] = hints.get(i).getBytes(StandardCharsets.UTF_8);
-        }
         applicationScoped.add(c);
-        applicationHints.add(bytes);
+        applicationHints.add(hints.toArray(new String[0]));
       }
     }
   }
@@ -104,10 +100,10 @@ public final class WeftTransformer implements ClassFileTransformer {
   public boolean mayWeave(String internalName, byte[] classfile) {
     boolean filtered = filter.accepts(internalName);
     WeaveTarget target = null;
+    ClassText text = new ClassText(classfile);
     for (int i = 0; i < applicationScoped.size(); i++) {
       ConstructInstrumentation c = applicationScoped.get(i);
-      if ((filtered || !c.honoursClassFilter())
-          && containsAny(classfile, applicationHints.get(i))) {
+      if ((filtered || !c.honoursClassFilter()) && text.containsAny(applicationHints.get(i))) {
         if (target == null) {
           target = new WeaveTarget(internalName, null, classfile, true, regions);
         }
@@ -227,10 +223,10 @@ public final class WeftTransformer implements ClassFileTransformer {
     guard.busy = true;
     int definitionErrors = regions.definitionErrors();
     try {
+      ClassText text = new ClassText(classfile);
       for (int i = 0; i < applicationScoped.size(); i++) {
         ConstructInstrumentation c = applicationScoped.get(i);
-        if ((filtered || !c.honoursClassFilter())
-            && containsAny(classfile, applicationHints.get(i))) {
+        if ((filtered || !c.honoursClassFilter()) && text.containsAny(applicationHints.get(i))) {
           if (target == null) {
             target = new WeaveTarget(className, loader, classfile, redefined != null, regions);
           }
@@ -285,34 +281,35 @@ public final class WeftTransformer implements ClassFileTransformer {
     }
   }
 
-  /** Whether {@code data} contains any of the byte strings. */
-  static boolean containsAny(byte[] data, byte[][] needles) {
-    for (byte[] n : needles) {
-      if (indexOf(data, n) >= 0) {
-        return true;
-      }
-    }
-    return false;
-  }
+  /**
+   * A class file searched for the families' hints: its bytes as a Latin-1 string, made at the first
+   * search (one copy per class), so that each hint is found by {@link String#indexOf}, which the
+   * JVM runs as a vectorised intrinsic: a byte loop of our own ran once per hint over every class
+   * loaded, and was the largest single cost of looking at classes with nothing to weave. The hints
+   * are ASCII, so a match of their characters is a match of their bytes.
+   */
+  static final class ClassText {
+    private final byte[] classfile;
+    private String text;
 
-  static int indexOf(byte[] data, byte[] needle) {
-    if (needle.length == 0) {
-      return 0;
+    ClassText(byte[] classfile) {
+      this.classfile = classfile;
     }
-    byte first = needle[0];
-    int last = data.length - needle.length;
-    outer:
-    for (int i = 0; i <= last; i++) {
-      if (data[i] != first) {
-        continue;
-      }
-      for (int j = 1; j < needle.length; j++) {
-        if (data[i + j] != needle[j]) {
-          continue outer;
+
+    /** Whether the class file contains any of the hints (the empty hint is in every class). */
+    boolean containsAny(String[] hints) {
+      for (String h : hints) {
+        if (h.isEmpty()) {
+          return true;
+        }
+        if (text == null) {
+          text = new String(classfile, StandardCharsets.ISO_8859_1);
+        }
+        if (text.contains(h)) {
+          return true;
         }
       }
-      return i;
+      return false;
     }
-    return -1;
   }
 }

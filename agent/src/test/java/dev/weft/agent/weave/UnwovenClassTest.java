@@ -123,13 +123,13 @@ class UnwovenClassTest {
       if (offset > 0
           && classFile[offset - 1] == 1
           && reader.readUnsignedShort(offset) == name.length
-          && WeftTransformer.indexOf(classFile, name) == offset + 2) {
+          && indexOf(classFile, name) == offset + 2) {
         index = i;
       }
     }
     // SourceFile: attribute_name_index u2, attribute_length u4 (2), sourcefile_index u2
     byte[] attribute = {0, 0, 0, 2, (byte) (index >> 8), (byte) index};
-    int at = WeftTransformer.indexOf(classFile, attribute);
+    int at = indexOf(classFile, attribute);
     if (index < 0 || at < 0) {
       throw new AssertionError("no SourceFile attribute");
     }
@@ -137,5 +137,19 @@ class UnwovenClassTest {
     out[at + 4] = (byte) 0xFF;
     out[at + 5] = (byte) 0xFF;
     return out;
+  }
+
+  /** Where {@code needle} first occurs in {@code data}, or -1. */
+  private static int indexOf(byte[] data, byte[] needle) {
+    outer:
+    for (int i = 0; i <= data.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (data[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 }
