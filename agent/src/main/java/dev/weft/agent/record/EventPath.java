@@ -68,13 +68,30 @@ final class EventPath {
   /** Streams opened for threads not started yet, by Java id (see {@link #preOpen}). */
   private final Map<Long, PreOpened> preOpened = new ConcurrentHashMap<>();
 
+  /** Size of {@link #RECENT_STATES}, a power of two. */
+  private static final int RECENT = 1024;
+
+  /**
+   * States of platform threads by Java id modulo {@link #RECENT}, in front of {@link #states}:
+   * every event looks its thread's state up at least once, and a slot read and two compares cost
+   * less than the thread local's hash probe and weak-reference check (a lock pair makes two
+   * lookups: 6–10 ns less with this table; BENCHMARKS.md, the lock pair). Static, so that the JIT
+   * knows the table's place and size; a state names its recorder's path, and a state of another
+   * path (an earlier attach, or a test's recorder) is a miss. A slot is read racily: a state is
+   * published by a single reference write, and used only by the thread it belongs to, which the
+   * compare checks. Virtual threads, of which there may be millions, are not kept. At most {@link
+   * #RECENT} states of ended threads stay reachable from here (a slot is freed at THREAD_END and at
+   * the close, or taken over).
+   */
+  private static final ThreadState[] RECENT_STATES = new ThreadState[RECENT];
+
   private final ThreadLocal<ThreadState> states =
       new ThreadLocal<ThreadState>() {
         @Override
         protected ThreadState initialValue() {
           Thread t = Thread.currentThread();
           if (isVirtual(t)) {
-            return new ThreadState(t, false, true);
+            return new ThreadState(t, false, true, EventPath.this);
           }
           if (t instanceof ForkJoinWorkerThread) {
             return workerState(t);
@@ -102,9 +119,55 @@ final class EventPath {
     this.jvmCounts = new JvmCounts(writer, startOn);
   }
 
-  /** The calling thread's state (one thread-local read). */
+  /**
+   * The calling thread's state: from {@link #RECENT_STATES} when its slot holds it, else from the
+   * thread local.
+   */
   ThreadState state() {
-    return states.get();
+    Thread t = Thread.currentThread();
+    ThreadState s = RECENT_STATES[(int) t.getId() & (RECENT - 1)];
+    if (s != null && s.thread == t && s.path == this) {
+      return s;
+    }
+    return stateOnMiss(t);
+  }
+
+  /**
+   * The thread local's state, remembered in {@link #RECENT_STATES} when the slot is free, holds
+   * another path's state, or holds a thread that has ended (checked on every 64th miss only: a
+   * thread whose slot another live thread holds keeps using the thread local, and the two never
+   * write the slot in turn).
+   */
+  private ThreadState stateOnMiss(Thread t) {
+    ThreadState s = states.get();
+    if (!s.virtual) {
+      int slot = (int) t.getId() & (RECENT - 1);
+      ThreadState held = RECENT_STATES[slot];
+      if (held == null
+          || held.path != this
+          || (++s.recentMisses & 63) == 0 && !held.thread.isAlive()) {
+        RECENT_STATES[slot] = s;
+      }
+    }
+    return s;
+  }
+
+  /** Frees the thread's slot in {@link #RECENT_STATES} at its end. */
+  void forget(ThreadState s) {
+    int slot = (int) s.thread.getId() & (RECENT - 1);
+    if (RECENT_STATES[slot] == s) {
+      RECENT_STATES[slot] = null;
+    }
+  }
+
+  /** Frees the slots of this path's states in {@link #RECENT_STATES}, at the close. */
+  void forgetAll() {
+    for (int i = 0; i < RECENT; i++) {
+      ThreadState s = RECENT_STATES[i];
+      if (s != null && s.path == this) {
+        RECENT_STATES[i] = null;
+      }
+    }
   }
 
   /** Whether measurement is on. */
@@ -278,7 +341,7 @@ final class EventPath {
       c = workerStates.get(carrier.getId());
     }
     if (c == null || c.thread != carrier) {
-      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false);
+      c = new ThreadState(carrier, ignoredThreads.containsKey(carrier), false, this);
       if (carrier instanceof ForkJoinWorkerThread) {
         workerStates.put(carrier.getId(), c);
       }
@@ -318,12 +381,12 @@ final class EventPath {
   /** A platform thread's state: on JDK 21+ the one its virtual threads reach as their carrier's. */
   private ThreadState platformState(Thread t) {
     if (carriers == null) {
-      return new ThreadState(t, ignoredThreads.containsKey(t), false);
+      return new ThreadState(t, ignoredThreads.containsKey(t), false, this);
     }
     // A platform thread may have carried virtual threads already: one state, one stream.
     ThreadState s = carriers.get();
     if (s == null || s.thread != t) {
-      s = new ThreadState(t, ignoredThreads.containsKey(t), false);
+      s = new ThreadState(t, ignoredThreads.containsKey(t), false, this);
       carriers.set(s);
     }
     return s;

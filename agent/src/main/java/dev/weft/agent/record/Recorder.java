@@ -412,6 +412,7 @@ public final class Recorder extends WeftSink {
       return;
     }
     stopEvents();
+    path.forgetAll();
     path.jvmCounts.close();
     Map<String, String> all = new LinkedHashMap<>(attributes);
     long skipped = path.virtualSkipped();

@@ -105,5 +105,6 @@ final class ThreadEvents {
     if (s.jvmCounted) {
       path.jvmCounts.threadEnded(s); // after the event: its time is not delayed
     }
+    path.forget(s);
   }
 }

@@ -19,6 +19,9 @@ final class ThreadState extends ThreadGuard {
 
   final Thread thread;
 
+  /** The recorder's path this state belongs to (see {@link EventPath#state}). */
+  final EventPath path;
+
   /** Never records (agent threads): the state exists only to say so cheaply. */
   final boolean ignored;
 
@@ -53,6 +56,9 @@ final class ThreadState extends ThreadGuard {
 
   /** The pool this thread works for, when announced at its creation (0: none or unknown). */
   int pool;
+
+  /** Lookups of this state that missed {@link EventPath#state}'s table (see there). */
+  int recentMisses;
 
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
@@ -138,7 +144,8 @@ final class ThreadState extends ThreadGuard {
   Object barrierObject;
   long barrierGeneration;
 
-  ThreadState(Thread thread, boolean ignored, boolean virtual) {
+  ThreadState(Thread thread, boolean ignored, boolean virtual, EventPath path) {
+    this.path = path;
     this.thread = thread;
     this.ignored = ignored;
     this.virtual = virtual;

@@ -168,6 +168,95 @@ class RecorderTest {
     assertFalse(r.isRecording());
   }
 
+  /** The kinds and first fields of a trace's events, in order. */
+  private List<String> kinds(Path dir) {
+    List<String> seen = new ArrayList<>();
+    for (Event e : events(dir)) {
+      seen.add(e.kind().id() + (e.kind().fieldCount() > 0 ? " " + e.field(0) : ""));
+    }
+    return seen;
+  }
+
+  private Recorder recorder(Path dir) throws java.io.IOException {
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    defineRegions(writer, 1, 2, 3);
+    return new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+  }
+
+  /**
+   * Each recorder finds its own state of a thread, though the states of recent threads are kept in
+   * one table for all recorders (EventPath.state): two recorders in turn on one thread, then one
+   * after the other closed (as at a detach and a new attach), each write to their own trace only.
+   */
+  @Test
+  void recordersOnOneThreadEachRecordIntoTheirOwnTrace() throws Exception {
+    Recorder first = recorder(tmp.resolve("first"));
+    Recorder second = recorder(tmp.resolve("second"));
+    first.userRegionEnter(1);
+    second.userRegionEnter(2);
+    first.userRegionExit();
+    second.userRegionExit();
+    first.close(Map.of());
+    second.userRegionEnter(2);
+    second.userRegionExit();
+    second.close(Map.of());
+    Recorder third = recorder(tmp.resolve("third"));
+    third.userRegionEnter(3);
+    third.userRegionExit();
+    third.close(Map.of());
+    assertEquals(List.of("enter 1", "exit 1"), kinds(tmp.resolve("first")));
+    assertEquals(List.of("enter 2", "exit 2", "enter 2", "exit 2"), kinds(tmp.resolve("second")));
+    assertEquals(List.of("enter 3", "exit 3"), kinds(tmp.resolve("third")));
+  }
+
+  /**
+   * Threads of one recorder, more than the table of recent states holds, keep their own streams.
+   */
+  @Test
+  void manyThreadsEachRecordIntoTheirOwnStream() throws Exception {
+    Path dir = tmp.resolve("t");
+    Recorder r = recorder(dir);
+    int threads = 1100; // more than EventPath's table: some share a slot, and their ids collide
+    List<Thread> started = new ArrayList<>();
+    java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(50);
+    for (int i = 0; i < threads; i++) {
+      int region = 1 + i % 3;
+      Thread t =
+          new Thread(
+              () -> {
+                r.userRegionEnter(region);
+                if (Thread.currentThread().getId() % 22 == 0) {
+                  try {
+                    together.await(10, TimeUnit.SECONDS); // some live at the same time
+                  } catch (Exception e) {
+                    throw new AssertionError(e);
+                  }
+                }
+                r.userRegionExit();
+              });
+      started.add(t);
+    }
+    for (Thread t : started) {
+      t.start();
+    }
+    for (Thread t : started) {
+      t.join();
+    }
+    r.close(Map.of());
+    try (Trace t = Trace.open(dir)) {
+      java.util.Collection<ThreadDef> defined = t.definitions().threads();
+      for (ThreadDef d : defined) {
+        List<String> seen = new ArrayList<>();
+        EventCursor c = t.stream(d.stream());
+        while (c.next()) {
+          seen.add(c.kind().id());
+        }
+        assertEquals(List.of("enter", "exit"), seen, "thread " + d.javaId());
+      }
+      assertEquals(threads, defined.size());
+    }
+  }
+
   @Test
   void aFailingRecorderIsUninstalledAndClosesTheTrace() throws Exception {
     Path dir = tmp.resolve("t");
