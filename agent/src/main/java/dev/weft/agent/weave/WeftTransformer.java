@@ -71,6 +71,9 @@ public final class WeftTransformer implements ClassFileTransformer {
       }
       List<String> hints = c.applicationHints();
       if (!hints.isEmpty()) {
+        for (String h : hints) {
+          ClassText.requireAscii(h);
+        }
         applicationScoped.add(c);
         applicationHints.add(hints.toArray(new String[0]));
       }
@@ -294,6 +297,15 @@ public final class WeftTransformer implements ClassFileTransformer {
 
     ClassText(byte[] classfile) {
       this.classfile = classfile;
+    }
+
+    /** A family's hint, which must be ASCII to be found as bytes of a class file. */
+    static void requireAscii(String hint) {
+      for (int i = 0; i < hint.length(); i++) {
+        if (hint.charAt(i) >= 0x80) {
+          throw new IllegalArgumentException("a class file hint must be ASCII: " + hint);
+        }
+      }
     }
 
     /** Whether the class file contains any of the hints (the empty hint is in every class). */

@@ -3,6 +3,7 @@ package dev.weft.agent.weave;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.config.AgentOptions;
@@ -106,6 +107,39 @@ class WeftTransformerTest {
     byte[] noHint = "class file without the hint".getBytes();
     assertNull(t.transform(APP, "org/shop/Other", null, null, noHint), "not even parsed");
     assertEquals(0, t.errors());
+  }
+
+  /**
+   * Hints are searched in the class file's bytes read as Latin-1 characters: a non-ASCII hint would
+   * be found by its UTF-8 bytes nowhere, so the transformer refuses it.
+   */
+  @Test
+  void hintsAreFoundAsBytesAndMustBeAscii() throws Exception {
+    Marker jdkType =
+        new Marker(Family.MONITORS, true) {
+          @Override
+          public List<String> applicationHints() {
+            return List.of("no such hint", "java/lang/IllegalStateException");
+          }
+        };
+    WeftTransformer t = transformer("", jdkType);
+    assertNotNull(t.transform(APP, "org/shop/Sample", null, null, sampleBytes()), "second hint");
+    // Not a class file: offered to the family (the hint is there, among non-ASCII bytes), it
+    // fails to parse, which the transformer counts as an error and leaves alone.
+    byte[] latin = "\u00e9t\u00e9 java/lang/IllegalStateException".getBytes("ISO-8859-1");
+    assertNull(t.transform(APP, "org/shop/Other", null, null, latin));
+    assertEquals(1, t.errors(), "the hint was found");
+    assertNull(t.transform(APP, "org/shop/Third", null, null, "\u00e9t\u00e9".getBytes("UTF-8")));
+    assertEquals(1, t.errors(), "no hint: not offered");
+
+    Marker accented =
+        new Marker(Family.MONITORS, true) {
+          @Override
+          public List<String> applicationHints() {
+            return List.of("\u00e9t\u00e9");
+          }
+        };
+    assertThrows(IllegalArgumentException.class, () -> transformer("", accented));
   }
 
   @Test
