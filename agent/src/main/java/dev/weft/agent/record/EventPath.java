@@ -75,13 +75,13 @@ final class EventPath {
    * States of platform threads by Java id modulo {@link #RECENT}, in front of {@link #states}:
    * every event looks its thread's state up at least once, and a slot read and two compares cost
    * less than the thread local's hash probe and weak-reference check (a lock pair makes two
-   * lookups: 6–10 ns less with this table; BENCHMARKS.md, the lock pair). Static, so that the JIT
-   * knows the table's place and size; a state names its recorder's path, and a state of another
-   * path (an earlier attach, or a test's recorder) is a miss. A slot is read racily: a state is
-   * published by a single reference write, and used only by the thread it belongs to, which the
-   * compare checks. Virtual threads, of which there may be millions, are not kept. At most {@link
-   * #RECENT} states of ended threads stay reachable from here (a slot is freed at THREAD_END and at
-   * the close, or taken over).
+   * lookups: 6–12 ns less per pair with this table; BENCHMARKS.md, the lock pair). Static, so that
+   * the JIT knows the table's place and size; a state names its recorder's path, and a state of
+   * another path (an earlier attach, or a test's recorder) is a miss. A slot is read racily: a
+   * state is published by a single reference write, and used only by the thread it belongs to,
+   * which the compare checks. Virtual threads, of which there may be millions, are not kept. At
+   * most {@link #RECENT} states of ended threads stay reachable from here (a slot is freed at
+   * THREAD_END and at the close, or taken over).
    */
   private static final ThreadState[] RECENT_STATES = new ThreadState[RECENT];
 
