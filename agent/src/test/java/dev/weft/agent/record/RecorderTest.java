@@ -216,23 +216,30 @@ class RecorderTest {
   void manyThreadsEachRecordIntoTheirOwnStream() throws Exception {
     Path dir = tmp.resolve("t");
     Recorder r = recorder(dir);
-    int threads = 1100; // more than EventPath's table: some share a slot, and their ids collide
+    int threads = 1100; // more than EventPath's table: the first and the last share slots
+    int held = 80;
     List<Thread> started = new ArrayList<>();
-    java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(50);
+    java.util.concurrent.CountDownLatch lastDone = new java.util.concurrent.CountDownLatch(1);
     for (int i = 0; i < threads; i++) {
       int region = 1 + i % 3;
+      boolean first = i < held;
+      boolean last = i == threads - 1;
       Thread t =
           new Thread(
               () -> {
                 r.userRegionEnter(region);
-                if (Thread.currentThread().getId() % 22 == 0) {
+                if (first) {
                   try {
-                    together.await(10, TimeUnit.SECONDS); // some live at the same time
-                  } catch (Exception e) {
+                    // Alive, in their slots, while the last threads (ids 1,024 on) take theirs.
+                    lastDone.await(30, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
                     throw new AssertionError(e);
                   }
                 }
                 r.userRegionExit();
+                if (last) {
+                  lastDone.countDown();
+                }
               });
       started.add(t);
     }
