@@ -22,7 +22,8 @@ agent_options="${2:-}"
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "usage: benchmarks/first-run-overhead.sh [ROUNDS] [AGENT_OPTIONS]" >&2; exit 2; }
 agent="${WEFT_AGENT:-$root/agent/target/weft-agent.jar}"
 apps="$root/testapps/target/weft-testapps.jar"
-for jar in "$agent" "$apps"; do
+bench="${WEFT_BENCH_JAR:-$root/benchmarks/target/benchmarks.jar}"
+for jar in "$agent" "$apps" "$bench"; do
   [[ -f "$jar" ]] || { echo "first-run-overhead.sh: $jar missing; run mvn -B -q package -DskipTests" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "first-run-overhead.sh: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
@@ -33,11 +34,7 @@ cat > "$work/FirstRun.java" <<'JAVA'
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /** Runs one test-app scenario once, then prints its CPU and wall time and the CPU per thread kind. */
 public final class FirstRun {
@@ -51,22 +48,7 @@ public final class FirstRun {
     long wall = System.nanoTime() - t0;
     long cpu = os.getProcessCpuTime() - cpu0;
     System.out.println("run " + wall + " " + cpu + " " + code);
-    long tick = 10_000_000L; // USER_HZ is 100 on Linux
-    Map<String, Long> kinds = new TreeMap<>();
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
-        String stat;
-        try {
-          stat = Files.readString(task.resolve("stat"));
-        } catch (java.io.IOException gone) {
-          continue;
-        }
-        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ns = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * tick; // utime, stime
-        kinds.merge(kind(name), ns, Long::sum);
-      }
-    }
+    Map<String, Long> kinds = dev.weft.bench.ThreadCpu.byKind(FirstRun::kind);
     long live = 0;
     for (long ns : kinds.values()) {
       live += ns;
@@ -77,7 +59,7 @@ public final class FirstRun {
   }
 
   private static String kind(String name) {
-    if (name.startsWith("C1 Comp") || name.startsWith("C2 Comp")) {
+    if (dev.weft.bench.ThreadCpu.isJit(name)) {
       return "jit";
     }
     if (name.startsWith("GC ") || name.startsWith("G1 ") || name.startsWith("VM Thread")) {
@@ -94,8 +76,8 @@ public final class FirstRun {
   }
 }
 JAVA
-javac --release 17 -cp "$apps" -d "$work/classes" "$work/FirstRun.java"
-export WORK="$work" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" CP="$work/classes:$apps" ROUNDS="$rounds" AGENT_OPTIONS="$agent_options"
+javac --release 17 -cp "$apps:$bench" -d "$work/classes" "$work/FirstRun.java"
+export WORK="$work" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" CP="$work/classes:$apps:$bench" ROUNDS="$rounds" AGENT_OPTIONS="$agent_options"
 exec python3 - <<'PY'
 import os, statistics, subprocess, sys
 work, rounds = os.environ["WORK"], int(os.environ["ROUNDS"])

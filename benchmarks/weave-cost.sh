@@ -25,80 +25,11 @@ if ! ls "$lib"/lucene-core-*.jar "$lib"/h2-*.jar > /dev/null 2>&1; then
   echo "fetching the third-party jars (mvn dependency:copy-dependencies)..." >&2
   (cd "$tp" && mvn -B -q dependency:copy-dependencies -DoutputDirectory=target/lib)
 fi
+bench="${WEFT_BENCH_JAR:-$root/benchmarks/target/benchmarks.jar}"
+[[ -f "$bench" ]] || { echo "weave-cost.sh: $bench missing; run mvn -B -q package -DskipTests" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/classes"
-cat > "$work/LoadClasses.java" <<'JAVA'
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.stream.Stream;
-
-/** Loads (without initialising) every class of the jars named, then prints what it cost. */
-public final class LoadClasses {
-  public static void main(String[] jars) throws Exception {
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long jit0 = jitCpu();
-    long process0 = os.getProcessCpuTime();
-    long own0 = threads.getCurrentThreadCpuTime();
-    int loaded = 0;
-    for (String jar : jars) {
-      ClassLoader loader =
-          new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, null);
-      try (JarFile j = new JarFile(jar)) {
-        for (JarEntry e : (Iterable<JarEntry>) j.stream()::iterator) {
-          String n = e.getName();
-          if (!n.endsWith(".class") || n.startsWith("META-INF/") || n.endsWith("module-info.class")) {
-            continue;
-          }
-          try {
-            Class.forName(n.substring(0, n.length() - 6).replace('/', '.'), false, loader);
-            loaded++;
-          } catch (LinkageError | ClassNotFoundException optionalDependency) {
-            // a class whose supertype lives in a jar not named: not loaded, with or without agent
-          }
-        }
-      }
-    }
-    long own = threads.getCurrentThreadCpuTime() - own0;
-    long process = os.getProcessCpuTime() - process0;
-    System.out.println("classes " + loaded);
-    System.out.println("loading " + own);
-    System.out.println("jit " + (jitCpu() - jit0));
-    System.out.println("process " + process);
-  }
-
-  /** CPU of the JIT compiler threads so far, ns (/proc counts in ticks of 10 ms). */
-  private static long jitCpu() throws Exception {
-    long ticks = 0;
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
-        String stat;
-        try {
-          stat = Files.readString(task.resolve("stat"));
-        } catch (java.io.IOException gone) {
-          continue;
-        }
-        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        if (name.startsWith("C1 Comp") || name.startsWith("C2 Comp")) {
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-        }
-      }
-    }
-    return ticks * 10_000_000L;
-  }
-}
-JAVA
-javac --release 17 -d "$work/classes" "$work/LoadClasses.java"
-export WORK="$work" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" ROUNDS="$rounds"
+export WORK="$work" BENCH="$bench" AGENT="$agent" AGENT_B="${WEFT_AGENT_B:-}" ROUNDS="$rounds"
 export JARS="$(ls "$lib"/lucene-core-*.jar "$lib"/h2-*.jar | tr '\n' ' ')"
 exec python3 - <<'PY'
 import os, statistics, subprocess, sys
@@ -115,7 +46,7 @@ def run(config):
     jvm = {"plain": [], "jfr": [f"-XX:StartFlightRecording=settings=profile,filename={out}.jfr"],
            "weft": [f"-javaagent:{os.environ['AGENT']}=out={out}"],
            "weft B": [f"-javaagent:{os.environ['AGENT_B']}=out={out}"]}[config]
-    p = subprocess.run(["java", *jvm, "-cp", os.path.join(work, "classes"), "LoadClasses", *jars],
+    p = subprocess.run(["java", *jvm, "-cp", os.environ["BENCH"], "dev.weft.bench.LoadClasses", *jars],
                        capture_output=True, text=True)
     r = {}
     for line in p.stdout.splitlines():
