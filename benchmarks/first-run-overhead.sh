@@ -13,7 +13,8 @@
 # `mvn -B -q package -DskipTests`. WEFT_JVM_OPTIONS adds JVM options to the agent's runs (e.g. to
 # try a compiler setting); WEFT_AGENT=path/to/weft-agent.jar measures another agent jar than the
 # built one, WEFT_AGENT_B=path/to/other/weft-agent.jar adds a third configuration in
-# the same rounds, to compare two builds of the agent. Linux only (/proc). Not part of CI.
+# the same rounds, to compare two builds of the agent (WEFT_JVM_OPTIONS_B, if set, replaces
+# WEFT_JVM_OPTIONS for that configuration, to compare JVM settings with one build). Linux only (/proc). Not part of CI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
@@ -97,7 +98,10 @@ def run(app, config):
     jvm = []
     if config != "plain":
         jvm = [f"-javaagent:{jars[config]}=out={out}" + (f",{opts}" if opts else "")]
-        jvm += os.environ.get("WEFT_JVM_OPTIONS", "").split()
+        options = os.environ.get("WEFT_JVM_OPTIONS", "")
+        if config == "weft B":
+            options = os.environ.get("WEFT_JVM_OPTIONS_B", options)
+        jvm += options.split()
     p = subprocess.run(["/usr/bin/time", "-f", "time %U %S %e", "java", *jvm, "-cp", os.environ["CP"],
                         "FirstRun", *apps[app]], capture_output=True, text=True)
     r = {}

@@ -10,7 +10,9 @@
 #
 # ROUNDS defaults to 7. WEFT_AGENT=path/to/weft-agent.jar measures another agent jar than the built
 # one; WEFT_AGENT_B=path/to/other/weft-agent.jar adds it as a fourth configuration in the same
-# rounds, to compare two builds. The jars are fetched with Maven (benchmarks/thirdparty/pom.xml).
+# rounds, to compare two builds. WEFT_JVM_OPTIONS adds JVM options to the agent's runs;
+# WEFT_JVM_OPTIONS_B, if set, replaces them for the second agent (to compare JVM settings with one
+# build). The jars are fetched with Maven (benchmarks/thirdparty/pom.xml).
 # Linux only (/proc). Not part of CI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -46,6 +48,11 @@ def run(config):
     jvm = {"plain": [], "jfr": [f"-XX:StartFlightRecording=settings=profile,filename={out}.jfr"],
            "weft": [f"-javaagent:{os.environ['AGENT']}=out={out}"],
            "weft B": [f"-javaagent:{os.environ['AGENT_B']}=out={out}"]}[config]
+    if config.startswith("weft"):
+        options = os.environ.get("WEFT_JVM_OPTIONS", "")
+        if config == "weft B":
+            options = os.environ.get("WEFT_JVM_OPTIONS_B", options)
+        jvm += options.split()
     p = subprocess.run(["java", *jvm, "-cp", os.environ["BENCH"], "dev.weft.bench.LoadClasses", *jars],
                        capture_output=True, text=True)
     r = {}

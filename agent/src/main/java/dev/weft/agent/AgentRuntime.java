@@ -80,6 +80,16 @@ final class AgentRuntime {
       return;
     }
     preloadLateClasses();
+    // Before any class is woven, so that no weaving method is queued for C2 first.
+    String weaverJit =
+        options.weaverC1Only()
+            ? WeaverCompilation.limitToC1(inst)
+            : WeaverCompilation.unlessAdded("weaver.jit=any");
+    try {
+      writer.defineAttribute(WeaverCompilation.ATTRIBUTE, weaverJit);
+    } catch (IOException | RuntimeException e) {
+      // An attribute about speed only: the trace is complete without it.
+    }
     RegionRegistry regions = new RegionRegistry(writer);
     Recorder recorder =
         new Recorder(

@@ -32,6 +32,7 @@ public final class AgentOptions {
           "tasks",
           "duration",
           "attach.skip_running",
+          "weaver.jit",
           "test.fail",
           "test.diskfree");
   private static final Set<String> LIST_KEYS = Set.of("include", "exclude", "constructs");
@@ -45,6 +46,7 @@ public final class AgentOptions {
   private final boolean aggregateTasks;
   private final long durationMillis;
   private final boolean skipRunning;
+  private final boolean weaverC1Only;
   private final long failAfter;
   private final long simulatedDiskFree;
   private final String description;
@@ -59,6 +61,7 @@ public final class AgentOptions {
       boolean aggregateTasks,
       long durationMillis,
       boolean skipRunning,
+      boolean weaverC1Only,
       long failAfter,
       long simulatedDiskFree,
       String description) {
@@ -71,6 +74,7 @@ public final class AgentOptions {
     this.aggregateTasks = aggregateTasks;
     this.durationMillis = durationMillis;
     this.skipRunning = skipRunning;
+    this.weaverC1Only = weaverC1Only;
     this.failAfter = failAfter;
     this.simulatedDiskFree = simulatedDiskFree;
     this.description = description;
@@ -88,6 +92,7 @@ public final class AgentOptions {
         false,
         0,
         false,
+        true,
         0,
         -1,
         "");
@@ -136,34 +141,12 @@ public final class AgentOptions {
           "buffer=" + values.get("buffer") + ": must be a power of two from 4k to 1g");
     }
     long maxSize = size("maxsize", values.get("maxsize"), 0);
-    boolean startOn = true;
-    String start = values.get("start");
-    if (start != null) {
-      if (start.equals("off")) {
-        startOn = false;
-      } else if (!start.equals("on")) {
-        throw new OptionException("start=" + start + ": must be on or off");
-      }
-    }
-    boolean aggregateTasks = false;
-    String tasks = values.get("tasks");
-    if (tasks != null) {
-      if (tasks.equals("aggregate")) {
-        aggregateTasks = true;
-      } else if (!tasks.equals("all")) {
-        throw new OptionException("tasks=" + tasks + ": must be all or aggregate");
-      }
-    }
+    boolean startOn = flag("start", values.get("start"), "on", "off", true);
+    boolean aggregateTasks = !flag("tasks", values.get("tasks"), "all", "aggregate", true);
     long durationMillis = duration(values.get("duration"));
-    boolean skipRunning = false;
-    String skip = values.get("attach.skip_running");
-    if (skip != null) {
-      if (skip.equals("true")) {
-        skipRunning = true;
-      } else if (!skip.equals("false")) {
-        throw new OptionException("attach.skip_running=" + skip + ": must be true or false");
-      }
-    }
+    boolean skipRunning =
+        flag("attach.skip_running", values.get("attach.skip_running"), "true", "false", false);
+    boolean weaverC1Only = flag("weaver.jit", values.get("weaver.jit"), "c1", "any", true);
     long failAfter = 0;
     if (values.get("test.fail") != null) {
       failAfter = number("test.fail", values.get("test.fail"));
@@ -184,6 +167,7 @@ public final class AgentOptions {
         aggregateTasks,
         durationMillis,
         skipRunning,
+        weaverC1Only,
         failAfter,
         simulatedDiskFree,
         description.toString());
@@ -224,6 +208,18 @@ public final class AgentOptions {
       current = key;
     }
     return out;
+  }
+
+  /** A two-valued option: true for {@code yes}, false for {@code no}, {@code dflt} when absent. */
+  private static boolean flag(String key, String value, String yes, String no, boolean dflt)
+      throws OptionException {
+    if (value == null) {
+      return dflt;
+    }
+    if (value.equals(yes) || value.equals(no)) {
+      return value.equals(yes);
+    }
+    throw new OptionException(key + "=" + value + ": must be " + yes + " or " + no);
   }
 
   private static List<String> list(String value) {
@@ -417,6 +413,14 @@ public final class AgentOptions {
    */
   public boolean skipRunning() {
     return skipRunning;
+  }
+
+  /**
+   * Whether the weaving code is to be compiled by C1 only ({@code weaver.jit=c1}, the default), or
+   * by whichever compiler the JVM picks ({@code weaver.jit=any}).
+   */
+  public boolean weaverC1Only() {
+    return weaverC1Only;
   }
 
   /** For tests of the failure path: the recorder throws at this event (0 = never). */

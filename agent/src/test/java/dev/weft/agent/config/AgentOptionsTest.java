@@ -41,6 +41,16 @@ class AgentOptionsTest {
   }
 
   @Test
+  void weavingCodeIsLeftToC1UnlessAnyCompilerIsAsked() throws OptionException {
+    assertTrue(parse(null).weaverC1Only());
+    assertTrue(parse("weaver.jit=c1").weaverC1Only());
+    assertFalse(parse("weaver.jit=any").weaverC1Only());
+    assertFalse(AgentOptions.parse("", Map.of(), Map.of("WEFT_WEAVER_JIT", "any")).weaverC1Only());
+    OptionException e = assertThrows(OptionException.class, () -> parse("weaver.jit=c2"));
+    assertEquals("weaver.jit=c2: must be c1 or any", e.getMessage());
+  }
+
+  @Test
   void tasksAreRecordedOneByOneOrAggregated() throws OptionException {
     assertFalse(parse("tasks=all").aggregateTasks());
     assertTrue(parse("tasks=aggregate").aggregateTasks());

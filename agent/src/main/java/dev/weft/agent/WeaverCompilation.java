@@ -1,0 +1,133 @@
+package dev.weft.agent;
+
+import dev.weft.agent.constructs.CalleeHooks;
+import dev.weft.agent.weave.WeftTransformer;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+
+/**
+ * Asks the JVM to compile the weaving code (the shaded ASM, the construct families, the
+ * transformer) with C1 only, through a compiler directive, as {@code jcmd PID
+ * Compiler.directives_add FILE} would. The recording code (the bridge, the recorder, the trace
+ * writer) is not concerned: C2 still compiles it and the woven application code.
+ *
+ * <p>Why: weaving runs once per loaded class, and C2 compiled ASM's large methods at great cost for
+ * code that soon goes cold. Loading the 3,488 classes of lucene-core and h2 ({@code
+ * benchmarks/weave-cost.sh}, 5 interleaved rounds) took 1.78 s of JIT threads' CPU with C2 and 0.89
+ * s without, the loading thread 1.42 s and 1.35 s: the agent's added CPU per class went from 671 to
+ * 373 µs. C2 was also the queue the application's own hot methods waited in on a first run.
+ *
+ * <p>How: the JVM takes directives only from a file, through a diagnostic command. The platform
+ * MBean server offers that command, but starting it cost 200 ms; the agent opens {@code
+ * com.sun.management.internal} to itself and calls the command's native entry directly (10 ms).
+ * Where the JVM lacks {@code jdk.management} or refuses, weaving simply stays compilable by C2; the
+ * trace attribute {@code agent.weaver_jit} says which. The directive is added once per JVM and
+ * stays after a detach (the agent's classes stay loaded, and cold).
+ */
+final class WeaverCompilation {
+  /** The trace attribute that says how the weaving code is compiled. */
+  static final String ATTRIBUTE = "agent.weaver_jit";
+
+  private static final String INTERNAL = "com.sun.management.internal";
+
+  /** What the first call found, kept for later attaches. */
+  private static String outcome; // guarded by WeaverCompilation.class
+
+  private WeaverCompilation() {}
+
+  /**
+   * Adds the directive unless a previous start did; never throws.
+   *
+   * @return the attribute's value: {@code c1} when the weaving code is compiled by C1 only, else
+   *     {@code c1 and c2 (WHY)}
+   */
+  static synchronized String limitToC1(Instrumentation inst) {
+    if (outcome == null) {
+      try {
+        String refused = addDirective(inst);
+        outcome = refused == null ? "c1" : "c1 and c2 (" + refused + ")";
+      } catch (Throwable t) {
+        outcome = "c1 and c2 (" + t + ")";
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * The attribute's value when this start does not ask for C1: still {@code c1} after an earlier
+   * start of this JVM's agent added the directive, which cannot be taken back.
+   */
+  static synchronized String unlessAdded(String why) {
+    return "c1".equals(outcome) ? outcome : "c1 and c2 (" + why + ")";
+  }
+
+  /** The directive: every method of the weaving packages excluded from C2. */
+  static String directive() {
+    StringBuilder match = new StringBuilder();
+    // Package names read from the classes: the shaded build relocates ASM.
+    for (Class<?> c :
+        new Class<?>[] {ClassReader.class, CalleeHooks.class, WeftTransformer.class}) {
+      match.append(match.length() == 0 ? "" : ", ");
+      // A pattern ending in '*' matches the package's subpackages too (asm.commons, asm.tree).
+      match.append('"').append(c.getPackageName().replace('.', '/')).append("/*.*\"");
+    }
+    return "[{match: [" + match + "], c2: {Exclude: true}}]";
+  }
+
+  /** Returns null when added, else why not. */
+  private static String addDirective(Instrumentation inst) throws Exception {
+    Optional<Module> management = ModuleLayer.boot().findModule("jdk.management");
+    if (management.isEmpty()) {
+      return "no jdk.management module";
+    }
+    Module m = management.get();
+    inst.redefineModule(
+        m,
+        Set.of(),
+        Map.of(),
+        Map.of(INTERNAL, Set.of(WeaverCompilation.class.getModule())),
+        Set.of(),
+        Map.of());
+    ClassLoader loader = m.getClassLoader();
+    // Its class initialiser loads the native library the command's entry lives in.
+    Class.forName(INTERNAL + ".PlatformMBeanProviderImpl", true, loader);
+    Class<?> impl = Class.forName(INTERNAL + ".DiagnosticCommandImpl", true, loader);
+    Method bean = impl.getDeclaredMethod("getDiagnosticCommandMBean");
+    bean.setAccessible(true);
+    Object commands = bean.invoke(null);
+    if (commands == null) {
+      return "the JVM offers no diagnostic commands";
+    }
+    Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
+    execute.setAccessible(true);
+    Path file = Files.createTempFile("weft-weaver-jit", ".json");
+    try {
+      Files.write(file, directive().getBytes(StandardCharsets.UTF_8));
+      String name = file.toString();
+      if (name.indexOf('"') >= 0) {
+        return "the temporary directory's name holds a quote";
+      }
+      Object answer = execute.invoke(commands, "Compiler.directives_add \"" + name + "\"");
+      String text = String.valueOf(answer).trim();
+      return text.endsWith("added") ? null : "the JVM answered: " + text;
+    } finally {
+      deleteQuietly(file);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // A few bytes in the temporary directory.
+    }
+  }
+}
