@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,10 +29,10 @@ import org.objectweb.asm.ClassReader;
  *
  * <p>How: the JVM takes directives only from a file, through a diagnostic command. The platform
  * MBean server offers that command, but starting it cost 200 ms; the agent opens {@code
- * com.sun.management.internal} to itself and calls the command's native entry directly (10 ms).
- * Where the JVM lacks {@code jdk.management} or refuses, weaving simply stays compilable by C2; the
- * trace attribute {@code agent.weaver_jit} says which. The directive is added once per JVM and
- * stays after a detach (the agent's classes stay loaded, and cold).
+ * com.sun.management.internal} to itself and calls the command's native entry directly (about 10 ms
+ * of CPU at start). Where the JVM lacks {@code jdk.management} or refuses, weaving simply stays
+ * compilable by C2; the trace attribute {@code agent.weaver_jit} says which. The directive is added
+ * once per JVM and stays after a detach (the agent's classes stay loaded, and cold).
  */
 final class WeaverCompilation {
   /** The trace attribute that says how the weaving code is compiled. */
@@ -108,9 +110,8 @@ final class WeaverCompilation {
     }
     Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
     execute.setAccessible(true);
-    Path file = Files.createTempFile("weft-weaver-jit", ".json");
+    Path file = directiveFile();
     try {
-      Files.write(file, directive().getBytes(StandardCharsets.UTF_8));
       String name = file.toString();
       if (name.indexOf('"') >= 0) {
         return "the temporary directory's name holds a quote";
@@ -120,6 +121,32 @@ final class WeaverCompilation {
       return text.endsWith("added") ? null : "the JVM answered: " + text;
     } finally {
       deleteQuietly(file);
+    }
+  }
+
+  /**
+   * Writes the directive to a new file in the temporary directory. Named by the clock and an
+   * identity hash, not by {@code Files.createTempFile}, whose first use seeds a {@code
+   * SecureRandom} (12 of the 28 ms this class took at start), nor by the process id ({@code
+   * ProcessHandle}, 5 ms more). {@code CREATE_NEW} refuses a name that exists, a link included.
+   */
+  private static Path directiveFile() throws IOException {
+    byte[] text = directive().getBytes(StandardCharsets.UTF_8);
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+    for (int attempt = 0; ; attempt++) {
+      String unique =
+          Long.toHexString(System.nanoTime())
+              + "-"
+              + Integer.toHexString(System.identityHashCode(new Object()));
+      Path file = dir.resolve("weft-weaver-jit-" + unique + ".json");
+      try {
+        Files.write(file, text, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return file;
+      } catch (FileAlreadyExistsException e) {
+        if (attempt == 2) {
+          throw e;
+        }
+      }
     }
   }
 
