@@ -14,7 +14,8 @@
 # try a compiler setting); WEFT_AGENT=path/to/weft-agent.jar measures another agent jar than the
 # built one, WEFT_AGENT_B=path/to/other/weft-agent.jar adds a third configuration in
 # the same rounds, to compare two builds of the agent (WEFT_JVM_OPTIONS_B, if set, replaces
-# WEFT_JVM_OPTIONS for that configuration, to compare JVM settings with one build). Linux only (/proc). Not part of CI.
+# WEFT_JVM_OPTIONS for that configuration, to compare JVM settings with one build). Linux only
+# (/proc). Not part of CI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
