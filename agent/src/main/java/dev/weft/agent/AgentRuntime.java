@@ -129,6 +129,11 @@ final class AgentRuntime {
         }
       }
       rt.retransformLoaded(attached);
+      if (attached) {
+        // Until now the classes loaded before the attach ran their original code: the recording
+        // saw only the waits then in progress. The analysis starts here (AttachLimits).
+        defineRecordingFrom(writer, System.nanoTime());
+      }
       // The JVM's per-thread counts start once the loaded classes are woven (see JvmCounts).
       warmUpInBackground(recorder, dir, false, !attached, true);
       rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
@@ -146,6 +151,23 @@ final class AgentRuntime {
     current = rt;
     if (options.out() == null) {
       Messages.info("recording to " + dir);
+    }
+  }
+
+  /**
+   * The trace attribute {@value #RECORDING_FROM}: the trace time from which an attached recording
+   * sees what it says it sees, the classes loaded before the attach being woven (a second or two in
+   * a program that has loaded thousands: without it, that time would count as the threads running
+   * unobserved).
+   */
+  static final String RECORDING_FROM = "agent.recording_from";
+
+  private static void defineRecordingFrom(TraceWriter writer, long at) {
+    try {
+      writer.defineAttribute(RECORDING_FROM, Long.toString(at));
+    } catch (IOException | RuntimeException e) {
+      // The disk refused it: the analysis then starts at the attach, and its header says what
+      // the recording could not see.
     }
   }
 
@@ -308,7 +330,7 @@ final class AgentRuntime {
     rt.stopMonitorEvents(stoppedAt, false, attributes);
     attributes.put("agent.detached", "true");
     attributes.put("agent.restored_classes", Integer.toString(restored));
-    rt.recorder.close(attributes);
+    rt.recorder.close(attributes, stoppedAt);
     return rt.dir;
   }
 

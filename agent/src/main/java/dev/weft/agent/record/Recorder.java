@@ -405,9 +405,19 @@ public final class Recorder extends WeftSink {
 
   /**
    * Stops recording and closes the trace (idempotent): uninstalls this sink from the bridge, writes
-   * {@code attributes} and the recorder's own counts, then the trace's end record.
+   * {@code attributes} and the recorder's own counts, then the trace's end record, timed now.
    */
   public void close(Map<String, String> attributes) {
+    close(attributes, System.nanoTime());
+  }
+
+  /**
+   * As {@link #close(Map)}, with the end record timed {@code end}: when events stopped earlier
+   * ({@link #stopEvents}, as at a detach, which restores the classes before it closes), the trace
+   * ends there, so that the time spent restoring, in which nothing was recorded, is not in the
+   * analysis window as time the threads were seen to run.
+   */
+  public void close(Map<String, String> attributes, long end) {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
@@ -439,7 +449,7 @@ public final class Recorder extends WeftSink {
       }
     }
     try {
-      writer.close(System.nanoTime());
+      writer.close(end);
     } catch (Exception e) {
       // The disk refused the last records: the reader treats the trace as cut, which it is.
     }

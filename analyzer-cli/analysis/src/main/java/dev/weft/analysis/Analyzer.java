@@ -392,11 +392,12 @@ public final class Analyzer {
     }
     PoolTable pools = new PoolTable(defs);
     ThreadState[] states = new ThreadState[defined.size()];
+    long floor = AttachLimits.analysedFrom(defs);
     for (int i = 0; i < states.length; i++) {
       ThreadDef t = defined.get(i);
       String name = nameCount.get(t.name()) > 1 ? t.name() + " #" + t.stream() : t.name();
       int pool = t.pool() != 0 ? pools.slot(t.pool()) : -1;
-      long begin = t.names().isEmpty() ? Long.MAX_VALUE : t.names().get(0).time();
+      long begin = t.names().isEmpty() ? Long.MAX_VALUE : Math.max(floor, t.names().get(0).time());
       states[i] = new ThreadState(i, t.stream(), name, pool, begin);
       if (pool >= 0) {
         pools.addWorker(pool, i);
@@ -407,7 +408,10 @@ public final class Analyzer {
       from = Math.min(from, s.begin);
     }
     long to = closed ? defs.endTime() : Long.MIN_VALUE;
-    return new Replay(defs, PropertyRegistry.create(), states, pools, options.progress, from, to);
+    Replay replay =
+        new Replay(defs, PropertyRegistry.create(), states, pools, options.progress, from, to);
+    replay.startAt(floor);
+    return replay;
   }
 
   private static AnalysisResult.Cut cut(

@@ -56,7 +56,30 @@ final class AttachLimits {
    */
   static final String SKIPPED_RUNNING = "agent.skipped_running_classes";
 
+  /**
+   * The attribute an attached agent writes once it has woven the classes loaded before the attach
+   * (a trace time, a second or two after the attach in a large program): from then on the recording
+   * sees what this header says; before, only the waits then in progress. The analysis window starts
+   * there ({@link #analysedFrom}).
+   */
+  static final String RECORDING_FROM = "agent.recording_from";
+
   private AttachLimits() {}
+
+  /**
+   * The trace time an attached recording's analysis starts at ({@link #RECORDING_FROM}); {@code
+   * Long.MIN_VALUE} (no limit) for a recording started with the JVM or without the attribute.
+   */
+  static long analysedFrom(Definitions defs) {
+    if (!"true".equals(defs.attributes().get("agent.attached"))) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return Long.parseLong(defs.attributes().getOrDefault(RECORDING_FROM, ""));
+    } catch (NumberFormatException e) {
+      return Long.MIN_VALUE;
+    }
+  }
 
   /** What the recording could not see, one item each; null when the agent did not attach. */
   static List<String> of(Definitions defs) {
@@ -79,7 +102,9 @@ final class AttachLimits {
     (hooked.contains("phaser_arrivals") ? seen : unseen).add("Phaser arrivals without a wait");
     (hooked.contains("forkjoin") ? seen : unseen).add("fork-join joins and invoke");
     String monitorsFrom = monitorsFrom(defs);
-    if (monitorsFrom != null) {
+    if (MONITORS_FROM_THE_START.equals(monitorsFrom)) {
+      seen.add("synchronized contention and Object.wait, through the JVM's events");
+    } else if (monitorsFrom != null) {
       seen.add("synchronized contention and Object.wait from " + monitorsFrom);
       unseen.add("synchronized contention and Object.wait before " + monitorsFrom);
     } else if (defs.attributes()
@@ -93,6 +118,10 @@ final class AttachLimits {
     }
     unseen.add("Thread.sleep");
     List<String> out = new ArrayList<>();
+    String weaving = weaving(defs);
+    if (weaving != null) {
+      out.add(weaving);
+    }
     String open = defs.attributes().get(OPEN_AT_ATTACH);
     if (open == null) {
       out.add("waits, regions and tasks already in progress when the recording started");
@@ -137,8 +166,30 @@ final class AttachLimits {
   }
 
   /**
+   * The time between the attach and {@link #RECORDING_FROM}, which the analysis leaves out; null
+   * when there is no such time.
+   */
+  private static String weaving(Definitions defs) {
+    long from = analysedFrom(defs);
+    if (from == Long.MIN_VALUE || defs.clock() == null || from <= defs.clock().nanoBase()) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "the first %.2f s after the attach, while the agent wove the classes loaded before it"
+            + " (only the waits then in progress were recorded): the analysis starts after them,"
+            + " and what the recording saw meanwhile is counted as at that start",
+        (from - defs.clock().nanoBase()) / 1e9);
+  }
+
+  /** What {@link #monitorsFrom} says when the JVM's events were read from the analysis's start. */
+  private static final String MONITORS_FROM_THE_START = "";
+
+  /**
    * When the JVM's own monitor events started to be read (attribute {@value #MONITOR_EVENTS_FROM},
-   * a trace time), as seconds after the recording's start; null when they were not read.
+   * a trace time), as seconds after the start of what is analysed (the attach, or {@link
+   * #RECORDING_FROM}); {@link #MONITORS_FROM_THE_START} when they were read before that; null when
+   * they were not read.
    */
   private static String monitorsFrom(Definitions defs) {
     String from = defs.attributes().get(MONITOR_EVENTS_FROM);
@@ -146,8 +197,11 @@ final class AttachLimits {
       return null;
     }
     try {
-      long start = defs.clock().nanoBase();
+      long start = Math.max(defs.clock().nanoBase(), analysedFrom(defs));
       long at = Long.parseLong(from);
+      if (at <= start) {
+        return MONITORS_FROM_THE_START;
+      }
       String covered = "";
       if (defs.closedCleanly() && defs.endTime() > at && at > start) {
         covered =

@@ -218,11 +218,24 @@ final class Replay implements PairMatcher.Listener {
     critical.close();
   }
 
+  /**
+   * Events before this trace time are replayed as if at it: an attached recording's analysis starts
+   * once the agent had woven the classes loaded before the attach ({@link
+   * AttachLimits#analysedFrom}); before, it saw too little for that time to count.
+   */
+  private long timeFloor = Long.MIN_VALUE;
+
+  /** See {@link #timeFloor}; before {@link #run}. */
+  void startAt(long floor) {
+    timeFloor = floor;
+  }
+
   /** Replays every event of {@code c}. */
   void run(EventCursor c) {
     long n = 0;
+    long floor = timeFloor;
     while (c.next()) {
-      long t = c.time();
+      long t = Math.max(c.time(), floor);
       if (n++ == 0) {
         minTime = t;
       }

@@ -9,7 +9,9 @@ import java.util.Map;
  * The run's duration, one definition for every output (summary, analyze text and JSON, HTML
  * report): the analysis window. It starts when the first thread begins (at its THREAD_BEGIN when
  * that is its first event, else at its definition) and ends at the trace's END record or its last
- * event, whichever is later; a trace that was not closed ends at its last event (the cut).
+ * event, whichever is later; a trace that was not closed ends at its last event (the cut). An
+ * attached recording's window starts no earlier than when the agent had woven the classes loaded
+ * before the attach ({@link AttachLimits#analysedFrom}).
  *
  * <p>Fed the first and last event of each stream, as a tool that reads the trace once (the summary)
  * sees them; the analysis reaches the same window through its replay.
@@ -66,6 +68,8 @@ public final class RunWindow {
     if (start == Long.MAX_VALUE) {
       start = Math.min(end, firstEvent);
     }
+    // An attached recording: from when it saw what it says (AttachLimits), as the analysis.
+    start = Math.max(start, Math.min(end, AttachLimits.analysedFrom(defs)));
     return new AnalysisResult.Window(start, end);
   }
 

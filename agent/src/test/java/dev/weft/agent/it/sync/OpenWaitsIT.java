@@ -80,6 +80,16 @@ class OpenWaitsIT {
     long detached = logged.get("detached")[0];
     String summary = t.definitions.attributes().get("agent.waits_open_at_attach");
     assertNotNull(summary, t.definitions.attributes().toString());
+    // The analysis starts once the loaded classes were woven: within the attach's call.
+    long recordingFrom = Long.parseLong(t.definitions.attributes().get("agent.recording_from"));
+    assertTrue(
+        recordingFrom > t.definitions.clock().nanoBase() && recordingFrom <= attached,
+        "recording from "
+            + recordingFrom
+            + ", trace started at "
+            + t.definitions.clock().nanoBase()
+            + ", attach returned at "
+            + attached);
 
     check(
         t,
@@ -110,6 +120,12 @@ class OpenWaitsIT {
             + " and returned at "
             + detachReturned);
     assertTrue(summary.contains("1 lasted to the end"), summary);
+    // The trace ends there too, not after the detach restored the classes: nothing was recorded
+    // meanwhile, and the analysis window must not count that time as the threads running.
+    assertEquals(
+        forever[1],
+        t.definitions.endTime(),
+        "the trace's end against the moment the recording stopped");
   }
 
   /**
