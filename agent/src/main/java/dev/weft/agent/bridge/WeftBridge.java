@@ -626,6 +626,22 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#threadExiting}. */
+  public static void threadExiting() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.threadExiting();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#threadEnd}. */
   public static void threadEnd() {
     WeftSink s = sink;

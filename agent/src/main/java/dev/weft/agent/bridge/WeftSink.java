@@ -174,6 +174,13 @@ public abstract class WeftSink {
   public abstract void threadEnd();
 
   /**
+   * The calling platform thread terminates (entry of {@code Thread.exit()}, which the JVM calls
+   * last on every platform thread): also for threads whose {@code run()} was not hooked (entered
+   * before an attach) and for {@code main} after {@code main()} returned. Records nothing.
+   */
+  public void threadExiting() {}
+
+  /**
    * The calling platform thread starts carrying virtual thread {@code vthread} (JDK 21+: on entry
    * to {@code VirtualThread.mount()}, before the virtual thread becomes the current thread).
    */

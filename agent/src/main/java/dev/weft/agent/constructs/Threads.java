@@ -93,10 +93,39 @@ public final class Threads extends ApplicationCallSites {
   public byte[] transformJdkClass(WeaveTarget target) {
     return JdkMethods.weave(
         target,
-        (mv, access, name, descriptor, version) ->
-            name.equals("run") && descriptor.equals("()V")
-                ? lifetime(mv, target, access, name, descriptor, version)
-                : mv);
+        (mv, access, name, descriptor, version) -> {
+          if (name.equals("run") && descriptor.equals("()V")) {
+            return lifetime(mv, target, access, name, descriptor, version);
+          }
+          if (name.equals("exit")
+              && descriptor.equals("()V")
+              && target.internalName().equals(THREAD)) {
+            return exiting(mv, target, access, name, descriptor, version);
+          }
+          return mv;
+        });
+  }
+
+  /**
+   * {@code WeftBridge.threadExiting()} at the start of {@code Thread.exit()}, which the JVM calls
+   * last on every terminating platform thread: there the agent takes the JVM's counts of a thread
+   * whose {@code run()} it did not see return (one entered before an attach, {@code main} after
+   * {@code main()}), for the analysis's cross-check (JvmCounts). Records no event.
+   */
+  private static MethodVisitor exiting(
+      MethodVisitor next, WeaveTarget target, int access, String name, String descriptor, int v) {
+    target.changed();
+    return new HookedMethod(next, target.internalName(), access, name, descriptor, v) {
+      @Override
+      protected boolean shouldHook() {
+        return true;
+      }
+
+      @Override
+      protected void onEnter() {
+        Bridge.THREAD_EXITING.call(mv);
+      }
+    };
   }
 
   /** THREAD_BEGIN at the start of {@code run()}, THREAD_END when it returns or throws. */

@@ -438,10 +438,11 @@ final class EventPath {
     }
     String name = t.getName();
     try {
-      preOpened.put(
-          t.getId(),
-          new PreOpened(
-              writer.openStream(t.getId(), name, flags(t), pool(t, 0), time), null, name));
+      StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool(t, 0), time);
+      preOpened.put(t.getId(), new PreOpened(stream, null, name));
+      if (!t.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
+        jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
+      }
     } catch (TraceWriter.StreamNotOpenedException e) {
       preOpened.put(t.getId(), new PreOpened(null, e.lostStream(), name));
     } catch (RuntimeException e) {

@@ -24,8 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       threads it could not cross-check.
  *   <li><b>End.</b> A thread whose {@code run()} returns is counted there, on itself (one {@code
  *       ThreadMXBean.getThreadInfo} call, under the thread's guard, never throwing). Threads still
- *       alive at the close are counted then, in one call. A thread that ends unseen (its {@code
- *       run()} is not hooked, e.g. a fork-join worker retiring before the close) gets no record.
+ *       alive at the close are counted then, in one call. A thread that ends without a hooked
+ *       {@code run()} returning ({@code main}; at an attach, threads whose {@code run()} was
+ *       running) is counted as it terminates, at the entry of {@code Thread.exit()} (hooked by the
+ *       threads family; {@link ThreadEvents#threadExiting}).
  * </ul>
  *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
@@ -49,6 +51,13 @@ final class JvmCounts {
   /** Java id → {blocked, waited} at the baseline; null until it is taken. */
   private volatile Map<Long, long[]> baseline;
 
+  /**
+   * Threads with a stream opened for them that they have not taken (a thread alive at an attach
+   * records its first event itself, or never: its open wait is written by an agent thread): Java id
+   * → stream id. Counted at their termination or at the close, like the registered ones.
+   */
+  private final Map<Long, Integer> unclaimed = new ConcurrentHashMap<>();
+
   JvmCounts(TraceWriter writer, boolean on) {
     this.writer = writer;
     this.off = !on;
@@ -66,6 +75,7 @@ final class JvmCounts {
   void disable() {
     off = true;
     live.clear();
+    unclaimed.clear();
   }
 
   /**
@@ -84,8 +94,18 @@ final class JvmCounts {
     }
   }
 
+  /**
+   * A stream was opened for a platform thread that has not taken it yet (see {@link #unclaimed}).
+   */
+  void registerUnclaimed(long javaId, int stream) {
+    if (!off) {
+      unclaimed.put(javaId, stream);
+    }
+  }
+
   /** A thread's stream was opened: it will be counted at its end or at the close. */
   void register(ThreadState s) {
+    unclaimed.remove(s.thread.getId());
     if (!off && !s.virtual && !s.carrier) {
       s.jvmCounted = true;
       live.add(s);
@@ -101,7 +121,25 @@ final class JvmCounts {
     if (!live.remove(s)) {
       return; // the close counted it already
     }
+    countEnding(s, s.thread.getId(), s.stream.id());
+  }
+
+  /**
+   * The calling thread terminates ({@code Thread.exit()}) with a stream it never took: its record,
+   * guarded by its state {@code s}.
+   */
+  void unclaimedEnded(ThreadState s) {
+    if (s.busy || off || unclaimed.isEmpty()) {
+      return;
+    }
     long id = s.thread.getId();
+    Integer stream = unclaimed.remove(id);
+    if (stream != null) {
+      countEnding(s, id, stream);
+    }
+  }
+
+  private void countEnding(ThreadState s, long id, int stream) {
     long[] base = base(id);
     if (base == null) {
       if (!off) {
@@ -113,7 +151,7 @@ final class JvmCounts {
     try {
       long[] now = JvmThreadInfo.counts(id);
       if (now != null && !off) {
-        write(s, now, base);
+        write(stream, now, base);
       }
     } catch (Throwable e) {
       // Only this thread's record is lost; nothing may reach the host.
@@ -124,30 +162,39 @@ final class JvmCounts {
 
   /** At the close: the threads still alive, in one call. */
   void close() {
-    if (off || live.isEmpty() || baseline == null) {
+    if (off || (live.isEmpty() && unclaimed.isEmpty()) || baseline == null) {
       return;
     }
-    List<ThreadState> todo = new ArrayList<>();
+    List<Long> ids = new ArrayList<>();
+    List<Integer> streams = new ArrayList<>();
     for (ThreadState s : live) {
       if (live.remove(s)) {
-        todo.add(s);
+        ids.add(s.thread.getId());
+        streams.add(s.stream.id());
       }
     }
-    long[] ids = new long[todo.size()];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = todo.get(i).thread.getId();
+    for (Long id : unclaimed.keySet()) {
+      Integer stream = unclaimed.remove(id);
+      if (stream != null) {
+        ids.add(id);
+        streams.add(stream);
+      }
+    }
+    long[] idArray = new long[ids.size()];
+    for (int i = 0; i < idArray.length; i++) {
+      idArray[i] = ids.get(i);
     }
     long[][] now;
     try {
-      now = JvmThreadInfo.counts(ids);
+      now = JvmThreadInfo.counts(idArray);
     } catch (Throwable e) {
       return;
     }
-    for (int i = 0; i < ids.length; i++) {
-      long[] base = base(ids[i]);
+    for (int i = 0; i < idArray.length; i++) {
+      long[] base = base(idArray[i]);
       if (now[i] != null && base != null) {
         try {
-          write(todo.get(i), now[i], base);
+          write(streams.get(i), now[i], base);
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
         }
@@ -171,8 +218,8 @@ final class JvmCounts {
     return counts != null ? counts : ZERO; // not alive at the baseline: started after it
   }
 
-  private void write(ThreadState s, long[] now, long[] base) throws Exception {
+  private void write(int stream, long[] now, long[] base) throws Exception {
     writer.defineThreadJvmCounts(
-        s.stream.id(), Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]));
+        stream, Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]));
   }
 }

@@ -365,6 +365,11 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void threadExiting() {
+    threads.threadExiting();
+  }
+
+  @Override
   public void vthreadMount(Thread vthread) {
     virtualThreads.mount(vthread);
   }

@@ -107,4 +107,20 @@ final class ThreadEvents {
     }
     path.forget(s);
   }
+
+  /**
+   * The calling platform thread terminates ({@code Thread.exit()}): the JVM's counts of a thread
+   * that ended without its hooked {@code run()} returning (entered before an attach, {@code main}
+   * after {@code main()}), which would otherwise go unchecked. Nothing for a thread counted at its
+   * THREAD_END already.
+   */
+  void threadExiting() {
+    ThreadState s = path.state();
+    if (s.jvmCounted) {
+      path.jvmCounts.threadEnded(s);
+    } else {
+      path.jvmCounts.unclaimedEnded(s); // a stream opened at the attach that it never took
+    }
+    path.forget(s);
+  }
 }

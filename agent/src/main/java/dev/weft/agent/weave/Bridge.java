@@ -51,6 +51,7 @@ public enum Bridge {
   POOL_THREAD_CREATE("poolThreadCreate", "(ILjava/lang/Thread;Ljava/lang/Object;)V"),
   THREAD_BEGIN("threadBegin", "()V"),
   THREAD_END("threadEnd", "()V"),
+  THREAD_EXITING("threadExiting", "()V"),
   VTHREAD_MOUNT("vthreadMount", "(Ljava/lang/Thread;)V"),
   VTHREAD_UNMOUNT("vthreadUnmount", "(Ljava/lang/Thread;)V"),
   CALLEE_ENTER(BridgeCalls.CALLEE_OWNER, "calleeEnter", "(Ljava/lang/Object;I)V"),

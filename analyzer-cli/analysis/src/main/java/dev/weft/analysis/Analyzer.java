@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleConsumer;
+import java.util.function.IntPredicate;
 
 /**
  * Wait-state analysis of a Weft trace (EXPERT/Scalasca for the JVM):
@@ -291,11 +292,14 @@ public final class Analyzer {
               + replay.threads[0].name
               + " ran, and it used no thread, pool, task, lock, barrier or wait that Weft records");
     }
-    String unseen =
-        JvmCrossCheck.note(
-            defs, replay, stream -> withDrops.contains(stream) || damaged.containsKey(stream));
+    IntPredicate notCompared = stream -> withDrops.contains(stream) || damaged.containsKey(stream);
+    String unseen = JvmCrossCheck.note(defs, replay, notCompared);
     if (unseen != null) {
       notes.add(unseen);
+    }
+    String unchecked = JvmCrossCheck.uncheckedNote(defs, replay, notCompared);
+    if (unchecked != null) {
+      notes.add(unchecked);
     }
     if (replay.tree.folded() > 0) {
       notes.add(

@@ -1,6 +1,7 @@
 package dev.weft.analysis;
 
 import dev.weft.trace.Definitions;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.ThreadJvmCounts;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,19 +19,21 @@ import java.util.function.IntPredicate;
  * acquisitions that the trace shows another thread in the way of (holding the monitor at the
  * request, or releasing it while the request waited), or that waited at least {@link #MIN_WAIT_NS}
  * from request to acquisition, or were still waiting at the end, plus {@code Object.wait} exits
- * (the monitor is re-entered inside the wait, which may block). The JVM counts a block only when
- * its first spin failed and the thread entered the monitor's slow path, which can succeed at once
- * and so last well under a microsecond: on a woven monitor under heavy contention (4 threads) one
- * run at load 10 had 347 blocks against 180 waits of 1 µs or more, while at load 20 the JVM's
- * blocks and the requests with another thread in the way agreed within one per thread. A thread is
- * reported when its JVM count exceeds its recorded waits by more than {@link #SLACK} blocks: the
- * agent's own definitions (a thread's stream, a lock or region seen for the first time) are written
- * under the trace writer's lock, on which threads starting or meeting a lock at the same moment may
- * block a few times, and a thread whose window is full may block on its stream file while the
- * background preparer maps the next one. The comparison is of counts per thread, not per monitor: a
- * thread's recorded waits can hide as many unrecorded blocks of the same thread. Threads without a
- * record (older traces, virtual threads, threads that ended unseen) and threads whose events were
- * dropped or whose stream is damaged are not compared.
+ * (the monitor is re-entered inside the wait, which may block) and two per {@code Thread.join} (it
+ * waits on the thread's monitor, which the ending thread takes to notify: entering the join and
+ * re-entering after the wait may each block). The JVM counts a block only when its first spin
+ * failed and the thread entered the monitor's slow path, which can succeed at once and so last well
+ * under a microsecond: on a woven monitor under heavy contention (4 threads) one run at load 10 had
+ * 347 blocks against 180 waits of 1 µs or more, while at load 20 the JVM's blocks and the requests
+ * with another thread in the way agreed within one per thread. A thread is reported when its JVM
+ * count exceeds its recorded waits by more than {@link #SLACK} blocks: the agent's own definitions
+ * (a thread's stream, a lock or region seen for the first time) are written under the trace
+ * writer's lock, on which threads starting or meeting a lock at the same moment may block a few
+ * times, and a thread whose window is full may block on its stream file while the background
+ * preparer maps the next one. The comparison is of counts per thread, not per monitor: a thread's
+ * recorded waits can hide as many unrecorded blocks of the same thread. Threads without a record
+ * (older traces, virtual threads, threads that ended unseen) and threads whose events were dropped
+ * or whose stream is damaged are not compared.
  */
 final class JvmCrossCheck {
   /** A recorded monitor acquisition this long (request to acquisition) may have blocked. */
@@ -96,6 +99,56 @@ final class JvmCrossCheck {
       b.append("; when attached, also synchronized methods of classes loaded before the attach");
     }
     b.append("); their waiting counts as execution here");
+    return b.toString();
+  }
+
+  /**
+   * The note naming the platform threads with events but without the JVM's counts, in a trace whose
+   * agent counted (others have a record); null when there are none. Such a thread ended where the
+   * agent could not count it: its {@code run()} was not hooked (it began before an attach, or a
+   * pool worker retired unseen), or it ended before the counts' baseline. Its blocks in code Weft
+   * does not weave are then unknown, and saying nothing would read as "none".
+   *
+   * @param skip streams not to name (dropped events, damaged stream: said elsewhere)
+   */
+  static String uncheckedNote(Definitions defs, Replay replay, IntPredicate skip) {
+    if (defs.jvmCounts().isEmpty() || replay.counters.measurementOff > 0) {
+      return null; // nothing counted, or counting stopped with the measurement: said elsewhere
+    }
+    List<String> names = new ArrayList<>();
+    for (ThreadState th : replay.threads) {
+      ThreadDef d = defs.thread(th.stream);
+      if (th.events == 0
+          || th.carrier
+          || skip.test(th.stream)
+          || defs.jvmCounts(th.stream) != null
+          || d == null
+          || d.isVirtual()
+          || d.isSupplement()) {
+        continue;
+      }
+      names.add(th.name);
+    }
+    if (names.isEmpty()) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder();
+    b.append(names.size())
+        .append(names.size() == 1 ? " thread was" : " threads were")
+        .append(" not cross-checked with the JVM's own monitor counts (");
+    for (int i = 0; i < names.size() && i < NAMED; i++) {
+      b.append(i == 0 ? "" : ", ").append(names.get(i));
+    }
+    if (names.size() > NAMED) {
+      b.append(" and ").append(names.size() - NAMED).append(" more");
+    }
+    b.append("): they ended where the agent could not count them (")
+        .append(
+            "true".equals(defs.attributes().get("agent.attached"))
+                ? "a run() that began before the attach, "
+                : "")
+        .append("a pool worker retiring, or before the counts were available); monitor blocks")
+        .append(" of theirs in code Weft does not weave are not known");
     return b.toString();
   }
 }

@@ -344,6 +344,7 @@ final class Replay implements PairMatcher.Listener {
   @Override
   public void mounted(PairMatcher m, long previous, EventCursor e) {
     counters.virtualThreadRecords++;
+    current.carrier = true;
     frames.carrierSwitch(current, now, true, e.field(0));
   }
 

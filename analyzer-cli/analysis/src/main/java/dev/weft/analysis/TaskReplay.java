@@ -320,8 +320,13 @@ final class TaskReplay {
     j.causer = cause == null ? -1 : (int) cause[1];
     j.causerNode = cause == null ? ROOT : (int) cause[2];
     out.joinWait(j);
+    int rk = r.regionKind(th.region[i]);
+    if (rk == ConstructKind.THREAD_JOIN.code()) {
+      // Thread.join waits on the thread's monitor, which the ending thread takes to notify: the
+      // JVM may count a block on entering the join and one on re-entering after the wait.
+      th.monitorWaits += 2;
+    }
     if (r.waits != null) {
-      int rk = r.regionKind(th.region[i]);
       String construct = rk < 0 ? null : ConstructKind.ofCode(rk).id();
       r.waits.end("join", construct, th.index, th.start[i], t, 0, -1);
     }

@@ -116,6 +116,9 @@ final class ThreadState {
    */
   long monitorWaits;
 
+  /** It ran virtual threads (a VTHREAD_MOUNT on its stream): the JVM does not count carriers. */
+  boolean carrier;
+
   ThreadState(int index, int stream, String name, int pool, long begin) {
     this.index = index;
     this.stream = stream;

@@ -170,7 +170,42 @@ class JvmCrossCheckTest {
   @Test
   void noRecordNoNote() throws IOException {
     TraceFixture f = workers(tmp.resolve("t"), "a", "b");
-    assertEquals(List.of(), jvmNotes(f.close(2_000_000)));
+    Path dir = f.close(2_000_000);
+    assertEquals(List.of(), jvmNotes(dir));
+    assertEquals(List.of(), uncheckedNotes(dir), "the agent counted nothing: said elsewhere");
+  }
+
+  private static List<String> uncheckedNotes(Path dir) {
+    return Analyzer.analyze(dir).notes().stream()
+        .filter(n -> n.contains("not cross-checked with the JVM's own monitor counts"))
+        .toList();
+  }
+
+  @Test
+  void threadsTheAgentCouldNotCountAreNamed() throws IOException {
+    // An attached recording: cache-reader-1 and -2 ended during it, in a run() entered before
+    // the attach, so the agent never counted them; main was counted at the close.
+    TraceFixture f = workers(tmp.resolve("t"), "main", "cache-reader-1", "cache-reader-2");
+    f.writer.defineAttribute("agent.attached", "true");
+    f.writer.defineThreadJvmCounts(1, 0, 1);
+    Path dir = f.close(2_000_000);
+    assertEquals(
+        List.of(
+            "2 threads were not cross-checked with the JVM's own monitor counts (cache-reader-1,"
+                + " cache-reader-2): they ended where the agent could not count them (a run() that"
+                + " began before the attach, a pool worker retiring, or before the counts were"
+                + " available); monitor blocks of theirs in code Weft does not weave are not"
+                + " known"),
+        uncheckedNotes(dir));
+    assertEquals(List.of(), jvmNotes(dir));
+  }
+
+  @Test
+  void everyThreadCountedNoUncheckedNote() throws IOException {
+    TraceFixture f = workers(tmp.resolve("t"), "a", "b");
+    f.writer.defineThreadJvmCounts(1, 0, 0);
+    f.writer.defineThreadJvmCounts(2, 0, 0);
+    assertEquals(List.of(), uncheckedNotes(f.close(2_000_000)));
   }
 
   @Test

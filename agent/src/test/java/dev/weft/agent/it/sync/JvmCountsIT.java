@@ -68,6 +68,9 @@ class JvmCountsIT {
       blocked += c.blockedCount();
     }
     assertTrue(blocked > 0, "the JVM counted the contention: " + t.definitions.jvmCounts());
+    // main ends after main() returns, outside any hooked run(): counted as it terminates.
+    assertNotNull(
+        t.definitions.jvmCounts(SyncTraces.stream(t, "main")), "main's JVM counts at its exit");
     for (ThreadDef d : t.definitions.threads()) {
       assertTrue(!d.name().startsWith("weft-"), d.name());
     }

@@ -120,6 +120,13 @@ class OpenWaitsIT {
             + " and returned at "
             + detachReturned);
     assertTrue(summary.contains("1 lasted to the end"), summary);
+    // Threads whose run() began before the attach and returned during the recording, unseen: the
+    // JVM's counts are taken as they terminate (Thread.exit), so the analysis can cross-check
+    // them. objectWait ends four steps after the attach, well after the counts' baseline.
+    assertNotNull(
+        t.definitions.jvmCounts(SyncTraces.stream(t, "objectWait")),
+        "objectWait's JVM counts; missed: "
+            + t.definitions.attributes().get("agent.jvm_counts_missed"));
     // The trace ends there too, not after the detach restored the classes: nothing was recorded
     // meanwhile, and the analysis window must not count that time as the threads running.
     assertEquals(
