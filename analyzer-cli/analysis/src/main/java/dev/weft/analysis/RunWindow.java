@@ -73,6 +73,15 @@ public final class RunWindow {
     return new AnalysisResult.Window(start, end);
   }
 
+  /**
+   * The earliest trace time the window of this trace can start at: for a recording attached to a
+   * running JVM, when the agent had woven the classes loaded before the attach ({@code
+   * agent.recording_from}); {@code Long.MIN_VALUE} otherwise.
+   */
+  public static long earliestStart(Definitions defs) {
+    return AttachLimits.analysedFrom(defs);
+  }
+
   /** Window end - window start, never negative. */
   public long durationNs() {
     AnalysisResult.Window w = window();

@@ -1,5 +1,7 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.RunWindow;
+import dev.weft.trace.Definitions;
 import dev.weft.trace.Trace;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -276,13 +278,14 @@ final class AttachCommand implements Callable<Integer> {
       }
       reply = "exited";
     }
+    long recorded = reply.equals("exited") ? -1 : analysedNs(dir);
     err.println(
         "weft: "
             + (reply.equals("exited")
                 ? "process " + pid + " exited; "
                 : "detached from process " + pid + ", original bytecode restored; ")
             + "recorded "
-            + Durations.format(System.nanoTime() - begin)
+            + Durations.format(recorded >= 0 ? recorded : System.nanoTime() - begin)
             + "; trace in "
             + dir
             + "  (next: weft analyze "
@@ -290,6 +293,24 @@ final class AttachCommand implements Callable<Integer> {
             + ")");
     err.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * How long the closed trace in {@code dir} is analysed for: from when the agent had woven the
+   * loaded classes to when events stopped, not the time until the detach returned, which includes
+   * the restore; -1 when the trace cannot tell.
+   */
+  private static long analysedNs(Path dir) {
+    try (Trace t = Trace.open(dir)) {
+      Definitions d = t.definitions();
+      long from = RunWindow.earliestStart(d);
+      if (!d.closedCleanly() || from == Long.MIN_VALUE || d.endTime() < from) {
+        return -1;
+      }
+      return d.endTime() - from;
+    } catch (RuntimeException e) {
+      return -1; // the message then gives the time measured here
+    }
   }
 
   /**

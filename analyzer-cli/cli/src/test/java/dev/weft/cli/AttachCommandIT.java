@@ -119,6 +119,15 @@ class AttachCommandIT {
 
       Facts t1 = Facts.read(trace);
       assertTrue(t1.closedCleanly(), "detach closes the trace");
+      // "recorded" is what the analysis covers: from the weaving's end to the stop, which the
+      // duration's timer spans (the restore after it is left out).
+      long analysed;
+      try (Trace t = Trace.open(trace)) {
+        long from = Long.parseLong(t.definitions().attributes().get("agent.recording_from"));
+        analysed = t.definitions().endTime() - from;
+      }
+      assertTrue(analysed >= 1_500_000_000L, "analysed " + analysed + " ns");
+      assertTrue(r.err().contains("recorded " + Durations.format(analysed) + ";"), r.err());
       assertEquals("true", t1.attributes().get("agent.attached"));
       assertEquals("true", t1.attributes().get("agent.detached"));
       // TickApp, Weft and Region were woven, and retransformed back at detach.
