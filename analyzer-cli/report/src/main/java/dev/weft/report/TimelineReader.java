@@ -1,5 +1,6 @@
 package dev.weft.report;
 
+import dev.weft.analysis.RunWindow;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
@@ -87,10 +88,21 @@ final class TimelineReader implements PairMatcher.Listener {
   /** The thread whose event the pairing grammar is being given. */
   private OpenTrack current;
 
+  /**
+   * Events before this trace time are drawn as if at it: an attached recording's analysis window
+   * starts there ({@link RunWindow#earliestStart}), and the timeline shows what the analysis
+   * counts.
+   */
+  private final long floor;
+
+  /** The time of the event being handled, not before {@link #floor}. */
+  private long now;
+
   private TimelineReader(Trace trace, TimelineLimits limits) {
     this.trace = trace;
     this.defs = trace.definitions();
     this.limits = limits;
+    this.floor = RunWindow.earliestStart(defs);
     orderTracks();
     this.columns = limits.columnsFor(tracks.size());
     int kept = keptPerTrack(limits, tracks.size());
@@ -149,7 +161,8 @@ final class TimelineReader implements PairMatcher.Listener {
   private Timeline run() {
     EventCursor c = trace.events();
     while (c.next()) {
-      long t = c.time();
+      long t = Math.max(c.time(), floor);
+      now = t;
       OpenTrack track = byStream[c.stream()];
       if (grid == null) {
         grid = new ColumnGrid(tracks.size(), columns, t, initialWidth(t));
@@ -207,7 +220,7 @@ final class TimelineReader implements PairMatcher.Listener {
   @Override
   public void opened(PairMatcher m, int depth, EventCursor e) {
     OpenTrack track = current;
-    long t = e.time();
+    long t = now;
     long key = m.key(depth);
     switch (m.construct(depth)) {
       case REGION:
@@ -245,7 +258,7 @@ final class TimelineReader implements PairMatcher.Listener {
   public void closed(PairMatcher m, int depth, EventCursor e) {
     for (int d = depth; d < m.depth(); d++) {
       if (m.tag(d) >= 0) { // the outermost drawn interval closed with it
-        closeFrom(current, m.tag(d), e.time(), false);
+        closeFrom(current, m.tag(d), now, false);
         return;
       }
     }
@@ -261,14 +274,14 @@ final class TimelineReader implements PairMatcher.Listener {
   @Override
   public void released(PairMatcher m, long lock, int count, long since, EventCursor e) {
     if (count == 0) {
-      addHold(current, lock, since, e.time(), false);
+      addHold(current, lock, since, now, false);
     }
   }
 
   @Override
   public void ended(PairMatcher m, EventCursor e) {
-    closeFrom(current, 0, e.time(), false);
-    releaseAll(current, e.time(), false);
+    closeFrom(current, 0, now, false);
+    releaseAll(current, now, false);
   }
 
   private void taskBegin(OpenTrack track, long task, long t) {
@@ -323,6 +336,7 @@ final class TimelineReader implements PairMatcher.Listener {
 
   /** A lock held from {@code from} to {@code to}: an interval of the detail only (no column). */
   private void addHold(OpenTrack track, long lock, long from, long to, boolean openAtTheEnd) {
+    from = Math.max(from, floor); // the grammar keeps the acquisition's own time
     intervals++;
     if (!detailed) {
       return;

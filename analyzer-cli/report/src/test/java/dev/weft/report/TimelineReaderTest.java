@@ -142,6 +142,37 @@ class TimelineReaderTest {
   }
 
   @Test
+  void anAttachedRecordingIsDrawnFromWhereItsAnalysisStarts() throws IOException {
+    // The agent had woven the loaded classes at 250 (agent.recording_from): what came before is
+    // drawn as if then, as the analysis counts it.
+    Path dir = tmp.resolve("attached");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 0, 1));
+      Fixtures.region(w, 1, ConstructKind.REENTRANT_LOCK, "lock", "A.java", 1);
+      w.defineAttribute("agent.attached", "true");
+      w.defineAttribute("agent.recording_from", "250");
+      StreamWriter s = w.openStream(10, "worker", 0, 0, 0);
+      s.lockRequest(100, 1, 5);
+      s.lockAcquired(200, 5, 0);
+      s.lockReleased(300, 5);
+      s.lockRequest(400, 1, 5);
+      s.lockAcquired(500, 5, 0);
+      s.lockReleased(600, 5);
+      w.close(600);
+    }
+    Timeline tl = read(dir, TimelineLimits.defaults());
+    assertEquals(250, tl.origin());
+    // The first wait ended before 250: nothing of it is left; its hold is drawn from 250.
+    assertIntervals(
+        List.of(
+            iv(0, 0, IntervalKind.LOCK_WAIT, 0),
+            iv(0, 50, IntervalKind.LOCK_HOLD, 0),
+            iv(150, 250, IntervalKind.LOCK_WAIT, 0),
+            iv(250, 350, IntervalKind.LOCK_HOLD, 0)),
+        tl.tracks().get(0));
+  }
+
+  @Test
   void endsWithoutStartsAreCountedAndOpenIntervalsRunToTheEnd() throws IOException {
     Path dir = tmp.resolve("edges");
     try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
