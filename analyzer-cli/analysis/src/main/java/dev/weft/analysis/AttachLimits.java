@@ -66,12 +66,17 @@ final class AttachLimits {
 
   private AttachLimits() {}
 
+  /** Whether the trace was recorded by an agent loaded into a running JVM. */
+  static boolean attached(Definitions defs) {
+    return "true".equals(defs.attributes().get("agent.attached"));
+  }
+
   /**
    * The trace time an attached recording's analysis starts at ({@link #RECORDING_FROM}); {@code
    * Long.MIN_VALUE} (no limit) for a recording started with the JVM or without the attribute.
    */
   static long analysedFrom(Definitions defs) {
-    if (!"true".equals(defs.attributes().get("agent.attached"))) {
+    if (!attached(defs)) {
       return Long.MIN_VALUE;
     }
     try {
@@ -83,7 +88,7 @@ final class AttachLimits {
 
   /** What the recording could not see, one item each; null when the agent did not attach. */
   static List<String> of(Definitions defs) {
-    if (!"true".equals(defs.attributes().get("agent.attached"))) {
+    if (!attached(defs)) {
       return null;
     }
     Set<String> hooked = Set.of(defs.attributes().getOrDefault(RUNNING_FRAMES, "").split(","));

@@ -86,16 +86,15 @@ final class JvmCrossCheck {
         .append(threads.size())
         .append(threads.size() == 1 ? " thread" : " threads")
         .append(" that Weft did not record (");
-    for (int i = 0; i < threads.size() && i < NAMED; i++) {
-      b.append(i == 0 ? "" : ", ").append(threads.get(i).name).append(' ').append(excess.get(i));
+    List<String> named = new ArrayList<>();
+    for (int i = 0; i < threads.size(); i++) {
+      named.add(threads.get(i).name + " " + excess.get(i));
     }
-    if (threads.size() > NAMED) {
-      b.append(" and ").append(threads.size() - NAMED).append(" more");
-    }
+    appendNamed(b, named);
     b.append(
             "): contended synchronized blocks or methods in code Weft does not weave (JDK classes,")
         .append(" excluded classes or construct families, class loading");
-    if ("true".equals(defs.attributes().get("agent.attached"))) {
+    if (AttachLimits.attached(defs)) {
       b.append("; when attached, also synchronized methods of classes loaded before the attach");
     }
     b.append("); their waiting counts as execution here");
@@ -136,19 +135,21 @@ final class JvmCrossCheck {
     b.append(names.size())
         .append(names.size() == 1 ? " thread was" : " threads were")
         .append(" not cross-checked with the JVM's own monitor counts (");
-    for (int i = 0; i < names.size() && i < NAMED; i++) {
-      b.append(i == 0 ? "" : ", ").append(names.get(i));
-    }
-    if (names.size() > NAMED) {
-      b.append(" and ").append(names.size() - NAMED).append(" more");
-    }
+    appendNamed(b, names);
     b.append("): they ended where the agent could not count them (")
-        .append(
-            "true".equals(defs.attributes().get("agent.attached"))
-                ? "a run() that began before the attach, "
-                : "")
+        .append(AttachLimits.attached(defs) ? "a run() that began before the attach, " : "")
         .append("a pool worker retiring, or before the counts were available); monitor blocks")
         .append(" of theirs in code Weft does not weave are not known");
     return b.toString();
+  }
+
+  /** The first {@link #NAMED} of {@code items}, comma-separated, then "and N more". */
+  private static void appendNamed(StringBuilder b, List<String> items) {
+    for (int i = 0; i < items.size() && i < NAMED; i++) {
+      b.append(i == 0 ? "" : ", ").append(items.get(i));
+    }
+    if (items.size() > NAMED) {
+      b.append(" and ").append(items.size() - NAMED).append(" more");
+    }
   }
 }
