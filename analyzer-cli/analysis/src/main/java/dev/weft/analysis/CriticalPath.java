@@ -16,9 +16,10 @@ import java.util.Map;
  * through the wait. A chain's weight is its length without the waits that lie on no chain: a wait
  * whose releaser's chain was lighter, and a pool worker's idle time. A wait whose releaser is not
  * recorded (a sleep, a timeout, a spin) is weighed as the thread's own: the analysis cannot say
- * whom it waited for. The heaviest chain at the end of the run is the critical path; its length
- * (time) reaches back to where the earliest chain starts (the first thread's begin, for a run whose
- * threads were all started by recorded ones): the run's length.
+ * whom it waited for. A wait still open when the recording ended is not weighed: its cause lies
+ * outside the recording ({@link #recordingEnded}). The heaviest chain at the end of the run is the
+ * critical path; its length (time) reaches back to where the earliest chain starts (the first
+ * thread's begin, for a run whose threads were all started by recorded ones): the run's length.
  *
  * <p>Besides its exact on-path ns per (thread, call path), a chain keeps its timed {@link
  * PathPieces}: who was on the path when, at which call path, doing what ({@link #WORK}, {@link
@@ -177,6 +178,9 @@ final class CriticalPath {
   private int lastCompletionThread = -1;
   int openJoins;
 
+  /** Whether the recording has ended: see {@link #recordingEnded}. */
+  private boolean ended;
+
   /**
    * @param tree the replay's call-path tree, read when pieces are coarsened; null when this runs on
    *     a thread of its own, which is then {@linkplain #fed fed} the tree's ancestry
@@ -242,9 +246,13 @@ final class CriticalPath {
 
   /**
    * Thread {@code th}'s wait at {@code node} ended at {@code t}; its releaser is unknown, so it is
-   * weighed as the thread's own (a sleep, a timeout, a spin).
+   * weighed as the thread's own (a sleep, a timeout, a spin), unless the recording ended first.
    */
   void waited(int th, int node, long t) {
+    if (ended) {
+      waitedUnweighed(th, node, t);
+      return;
+    }
     advance(th, node, WAIT, t);
     Pending p = pending[th];
     p.weight += p.waitNs;
@@ -281,6 +289,15 @@ final class CriticalPath {
     if (p.pieces.size > 2 * MAX_PIECES) {
       p.pieces.coarsen(MAX_PIECES, ancestry());
     }
+  }
+
+  /**
+   * The recording ended: the waits that end from now on are the ones still open at its end, closed
+   * by the replay without their own end. Nothing recorded released them, and their releaser, if
+   * any, came after the recording, so they lie on no chain: none is weighed, none is handed over.
+   */
+  void recordingEnded() {
+    ended = true;
   }
 
   /** The length of thread {@code th}'s chain up to where it is accounted. */
@@ -323,10 +340,13 @@ final class CriticalPath {
    * hand-over weighs at least as much as the thread's own; then the thread's chain is the
    * release's. Otherwise its own chain goes on through the wait: weighed as its own when the
    * release is unknown (or was not during the wait), unweighed when the release's chain is lighter
-   * (the wait then lies on no chain's weight).
+   * (the wait then lies on no chain's weight) or when the recording ended first (a release during
+   * the wait did not end it).
    */
   private void handOver(int th, int node, Segment source, long releaseTime, long t) {
-    if (!releasedDuringWait(th, source, releaseTime, t)) {
+    if (ended) {
+      waitedUnweighed(th, node, t);
+    } else if (!releasedDuringWait(th, source, releaseTime, t)) {
       waited(th, node, t);
     } else if (heavierOrEqual(source, t, th)) {
       takeOver(th, node, source, t);

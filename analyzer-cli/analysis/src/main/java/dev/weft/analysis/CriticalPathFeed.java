@@ -307,6 +307,14 @@ final class CriticalPathFeed {
     put3(header(Op.THREAD_BEGAN, th, rootNode), javaId, t);
   }
 
+  void recordingEnded() {
+    if (direct != null) {
+      direct.recordingEnded();
+      return;
+    }
+    put2(header(Op.RECORDING_ENDED, 0, 0), 0);
+  }
+
   /**
    * An operation's first long: its code in bits 0–7, the thread in bits 8–31 (the analysis has
    * fewer than 2^24 threads), and an int (a call-path node, a slot, a handle) in bits 32–63.
@@ -433,7 +441,7 @@ final class CriticalPathFeed {
       if (code >= OPS.length) {
         throw new IllegalStateException("unknown critical-path operation " + code + " at " + i);
       }
-      // A call through 18 implementations is never inlined: each operation is compiled on its
+      // A call through 19 implementations is never inlined: each operation is compiled on its
       // own, instead of all of them into this loop (one compilation of 70 KB of code, done twice).
       i = OPS[code].apply(p, (int) ((h >>> 8) & 0xFFFFFF), (int) (h >>> 32), ops, i);
     }
@@ -573,6 +581,13 @@ final class CriticalPathFeed {
       int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
         p.threadBegan(th, ops[i + 1], arg, ops[i + 2]);
         return i + 3;
+      }
+    },
+    RECORDING_ENDED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.recordingEnded();
+        return i + 2;
       }
     };
 

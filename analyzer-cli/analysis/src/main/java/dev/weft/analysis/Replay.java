@@ -411,6 +411,8 @@ final class Replay implements PairMatcher.Listener {
    * @param damaged true for a stream id whose file was cut short or corrupt
    */
   void finish(long end, boolean closedCleanly, IntPredicate damaged) {
+    // From here on, the waits that end are closed by the end of the recording, not by a release.
+    critical.recordingEnded();
     beginThreadsUpTo(end);
     List<ThreadState> early = new ArrayList<>();
     List<ThreadState> atEnd = new ArrayList<>();

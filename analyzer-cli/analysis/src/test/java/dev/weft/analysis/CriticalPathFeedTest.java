@@ -22,7 +22,8 @@ class CriticalPathFeedTest {
   @Test
   void onItsOwnThreadGivesTheSameChainsAsInline() {
     CallPathTree tree = new CallPathTree();
-    CriticalPathFeed inline = CriticalPathFeed.inline(new CriticalPath(3, tree));
+    CriticalPath direct = new CriticalPath(3, tree);
+    CriticalPathFeed inline = CriticalPathFeed.inline(direct);
     CriticalPathFeed threaded = CriticalPathFeed.onItsOwnThread(3, tree);
     int[] nodes = new int[16];
     for (int i = 0; i < nodes.length; i++) {
@@ -57,9 +58,30 @@ class CriticalPathFeedTest {
       }
       t += 12;
     }
+    // The recording ends with every thread in a wait, one of them released during it: they are
+    // closed unweighed.
+    long[] before = new long[3];
+    for (CriticalPathFeed f : new CriticalPathFeed[] {inline, threaded}) {
+      f.work(0, nodes[0], t + 1);
+      f.lockReleased(0, 0, t + 1);
+      for (int th = 0; th < 3; th++) {
+        f.waiting(th, nodes[th], t + 5);
+        if (f == inline) {
+          before[th] = direct.weight(th);
+        }
+      }
+      f.recordingEnded();
+      f.waited(0, nodes[0], t + 5);
+      f.lockHandOver(1, nodes[1], 0, 0, t + 1, t + 5);
+      f.notifiedWaitEnded(2, 9, Long.MIN_VALUE, nodes[2], t + 5);
+    }
     CriticalPath a = inline.finish();
     CriticalPath b = threaded.finish();
     assertEquals(a.heaviest(), b.heaviest());
+    for (int th = 0; th < 3; th++) {
+      assertEquals(before[th], a.weight(th), "thread " + th + "'s last wait is not weighed");
+      assertEquals(a.weight(th), b.weight(th), "thread " + th);
+    }
     for (int th = 0; th < 3; th++) {
       Map<Long, Long> expected = a.breakdown(th);
       assertFalse(expected.isEmpty());

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class CriticalPathTest {
   @TempDir Path tmp;
@@ -189,6 +191,111 @@ class CriticalPathTest {
     for (CriticalSegment g : cp.segments()) {
       assertEquals(label("solve", 10), g.path().get(0), g.toString());
     }
+  }
+
+  /** How thread a waits from 10 until the end of the recording, its wait never ending. */
+  enum OpenWait {
+    PARK,
+    SPIN,
+    /** A ReentrantLock b holds to the end. */
+    LOCK,
+    /** A barrier of two parties b never arrives at. */
+    BARRIER,
+    /** Thread.join of b (Java id 2), which outlives the recording. */
+    JOIN,
+    /** Object.wait, which b notifies at 500: a does not wake before the end all the same. */
+    NOTIFIED_WAIT
+  }
+
+  /**
+   * Thread a works 0..10, then waits until the recording ends at 1000, while b works 0..1000 in a
+   * region. The end of the recording, not a release, closes a's wait: its cause lies outside the
+   * recording, so it is not weighed, and the path is b's work, not a's wait (a, the older stream,
+   * would win a tie).
+   */
+  @ParameterizedTest
+  @EnumSource(OpenWait.class)
+  void aWaitStillOpenAtTheEndOfTheRecordingIsNotWeighed(OpenWait kind) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int work = f.region("compute", ConstructKind.USER_REGION, 10);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    b.enter(0, work);
+    switch (kind) {
+      case PARK ->
+          a.waitEnter(10, f.region("LockSupport.park", ConstructKind.PARK, 11), WaitKind.PARK);
+      case SPIN -> a.spinEnter(10, f.region("spin", ConstructKind.SPIN, 12));
+      case LOCK -> {
+        int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 13);
+        b.lockRequest(0, lock, 7);
+        b.lockAcquired(0, 7, 0);
+        a.lockRequest(10, lock, 7);
+      }
+      case BARRIER -> {
+        f.object(100, ConstructKind.CYCLIC_BARRIER, 2);
+        a.barrierEnter(
+            10, f.region("CyclicBarrier.await", ConstructKind.CYCLIC_BARRIER, 14), 100, 0);
+      }
+      case JOIN -> a.joinWaitEnter(10, f.region("Thread.join", ConstructKind.THREAD_JOIN, 15), 2);
+      case NOTIFIED_WAIT -> {
+        int sync = f.region("synchronized", ConstructKind.MONITOR, 16);
+        f.object(12, ConstructKind.MONITOR, 0);
+        a.lockRequest(0, sync, 12);
+        a.lockAcquired(0, 12, 0);
+        a.lockReleased(10, 12);
+        a.waitEnter(
+            10, f.region("Object.wait", ConstructKind.OBJECT_WAIT, 17), WaitKind.OBJECT_WAIT);
+        b.lockRequest(500, sync, 12);
+        b.lockAcquired(500, 12, 0);
+        b.notify(
+            500, f.region("Object.notify", ConstructKind.NOTIFY, 18), 12, WaitKind.OBJECT_WAIT);
+        b.lockReleased(501, 12);
+      }
+    }
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1000));
+    assertEquals(1000, cp.lengthNs(), cp.toString());
+    assertEquals(1000, cp.thread("b"), cp.toString());
+    assertEquals(0, cp.thread("a"), cp.toString());
+    assertContiguous(cp);
+  }
+
+  /**
+   * The same two threads, but a's wait is a sleep that ends at 990, before the recording does, and
+   * b begins at 5: the sleep is weighed as a's own, so a's chain (1000) outweighs b's (995).
+   */
+  @Test
+  void aWaitThatEndsBeforeTheEndOfTheRecordingIsStillWeighed() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int work = f.region("compute", ConstructKind.USER_REGION, 10);
+    int sleep = f.region("Thread.sleep", ConstructKind.SLEEP, 11);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 5);
+    b.enter(5, work);
+    a.waitEnter(10, sleep, WaitKind.SLEEP);
+    a.waitExit(990, sleep);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1000));
+    assertEquals(1000, cp.lengthNs(), cp.toString());
+    assertEquals(1000, cp.thread("a"), cp.toString());
+    assertEquals(0, cp.thread("b"), cp.toString());
+    assertEquals(
+        List.of(
+            new CriticalSegment("a", 0, 10, List.of(), "work"),
+            new CriticalSegment("a", 10, 990, List.of(label("Thread.sleep", 11)), "wait"),
+            new CriticalSegment("a", 990, 1000, List.of(), "work")),
+        cp.segments());
+  }
+
+  /**
+   * The critical path of {@code trace}, the same whether it is computed on the replaying thread or
+   * on a thread of its own.
+   */
+  private static AnalysisResult.CriticalPath criticalPathEitherWay(Path trace) {
+    AnalysisResult.CriticalPath inline =
+        Analyzer.analyze(trace, Analyzer.Options.defaults().withThreads(1)).criticalPath();
+    AnalysisResult.CriticalPath threaded =
+        Analyzer.analyze(trace, Analyzer.Options.defaults().withThreads(3)).criticalPath();
+    assertEquals(inline, threaded, "on the replaying thread, then on its own");
+    return inline;
   }
 
   /**
