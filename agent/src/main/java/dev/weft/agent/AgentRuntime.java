@@ -131,8 +131,11 @@ final class AgentRuntime {
       rt.retransformLoaded(attached);
       if (attached) {
         // Until now the classes loaded before the attach ran their original code: the recording
-        // saw only the waits then in progress. The analysis starts here (AttachLimits).
-        defineRecordingFrom(writer, System.nanoTime());
+        // saw only the waits then in progress. The analysis starts here (AttachLimits); what
+        // ended or began to wait meanwhile is taken now.
+        long from = System.nanoTime();
+        defineRecordingFrom(writer, from);
+        rt.startPolling(recorder.recordingStarts(from));
       }
       // The JVM's per-thread counts start once the loaded classes are woven (see JvmCounts).
       warmUpInBackground(recorder, dir, false, !attached, true);
@@ -316,11 +319,9 @@ final class AgentRuntime {
       return null;
     }
     current = null;
-    try {
-      Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
-    } catch (IllegalStateException e) {
-      // The JVM is shutting down; the hook finds current == null and leaves the trace to us.
-    }
+    // The shutdown hook stays registered until the trace is closed: should the program end during
+    // the restore (seconds in a large program), the JVM runs it, and it waits on this class's lock
+    // until the trace is closed, instead of the JVM halting with the trace cut.
     rt.recorder.stopEvents();
     long stoppedAt = System.nanoTime();
     rt.transformer.deactivate();
@@ -331,6 +332,11 @@ final class AgentRuntime {
     attributes.put("agent.detached", "true");
     attributes.put("agent.restored_classes", Integer.toString(restored));
     rt.recorder.close(attributes, stoppedAt);
+    try {
+      Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down: the hook finds current == null and returns.
+    }
     return rt.dir;
   }
 
@@ -366,7 +372,11 @@ final class AgentRuntime {
    * thread to their ends (see OpenWaits).
    */
   private void followWaitsOpenAtAttach() {
-    Runnable poller = recorder.waitsOpenAtAttach();
+    startPolling(recorder.waitsOpenAtAttach());
+  }
+
+  /** Starts {@code poller}, which follows waits open when the recording began, if any. */
+  private void startPolling(Runnable poller) {
     if (poller != null) {
       Thread t = new AgentThreads("weft-open-waits").newThread(poller);
       recorder.ignore(t);

@@ -123,6 +123,11 @@ public final class StreamWriter {
     return droppedTotal;
   }
 
+  /** The time of the last event written (the stream's start before any). */
+  public long lastTime() {
+    return last;
+  }
+
   // ---- one method per event kind ----------------------------------------------------------------
   // Every method takes the event's System.nanoTime() first. int parameters are stored as unsigned
   // 32-bit values, long parameters as unsigned 64-bit values (see FORMAT.md, "Events").

@@ -4,11 +4,14 @@ import dev.weft.trace.StreamWriter;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ObjLongConsumer;
 
 /**
  * What every event does before and after writing itself, in one place. An event method of a family
@@ -67,6 +70,16 @@ final class EventPath {
 
   /** Streams opened for threads not started yet, by Java id (see {@link #preOpen}). */
   private final Map<Long, PreOpened> preOpened = new ConcurrentHashMap<>();
+
+  /**
+   * Platform threads (carriers aside) that took a stream of their own and have no THREAD_END in it
+   * yet. A thread whose start was seen writes its THREAD_END as its run() returns; the others
+   * (running before an attach, {@code main}, threads started by code the agent does not weave) at
+   * their {@code Thread.exit()} ({@link #endStream}), or, when they ended before that hook was
+   * woven, when the recording starts ({@link #endTerminated}). Without it they would count as alive
+   * to the end of the recording.
+   */
+  private final Map<Thread, ThreadState> unended = new ConcurrentHashMap<>();
 
   /** Size of {@link #RECENT_STATES}, a power of two. */
   private static final int RECENT = 1024;
@@ -178,6 +191,11 @@ final class EventPath {
   /** Switches measurement on or off, for all threads. */
   void setOn(boolean on) {
     this.on = on;
+  }
+
+  /** Whether thread {@code t} is never traced (an agent thread). */
+  boolean isIgnored(Thread t) {
+    return ignoredThreads.containsKey(t);
   }
 
   /** Marks a thread as never traced. */
@@ -417,9 +435,10 @@ final class EventPath {
               writer.openStream(
                   child.getId(), name, flags(child), pool(child, announcedPool), System.nanoTime()),
               null,
-              name);
+              name,
+              null);
     } catch (TraceWriter.StreamNotOpenedException e) {
-      p = new PreOpened(null, e.lostStream(), name);
+      p = new PreOpened(null, e.lostStream(), name, null);
     } catch (RuntimeException e) {
       return; // the thread opens its stream itself
     }
@@ -439,12 +458,12 @@ final class EventPath {
     String name = t.getName();
     try {
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool(t, 0), time);
-      preOpened.put(t.getId(), new PreOpened(stream, null, name));
+      preOpened.put(t.getId(), new PreOpened(stream, null, name, t));
       if (!t.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
         jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
       }
     } catch (TraceWriter.StreamNotOpenedException e) {
-      preOpened.put(t.getId(), new PreOpened(null, e.lostStream(), name));
+      preOpened.put(t.getId(), new PreOpened(null, e.lostStream(), name, t));
     } catch (RuntimeException e) {
       // The thread opens its stream itself, at its first event.
     }
@@ -456,10 +475,14 @@ final class EventPath {
     final TraceWriter.LostStream lost;
     final String name;
 
-    PreOpened(StreamWriter stream, TraceWriter.LostStream lost, String name) {
+    /** The thread, for a stream opened at an attach (see {@link #endTerminated}); else null. */
+    final Thread thread;
+
+    PreOpened(StreamWriter stream, TraceWriter.LostStream lost, String name, Thread thread) {
       this.stream = stream;
       this.lost = lost;
       this.name = name;
+      this.thread = thread;
     }
   }
 
@@ -496,12 +519,14 @@ final class EventPath {
         return null;
       }
       jvmCounts.register(s);
+      owned(s);
       return p.stream;
     }
     try {
       s.name = t.getName();
       s.stream = writer.openStream(t.getId(), s.name, flags(t), pool(t, s.pool), System.nanoTime());
       jvmCounts.register(s);
+      owned(s);
       return s.stream;
     } catch (TraceWriter.StreamNotOpenedException e) {
       // Disk full, I/O error or trace closed: the writer told why and keeps the thread's count.
@@ -511,6 +536,87 @@ final class EventPath {
     }
     countLost(s);
     return null;
+  }
+
+  private void owned(ThreadState s) {
+    if (!s.carrier) {
+      unended.put(s.thread, s);
+    }
+  }
+
+  /** Thread {@code s} wrote its THREAD_END (its run() returned). */
+  void streamEnded(ThreadState s) {
+    unended.remove(s.thread, s);
+  }
+
+  /**
+   * The calling thread {@code s} exits ({@code Thread.exit()}): THREAD_END into its stream when it
+   * has none yet, also into the stream opened for it at an attach that it never took. Returns
+   * whether it was written.
+   */
+  boolean endStream(ThreadState s) {
+    if (s.virtual || s.carrier || s.ignored) {
+      return false;
+    }
+    boolean unclaimed = s.stream == null && preOpened.containsKey(s.thread.getId());
+    if (!unclaimed && !unended.containsKey(s.thread)) {
+      return false;
+    }
+    StreamWriter w = begin(s); // takes an unclaimed stream, which registers it
+    if (!unended.remove(s.thread, s) || w == null) {
+      if (w != null) {
+        s.writing.busy = false;
+      }
+      return false;
+    }
+    try {
+      w.threadEnd(System.nanoTime());
+      return true;
+    } finally {
+      s.writing.busy = false;
+    }
+  }
+
+  /**
+   * Writes THREAD_END into the streams of the threads that terminated without one (they ended
+   * before {@code Thread.exit()} was woven, while an attach wove the loaded classes), at {@code at}
+   * (the recording's start) or their last event if later, calling {@code before} with each thread
+   * and that time first. Its stream is written from this thread: one that has terminated writes
+   * nothing more, and its last writes happened-before its termination was seen. Returns the threads
+   * ended.
+   */
+  List<Thread> endTerminated(long at, ObjLongConsumer<Thread> before) {
+    List<Thread> ended = new ArrayList<>();
+    for (ThreadState s : unended.values()) {
+      if (terminated(s.thread) && !s.busy && unended.remove(s.thread, s)) {
+        long end = Math.max(at, s.stream.lastTime());
+        before.accept(s.thread, end);
+        s.stream.threadEnd(end);
+        ended.add(s.thread);
+      }
+    }
+    for (Map.Entry<Long, PreOpened> e : preOpened.entrySet()) {
+      PreOpened p = e.getValue();
+      if (p.thread != null
+          && p.stream != null
+          && terminated(p.thread)
+          && preOpened.remove(e.getKey(), p)) {
+        long end = Math.max(at, p.stream.lastTime());
+        before.accept(p.thread, end);
+        p.stream.threadEnd(end);
+        ended.add(p.thread);
+      }
+    }
+    return ended;
+  }
+
+  private static boolean terminated(Thread t) {
+    return t.getState() == Thread.State.TERMINATED && !t.isAlive();
+  }
+
+  /** Whether thread {@code t} took a stream of its own: it recorded an event. */
+  boolean recorded(Thread t) {
+    return unended.containsKey(t);
   }
 
   /** One event of a thread without a stream is dropped. */

@@ -34,14 +34,30 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>What is recorded: a monitor entry (BLOCKED) as LOCK_REQUEST at the start and LOCK_ACQUIRED
  * (CONTENDED) and LOCK_RELEASED at the end, like the JVM's events ({@link RunningMonitors}; the
- * monitor's id is its identity hash with bit 61 set); {@code Object.wait} as an object_wait, {@code
- * Thread.sleep} as a sleep, and a park as a park (WAIT_ENTER/WAIT_EXIT): a barrier's generation, a
- * lock's holder and the like are not known. Only the user's waits: the thread's stack at the attach
- * has an application frame below the JDK's (an idle executor worker has none).
+ * monitor's id is its identity hash with bit 61 set); {@code Thread.join} as a join wait for the
+ * joined thread (the object its {@code wait} is on), so that the analysis knows what ended it;
+ * {@code Object.wait} as an object_wait, {@code Thread.sleep} as a sleep, and a park as a park
+ * (WAIT_ENTER/WAIT_EXIT): a barrier's generation, a lock's holder and the like are not known. Only
+ * the user's waits: the thread's stack has an application frame below the JDK's (an idle executor
+ * worker has none).
+ *
+ * <p>Waits are taken twice: at the attach, and again when the recording starts, after the loaded
+ * classes were woven ({@link #MARK_WEAVING}): a wait that began meanwhile, before its hook was
+ * woven, is seen by nothing else. The second time only threads that recorded no event since the
+ * attach are taken: a thread that did may be in a wait its hook recorded.
+ *
+ * <p>A wait never outlives its thread: when a thread exits ({@link #threadEnding}), its waits still
+ * open end before its THREAD_END, and a join waiting for it ends after it ({@link #threadExited}).
  */
 final class OpenWaits {
   /** How the region of a wait open at the attach is marked. */
   static final String MARK = " (begun before the attach)";
+
+  /**
+   * How the region of a wait is marked that began after the attach but before its hook was woven,
+   * found open when the recording started.
+   */
+  static final String MARK_WEAVING = " (begun while the agent wove)";
 
   /** Monitor ids of blocked entries: the object's identity hash with this bit set. */
   static final long IDENTITY_ID = 1L << 61;
@@ -52,14 +68,30 @@ final class OpenWaits {
   /** Less CPU than this between two polls that saw a thread wait again: one and the same wait. */
   private static final long SAME_WAIT_CPU_NANOS = 100_000;
 
+  /** {@link Open#waitKind} of a monitor entry. */
+  private static final int MONITOR_ENTRY = -1;
+
+  /** {@link Open#waitKind} of a {@code Thread.join}. */
+  private static final int THREAD_JOIN = -2;
+
   /** One wait open at the attach. */
   private static final class Open {
     final Thread thread;
     final Thread.State state;
     final Object blocker;
     final int region;
-    final int waitKind; // -1 for a monitor entry
+    final int waitKind; // or MONITOR_ENTRY, THREAD_JOIN
     final String what;
+
+    /** When the recording saw it begin: the attach, or the recording's start. */
+    final long start;
+
+    /** Of a join: the thread joined, when known (the object its wait is on). */
+    Thread target;
+
+    /** Of a join: a time after the joined thread's THREAD_END, once it exited; else -1. */
+    long targetExited = -1;
+
     long blockedCount = -1;
     long waitedCount = -1;
     long cpu = -1;
@@ -67,33 +99,53 @@ final class OpenWaits {
     String lockClass = "java.lang.Object";
     long lastSeen;
 
-    Open(Thread thread, Thread.State state, Object blocker, int region, int waitKind, String what) {
+    Open(
+        Thread thread,
+        Thread.State state,
+        Object blocker,
+        int region,
+        int waitKind,
+        String what,
+        long start) {
       this.thread = thread;
       this.state = state;
       this.blocker = blocker;
       this.region = region;
       this.waitKind = waitKind;
       this.what = what;
+      this.start = start;
     }
   }
 
   private final TraceWriter writer;
-  private final long start;
+  private final RegionRegistry regions;
   private final List<Open> open = new ArrayList<>();
   private final List<String> recorded = new ArrayList<>();
   private int ended;
   private boolean stopped;
+  private boolean polling;
+  private boolean everAdded;
+  private boolean threadsTried;
   private ThreadMXBean threads;
 
-  /**
-   * The waits open at {@code start} (the recording's start) of {@code waiting}, threads that were
-   * not RUNNABLE then: read now, before their frames' classes are retransformed, so that their
-   * lines are those of the code they run.
-   */
-  OpenWaits(TraceWriter writer, RegionRegistry regions, long start, List<Thread> waiting) {
+  OpenWaits(TraceWriter writer, RegionRegistry regions) {
     this.writer = writer;
-    this.start = start;
+    this.regions = regions;
+  }
+
+  /**
+   * Follows the waits open at {@code start} of {@code waiting}, threads that were not RUNNABLE
+   * then, their regions marked {@code mark}: read now, before their frames' classes are
+   * retransformed (at the attach), so that their lines are those of the code they run. Threads
+   * whose wait is followed already are skipped. Returns true when the caller is to start {@link
+   * #run} on an agent thread (waits were added, and no poller runs).
+   */
+  synchronized boolean add(List<Thread> waiting, long start, String mark) {
+    int added = 0;
     for (Thread t : waiting) {
+      if (stopped || following(t)) {
+        continue;
+      }
       Thread.State state = t.getState();
       if (state != Thread.State.BLOCKED
           && state != Thread.State.WAITING
@@ -117,7 +169,7 @@ final class OpenWaits {
         if (user != 0) {
           continue; // a monitor of the JDK's own code
         }
-        waitKind = -1;
+        waitKind = MONITOR_ENTRY;
         kind = ConstructKind.MONITOR;
         name = "synchronized";
       } else if (user == 0) {
@@ -132,40 +184,127 @@ final class OpenWaits {
         } else if (name.equals("Thread.sleep")) {
           waitKind = WaitKind.SLEEP;
           kind = ConstructKind.SLEEP;
+        } else if (name.equals("Thread.join")) {
+          waitKind = THREAD_JOIN;
+          kind = ConstructKind.THREAD_JOIN;
         } else {
           waitKind = WaitKind.PARK;
           kind = ConstructKind.PARK;
         }
       }
-      String file = at.getFileName() == null ? "" : at.getFileName();
+      String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
       int line = Math.max(0, at.getLineNumber());
       int region =
           regions.register(
-              kind, name + MARK, at.getClassName(), at.getMethodName(), file, line, line);
-      open.add(new Open(t, state, blocker, region, waitKind, t.getName() + " " + name));
+              kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
+      Open w = new Open(t, state, blocker, region, waitKind, t.getName() + " " + name, start);
+      if (waitKind == THREAD_JOIN) {
+        w.target = joined(t);
+      }
+      open.add(w);
+      everAdded = true;
+      added++;
+    }
+    if (added == 0 || polling) {
+      return false;
+    }
+    polling = true;
+    return true;
+  }
+
+  /**
+   * The source file of class {@code name}, for a frame that runs its code from before the class was
+   * retransformed (the JVM names no file for it); "" when the class cannot be had.
+   */
+  private static String sourceFile(Thread t, String name) {
+    try {
+      String file =
+          OriginalLines.of(Class.forName(name, false, t.getContextClassLoader())).sourceFile();
+      return file == null ? "" : file;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return "";
     }
   }
 
-  /** Whether there is any wait to poll. */
-  boolean any() {
-    return !open.isEmpty();
+  /** Whether a wait of thread {@code t} is followed now. */
+  private boolean following(Thread t) {
+    for (Open w : open) {
+      if (w.thread == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The thread {@code joiner} joins: {@code Thread.join} of a platform thread waits on the thread
+   * object itself, which the JVM names by class and identity hash; null when not found (the joined
+   * thread is virtual, or java.management is missing).
+   */
+  private Thread joined(Thread joiner) {
+    ThreadMXBean mx = threads();
+    if (mx == null) {
+      return null;
+    }
+    ThreadInfo info;
+    try {
+      info = mx.getThreadInfo(joiner.getId());
+    } catch (RuntimeException e) {
+      return null;
+    }
+    if (info == null || info.getLockInfo() == null) {
+      return null;
+    }
+    int hash = info.getLockInfo().getIdentityHashCode();
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] all = new Thread[root.activeCount() + 16];
+    int n = root.enumerate(all, true);
+    for (int i = 0; i < n; i++) {
+      if (System.identityHashCode(all[i]) == hash) {
+        return all[i];
+      }
+    }
+    return null;
+  }
+
+  private ThreadMXBean threads() {
+    if (!threadsTried) {
+      threadsTried = true;
+      try {
+        threads = ManagementFactory.getThreadMXBean();
+      } catch (Throwable e) { // no java.management: state and blocker alone
+        threads = null;
+      }
+    }
+    return threads;
   }
 
   /** Polls the threads until each has left its wait or the recording stops (an agent thread). */
   void run() {
     try {
-      threads = ManagementFactory.getThreadMXBean();
-    } catch (Throwable e) { // no java.management: state and blocker alone
-      threads = null;
+      follow();
+    } catch (RuntimeException | Error e) {
+      synchronized (this) {
+        polling = false;
+      }
+      Messages.problemOnce("stopped following the waits open at the attach: " + e);
     }
+  }
+
+  private void follow() {
     while (true) {
       long age;
       synchronized (this) {
+        threads();
         if (stopped || open.isEmpty()) {
+          polling = false; // a later add starts another poller
           return;
         }
+        age = System.nanoTime() - open.get(0).start;
         poll();
-        age = System.nanoTime() - start;
       }
       LockSupport.parkNanos(Math.max(MIN_POLL_NANOS, Math.min(MAX_POLL_NANOS, age / 100)));
     }
@@ -194,13 +333,25 @@ final class OpenWaits {
       if (stillWaiting(w, info)) {
         w.lastSeen = now;
       } else {
-        long seen = w.lastSeen == 0 ? start : w.lastSeen;
-        long after = System.nanoTime();
-        write(w, seen + (after - seen) / 2, (after - seen) / 2);
-        open.remove(i);
-        ended++;
+        end(i, System.nanoTime());
       }
     }
+  }
+
+  /**
+   * Writes wait {@code i} as ended between the last poll that saw it and {@code after}, a moment
+   * after it ended, and stops following it.
+   */
+  private void end(int i, long after) {
+    Open w = open.remove(i);
+    long seen = Math.min(after, w.lastSeen == 0 ? w.start : w.lastSeen);
+    long end = seen + (after - seen) / 2;
+    if (w.waitKind == THREAD_JOIN && w.target != null) {
+      // A join returns after its thread's end: never before the THREAD_END it waited for.
+      end = w.targetExited >= 0 ? Math.min(after, Math.max(end, w.targetExited)) : after;
+    }
+    write(w, Math.max(w.start, end), (after - seen) / 2);
+    ended++;
   }
 
   private boolean stillWaiting(Open w, ThreadInfo info) {
@@ -249,8 +400,37 @@ final class OpenWaits {
   }
 
   /**
+   * Thread {@code t} is exiting, or was found ended: it left its waits, which end now, and before
+   * {@code exit}, the time of its THREAD_END when already known (else {@code Long.MAX_VALUE}: the
+   * caller writes it after this returns, later on the clock).
+   */
+  synchronized void threadEnding(Thread t, long exit) {
+    if (stopped) {
+      return;
+    }
+    for (int i = open.size() - 1; i >= 0; i--) {
+      if (open.get(i).thread == t) {
+        end(i, Math.max(open.get(i).start, Math.min(System.nanoTime(), exit - 1)));
+      }
+    }
+  }
+
+  /**
+   * Thread {@code t} ended, its THREAD_END written before {@code at}: the joins waiting for it end
+   * no earlier.
+   */
+  synchronized void threadExited(Thread t, long at) {
+    for (Open w : open) {
+      if (w.target == t) {
+        w.targetExited = at;
+      }
+    }
+  }
+
+  /**
    * The recording stops at {@code at}: the waits still open are written as lasting to it. Returns
-   * the trace attribute's value: how many were recorded and the first ten.
+   * the trace attribute's value: how many were recorded and the first ten; null when none was ever
+   * open.
    */
   synchronized String stop(long at) {
     if (!stopped) {
@@ -261,7 +441,7 @@ final class OpenWaits {
     }
     int n = recorded.size();
     if (n == 0) {
-      return "0";
+      return everAdded ? "0" : null;
     }
     List<String> named = recorded.subList(0, Math.min(n, 10));
     return n
@@ -277,22 +457,26 @@ final class OpenWaits {
   private void write(Open w, long end, long uncertainty) {
     StreamWriter s;
     try {
-      s = writer.openStream(w.thread.getId(), w.thread.getName(), ThreadDef.SUPPLEMENT, 0, start);
+      s = writer.openStream(w.thread.getId(), w.thread.getName(), ThreadDef.SUPPLEMENT, 0, w.start);
     } catch (TraceWriter.StreamNotOpenedException | RuntimeException e) {
       return; // the writer counts what it could not write
     }
-    if (w.waitKind < 0) {
+    if (w.waitKind == MONITOR_ENTRY) {
       long id = w.lockId != 0 ? w.lockId : IDENTITY_ID;
       try {
         writer.defineObject(new ObjectDef(id, ConstructKind.MONITOR, w.lockClass, 0));
       } catch (Exception e) {
         // Optional: the events keep the id.
       }
-      s.lockRequest(start, w.region, id);
+      s.lockRequest(w.start, w.region, id);
       s.lockAcquired(end, id, LockFlags.CONTENDED);
       s.lockReleased(end, id);
+    } else if (w.waitKind == THREAD_JOIN) {
+      // The joined thread's Java id, as woven joins record it; 0 when unknown.
+      s.joinWaitEnter(w.start, w.region, w.target == null ? 0 : w.target.getId());
+      s.joinWaitExit(end, w.region);
     } else {
-      s.waitEnter(start, w.region, w.waitKind);
+      s.waitEnter(w.start, w.region, w.waitKind);
       s.waitExit(end, w.region);
     }
     recorded.add(

@@ -101,20 +101,9 @@ public final class Recorder extends WeftSink {
    * were blocked or waiting then are {@link #waitingAtAttach}.
    */
   public int openExistingThreads() {
-    ThreadGroup root = Thread.currentThread().getThreadGroup();
-    while (root.getParent() != null) {
-      root = root.getParent();
-    }
-    Thread[] all = new Thread[root.activeCount() + 16];
-    int n = root.enumerate(all, true);
     long now = System.nanoTime();
     int opened = 0;
-    for (int i = 0; i < n; i++) {
-      Thread t = all[i];
-      ThreadGroup g = t.getThreadGroup();
-      if (g == null || g == root || g.getName().equals("InnocuousThreadGroup") || !t.isAlive()) {
-        continue;
-      }
+    for (Thread t : applicationThreads()) {
       path.openExisting(t, now);
       opened++;
       Thread.State state = t.getState();
@@ -128,21 +117,73 @@ public final class Recorder extends WeftSink {
   }
 
   /**
+   * The threads alive now but the JVM's and the JDK's service threads (the root thread group and
+   * the JDK's innocuous threads).
+   */
+  private static List<Thread> applicationThreads() {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] all = new Thread[root.activeCount() + 16];
+    int n = root.enumerate(all, true);
+    List<Thread> threads = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Thread t = all[i];
+      ThreadGroup g = t.getThreadGroup();
+      if (g != null && g != root && !g.getName().equals("InnocuousThreadGroup") && t.isAlive()) {
+        threads.add(t);
+      }
+    }
+    return threads;
+  }
+
+  /**
    * An attached agent: reads the waits of the threads that were waiting when {@link
    * #openExistingThreads} ran (before any class is retransformed) and returns the poller that
    * follows them to their ends ({@link OpenWaits}), to run on an agent thread; null when none of
    * them is the user's.
    */
   public Runnable waitsOpenAtAttach() {
-    OpenWaits w = new OpenWaits(writer, regions, openedAt, waitingThreads);
+    OpenWaits w = new OpenWaits(writer, regions);
+    boolean poll = w.add(waitingThreads, openedAt, OpenWaits.MARK);
     waitingThreads.clear();
-    if (!w.any()) {
+    openWaits = w;
+    return poll ? w::run : null;
+  }
+
+  /**
+   * An attached agent's recording starts at {@code at}, the loaded classes woven. Until now they
+   * ran their original code, so two things went unseen: threads that ended (their THREAD_END is
+   * written now, else they would count as alive to the end), and waits that began before their
+   * hooks were woven and are still open (taken now, from the threads that recorded nothing since
+   * the attach, and followed like those open at the attach). Returns the poller to start on an
+   * agent thread, or null.
+   */
+  public Runnable recordingStarts(long at) {
+    OpenWaits w = openWaits;
+    path.endTerminated(
+        at,
+        (t, end) -> {
+          if (w != null) {
+            w.threadEnding(t, end); // its waits end before its THREAD_END
+            w.threadExited(t, end + 1);
+          }
+        });
+    if (w == null) {
       return null;
     }
-    synchronized (monitorsLock) {
-      openWaits = w;
+    List<Thread> waiting = new ArrayList<>();
+    for (Thread t : applicationThreads()) {
+      Thread.State state = t.getState();
+      if (state != Thread.State.RUNNABLE
+          && state != Thread.State.NEW
+          && !path.recorded(t)
+          && !path.isIgnored(t)) {
+        waiting.add(t);
+      }
     }
-    return w::run;
+    return w.add(waiting, at, OpenWaits.MARK_WEAVING) ? w::run : null;
   }
 
   /**
@@ -150,13 +191,13 @@ public final class Recorder extends WeftSink {
    * recorded as lasting to it; puts what was recorded into {@code attributes}.
    */
   public void stopOpenWaits(long at, Map<String, String> attributes) {
-    OpenWaits w;
-    synchronized (monitorsLock) {
-      w = openWaits;
-      openWaits = null;
-    }
+    OpenWaits w = openWaits;
+    openWaits = null;
     if (w != null) {
-      attributes.put("agent.waits_open_at_attach", w.stop(at));
+      String recorded = w.stop(at);
+      if (recorded != null) {
+        attributes.put("agent.waits_open_at_attach", recorded);
+      }
     }
   }
 
@@ -366,7 +407,14 @@ public final class Recorder extends WeftSink {
 
   @Override
   public void threadExiting() {
+    OpenWaits w = openWaits;
+    if (w != null) {
+      w.threadEnding(Thread.currentThread(), Long.MAX_VALUE); // before its THREAD_END
+    }
     threads.threadExiting();
+    if (w != null) {
+      w.threadExited(Thread.currentThread(), System.nanoTime());
+    }
   }
 
   @Override
@@ -476,7 +524,9 @@ public final class Recorder extends WeftSink {
   private final List<String> waitingAtAttach = new ArrayList<>();
   private final List<Thread> waitingThreads = new ArrayList<>();
   private long openedAt;
-  private OpenWaits openWaits;
+
+  /** The waits open at the attach (or found open as the recording started); null otherwise. */
+  private volatile OpenWaits openWaits;
 
   /** Created at the first callee hook (only attached agents weave them). */
   private volatile RunningFrames runningFrames;

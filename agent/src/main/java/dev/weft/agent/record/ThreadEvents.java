@@ -97,6 +97,7 @@ final class ThreadEvents {
         try {
           w.threadEnd(System.nanoTime());
           s.begun = false;
+          path.streamEnded(s);
         } finally {
           s.writing.busy = false;
         }
@@ -109,13 +110,15 @@ final class ThreadEvents {
   }
 
   /**
-   * The calling platform thread terminates ({@code Thread.exit()}): the JVM's counts of a thread
-   * that ended without its hooked {@code run()} returning (entered before an attach, {@code main}
-   * after {@code main()}), which would otherwise go unchecked. Nothing for a thread counted at its
-   * THREAD_END already.
+   * The calling platform thread terminates ({@code Thread.exit()}): the THREAD_END and the JVM's
+   * counts of a thread that ended without its hooked {@code run()} returning (entered before an
+   * attach, {@code main} after {@code main()}, a thread started by code the agent did not weave),
+   * which would otherwise count as alive to the end of the recording, and go unchecked. Nothing for
+   * a thread that recorded its THREAD_END already.
    */
   void threadExiting() {
     ThreadState s = path.state();
+    path.endStream(s);
     if (s.jvmCounted) {
       path.jvmCounts.threadEnded(s);
     } else {

@@ -134,7 +134,8 @@ final class AttachLimits {
       out.add(
           "regions and tasks already in progress when the recording started, and the part before"
               + " it of the waits then in progress (those of the application's code are recorded"
-              + " from the recording's start, marked \"begun before the attach\": "
+              + " from the recording's start, marked \"begun before the attach\", or \"begun while"
+              + " the agent wove\" for those found when the recording started: "
               + open
               + ")");
     }

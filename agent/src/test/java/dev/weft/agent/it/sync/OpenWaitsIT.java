@@ -105,6 +105,21 @@ class OpenWaitsIT {
         t, summary, logged, "objectWait", "Object.wait", "// object wait open at attach", attached);
     if (logged.get("sleep")[1] > attached) {
       check(t, summary, logged, "sleep", "Thread.sleep", "// sleep open at attach", attached);
+      // The join of the sleeping thread: a join wait for that thread, which ends after the
+      // sleeping thread's THREAD_END (written as it exited: its run() began before the attach).
+      released.put("join", logged.get("sleep")[1]);
+      check(t, summary, logged, "join", "Thread.join", "// join open at attach", attached);
+      long sleeperEnd = -1;
+      for (Event e : t.eventsByStream.get(SyncTraces.stream(t, "sleep"))) {
+        if (e.kind() == EventKind.THREAD_END) {
+          sleeperEnd = e.time();
+        }
+      }
+      assertTrue(
+          sleeperEnd >= logged.get("sleep")[1],
+          "the sleeping thread's THREAD_END, at its exit: " + sleeperEnd);
+      long[] join = recorded(t, "join", "Thread.join", "// join open at attach");
+      assertTrue(join[1] > sleeperEnd, "the join ends after the joined thread's THREAD_END");
     } else {
       System.out.println("sleep: ended before the attach returned; not compared");
     }
@@ -241,6 +256,14 @@ class OpenWaitsIT {
           assertEquals(expected, kind, thread + ": wait kind");
           start = e.time();
         } else if (e.kind() == EventKind.WAIT_EXIT && e.get(Field.REGION) == region.id()) {
+          end = e.time();
+          waits++;
+        } else if (e.kind() == EventKind.JOIN_WAIT_ENTER && e.get(Field.REGION) == region.id()) {
+          assertEquals(ConstructKind.THREAD_JOIN, region.kind());
+          long sleeper = t.definitions.thread(SyncTraces.stream(t, "sleep")).javaId();
+          assertEquals(sleeper, e.get(Field.TARGET), thread + ": joins the sleeping thread");
+          start = e.time();
+        } else if (e.kind() == EventKind.JOIN_WAIT_EXIT && e.get(Field.REGION) == region.id()) {
           end = e.time();
           waits++;
         } else if (e.kind() == EventKind.LOCK_REQUEST && e.get(Field.REGION) == region.id()) {

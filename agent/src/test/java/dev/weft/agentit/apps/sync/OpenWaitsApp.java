@@ -17,14 +17,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * Waits that are already in progress when the agent attaches: {@code OpenWaitsApp LOG AGENT_JAR
  * OPTIONS} starts one thread per kind of wait, each of which waits once, from before the attach: at
  * a barrier main is the other party of, for a lock and a monitor main holds, in {@code Object.wait}
- * until main notifies, in {@code Thread.sleep}, and (the {@code forever} thread) at a latch main
- * opens only after the detach. Main attaches the agent to this JVM, then ends the waits one by one,
- * STEP_MS apart, and detaches it once the sleep is over. Each thread logs its wait's start and end
- * ({@code System.nanoTime}) to LOG as {@code thread start end}; the lines {@code attached T} and
- * {@code detached T} give the moments loadAgent returned and detach was called ({@code
- * detachReturned T}: when it returned), and {@code released THREAD T} when main was about to end
- * that thread's wait, and {@code returned objectWait T} when each {@code Object.wait} call returned
- * (the language allows spurious wake-ups).
+ * until main notifies, in {@code Thread.sleep}, in {@code Thread.join} of the sleeping thread, and
+ * (the {@code forever} thread) at a latch main opens only after the detach. Main attaches the agent
+ * to this JVM, then ends the waits one by one, STEP_MS apart, and detaches it once the sleep is
+ * over. Each thread logs its wait's start and end ({@code System.nanoTime}) to LOG as {@code thread
+ * start end}; the lines {@code attached T} and {@code detached T} give the moments loadAgent
+ * returned and detach was called ({@code detachReturned T}: when it returned), and {@code released
+ * THREAD T} when main was about to end that thread's wait, and {@code returned objectWait T} when
+ * each {@code Object.wait} call returned (the language allows spurious wake-ups).
  */
 public final class OpenWaitsApp {
   public static final long STEP_MS = 300;
@@ -102,6 +102,13 @@ public final class OpenWaitsApp {
     Thread.sleep(SLEEP_MS); // sleep open at attach
   }
 
+  /** The sleeping thread, which the {@code join} thread joins. */
+  private static Thread sleeper;
+
+  private static void join() throws InterruptedException {
+    sleeper.join(); // join open at attach
+  }
+
   private static void forever() throws InterruptedException {
     FOREVER.await(); // latch open at attach
   }
@@ -120,6 +127,8 @@ public final class OpenWaitsApp {
       waiters.add(new Waiter("objectWait", OpenWaitsApp::objectWait));
       waiters.add(new Waiter("sleep", OpenWaitsApp::sleep));
       waiters.add(new Waiter("forever", OpenWaitsApp::forever));
+      waiters.add(new Waiter("join", OpenWaitsApp::join));
+      sleeper = waiters.get(4);
       for (Waiter w : waiters) {
         w.start();
       }
