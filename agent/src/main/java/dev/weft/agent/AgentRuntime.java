@@ -395,7 +395,21 @@ final class AgentRuntime {
       return;
     }
     recorder.stopMonitorEvents(stoppedAt, atExit, attributes);
+    // JFR may still be starting (seconds): it would go on after the detach, and into the JVM's
+    // death if the program ends meanwhile, where JFR then logs JVMTI errors on the program's
+    // stdout. Its thread ends once the stream it opens is discarded.
+    try {
+      starting.join(atExit ? MONITOR_EVENTS_EXIT_WAIT_MS : MONITOR_EVENTS_DETACH_WAIT_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  /** How long a detach waits for the JVM's monitor events to have started and stopped. */
+  private static final long MONITOR_EVENTS_DETACH_WAIT_MS = 10_000;
+
+  /** The same at the JVM's exit, which it delays. */
+  private static final long MONITOR_EVENTS_EXIT_WAIT_MS = 2_000;
 
   private Map<String, String> attributes() {
     Map<String, String> attributes = new LinkedHashMap<>();

@@ -53,8 +53,10 @@ final class Notes {
     add(
         n,
         c.lockReleaseWithoutAcquire,
-        "lock releases had no recorded acquisition (held when the trace started): a waiter counts"
-            + " as contended only when its own request was recorded");
+        "lock releases had no recorded acquisition (held when the trace started, or acquired"
+            + " where it was not recorded, such as through a method reference in a class loaded"
+            + " before an attach): a waiter counts as contended only when its own request was"
+            + " recorded");
     add(
         n,
         c.lockAcquiredWhileHeld,
