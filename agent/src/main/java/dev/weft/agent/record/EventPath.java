@@ -81,6 +81,13 @@ final class EventPath {
    */
   private final Map<Thread, ThreadState> unended = new ConcurrentHashMap<>();
 
+  /**
+   * Told when a thread opens or takes its stream, with the time (before its first event): the waits
+   * followed for it since the attach have ended by then ({@link OpenWaits#threadRecorded}). Null
+   * when nothing is followed.
+   */
+  private volatile ObjLongConsumer<Thread> firstEvents;
+
   /** Size of {@link #RECENT_STATES}, a power of two. */
   private static final int RECENT = 1024;
 
@@ -542,6 +549,15 @@ final class EventPath {
     if (!s.carrier) {
       unended.put(s.thread, s);
     }
+    ObjLongConsumer<Thread> l = firstEvents;
+    if (l != null) {
+      l.accept(s.thread, System.nanoTime());
+    }
+  }
+
+  /** See {@link #firstEvents}. */
+  void onFirstEvent(ObjLongConsumer<Thread> listener) {
+    firstEvents = listener;
   }
 
   /** Thread {@code s} wrote its THREAD_END (its run() returned). */

@@ -416,6 +416,23 @@ final class OpenWaits {
   }
 
   /**
+   * Thread {@code t} took its stream at {@code at}, before its first event since the attach: a
+   * thread records nothing while it waits, so its waits followed here ended before. (A thread may
+   * wake and wait again between two polls in less CPU than tells two waits apart.)
+   */
+  synchronized void threadRecorded(Thread t, long at) {
+    if (stopped) {
+      return;
+    }
+    for (int i = open.size() - 1; i >= 0; i--) {
+      Open w = open.get(i);
+      if (w.thread == t && at > w.start) {
+        end(i, at);
+      }
+    }
+  }
+
+  /**
    * Thread {@code t} ended, its THREAD_END written before {@code at}: the joins waiting for it end
    * no earlier.
    */
@@ -428,15 +445,16 @@ final class OpenWaits {
   }
 
   /**
-   * The recording stops at {@code at}: the waits still open are written as lasting to it. Returns
-   * the trace attribute's value: how many were recorded and the first ten; null when none was ever
-   * open.
+   * The recording stops at {@code at}: the waits still open are written without their end, as the
+   * hooks leave a wait open at the stop; the analysis counts them to the end, as waits whose cause
+   * lies after the recording (not on the critical path). Returns the trace attribute's value: how
+   * many were recorded and the first ten; null when none was ever open.
    */
   synchronized String stop(long at) {
     if (!stopped) {
       stopped = true;
       for (Open w : open) {
-        write(w, at, 0);
+        write(w, -1, 0);
       }
     }
     int n = recorded.size();
@@ -453,7 +471,10 @@ final class OpenWaits {
         + " lasted to the end)";
   }
 
-  /** Writes the wait as ending at {@code end}, give or take {@code uncertainty} nanoseconds. */
+  /**
+   * Writes the wait as ending at {@code end}, give or take {@code uncertainty} nanoseconds; as
+   * still open for {@code end} -1.
+   */
   private void write(Open w, long end, long uncertainty) {
     StreamWriter s;
     try {
@@ -469,15 +490,21 @@ final class OpenWaits {
         // Optional: the events keep the id.
       }
       s.lockRequest(w.start, w.region, id);
-      s.lockAcquired(end, id, LockFlags.CONTENDED);
-      s.lockReleased(end, id);
+      if (end >= 0) {
+        s.lockAcquired(end, id, LockFlags.CONTENDED);
+        s.lockReleased(end, id);
+      }
     } else if (w.waitKind == THREAD_JOIN) {
       // The joined thread's Java id, as woven joins record it; 0 when unknown.
       s.joinWaitEnter(w.start, w.region, w.target == null ? 0 : w.target.getId());
-      s.joinWaitExit(end, w.region);
+      if (end >= 0) {
+        s.joinWaitExit(end, w.region);
+      }
     } else {
       s.waitEnter(w.start, w.region, w.waitKind);
-      s.waitExit(end, w.region);
+      if (end >= 0) {
+        s.waitExit(end, w.region);
+      }
     }
     recorded.add(
         uncertainty == 0

@@ -149,6 +149,7 @@ public final class Recorder extends WeftSink {
     boolean poll = w.add(waitingThreads, openedAt, OpenWaits.MARK);
     waitingThreads.clear();
     openWaits = w;
+    path.onFirstEvent(w::threadRecorded);
     return poll ? w::run : null;
   }
 
@@ -193,6 +194,7 @@ public final class Recorder extends WeftSink {
   public void stopOpenWaits(long at, Map<String, String> attributes) {
     OpenWaits w = openWaits;
     openWaits = null;
+    path.onFirstEvent(null);
     if (w != null) {
       String recorded = w.stop(at);
       if (recorded != null) {

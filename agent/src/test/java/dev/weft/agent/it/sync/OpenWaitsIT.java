@@ -123,13 +123,16 @@ class OpenWaitsIT {
     } else {
       System.out.println("sleep: ended before the attach returned; not compared");
     }
-    // Still waiting at the detach: recorded to the moment the recording stopped, inside the call.
+    // Still waiting at the detach: recorded from the recording's start and left open, as the
+    // hooks leave theirs; the trace ends at the moment the recording stopped, inside the call.
     long[] forever = recorded(t, "forever", "CountDownLatch.await", "// latch open at attach");
+    assertEquals(-1, forever[1], "forever: still open at the end");
+    long stoppedAt = t.definitions.endTime();
     long detachReturned = logged.get("detachReturned")[0];
     assertTrue(
-        forever[1] >= detached && forever[1] <= detachReturned,
-        "forever: recorded to "
-            + forever[1]
+        stoppedAt >= detached && stoppedAt <= detachReturned,
+        "trace end "
+            + stoppedAt
             + ", detach called at "
             + detached
             + " and returned at "
@@ -142,12 +145,10 @@ class OpenWaitsIT {
         t.definitions.jvmCounts(SyncTraces.stream(t, "objectWait")),
         "objectWait's JVM counts; missed: "
             + t.definitions.attributes().get("agent.jvm_counts_missed"));
-    // The trace ends there too, not after the detach restored the classes: nothing was recorded
-    // meanwhile, and the analysis window must not count that time as the threads running.
-    assertEquals(
-        forever[1],
-        t.definitions.endTime(),
-        "the trace's end against the moment the recording stopped");
+    // The trace ends at the stop, not after the detach restored the classes: nothing was
+    // recorded meanwhile, and the analysis window must not count that time as the threads running.
+    // The forever thread's open wait ended then: its latch opened after the detach returned.
+    assertTrue(logged.get("forever")[1] > detachReturned, "forever waited through the detach");
   }
 
   /**
@@ -276,7 +277,8 @@ class OpenWaitsIT {
         }
       }
     }
-    assertEquals(1, waits, thread + ": one wait recorded");
+    assertTrue(start >= 0, thread + ": its wait recorded");
+    assertTrue(waits <= 1, thread + ": one wait recorded");
     return new long[] {start, end};
   }
 }
