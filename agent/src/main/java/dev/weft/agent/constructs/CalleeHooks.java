@@ -64,6 +64,9 @@ public final class CalleeHooks {
     if (options.enabled(Family.FORKJOIN)) {
       out.add(Family.FORKJOIN.id());
     }
+    if (options.enabled(Family.THREADS)) {
+      out.add("thread_starts");
+    }
     return out.toString();
   }
 

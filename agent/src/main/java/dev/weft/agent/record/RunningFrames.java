@@ -145,6 +145,12 @@ public final class RunningFrames {
    */
   public static final int FORK_JOIN_POOL_INVOKE = 29;
 
+  /**
+   * {@code Thread.start()} (entry only): THREAD_CREATE for a start in code the agent has not woven,
+   * so that the new thread's begin and end are recorded and the critical path follows the start.
+   */
+  public static final int THREAD_START = 30;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -183,6 +189,15 @@ public final class RunningFrames {
       boolean atCallSite = recorder.releasedAtCallSite(target);
       if (f.forget(target) && !atCallSite) {
         recorder.releasedByHook(target);
+      }
+      return;
+    }
+    if (op == THREAD_START) {
+      if (target instanceof Thread && recorder.mayRecordHere()) {
+        int region = callerRegion(op, target);
+        if (region != 0) {
+          recorder.threadCreate(region, (Thread) target);
+        }
       }
       return;
     }
@@ -423,7 +438,10 @@ public final class RunningFrames {
         return 0;
       }
       StackFrame caller = two.get(1);
-      if ((op == PHASER_ARRIVE || op == FORK_JOIN_INVOKE || op == FORK_JOIN_POOL_INVOKE)
+      if ((op == PHASER_ARRIVE
+              || op == FORK_JOIN_INVOKE
+              || op == FORK_JOIN_POOL_INVOKE
+              || op == THREAD_START)
           && callerCode.runsWovenCode(caller)) {
         return 0; // its call site records it
       }

@@ -23,6 +23,7 @@ import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_WRITE;
 import static dev.weft.agent.record.RunningFrames.STAMPED_TRY_WRITE_TIMED;
 import static dev.weft.agent.record.RunningFrames.STAMPED_WRITE;
 import static dev.weft.agent.record.RunningFrames.THREAD_JOIN;
+import static dev.weft.agent.record.RunningFrames.THREAD_START;
 import static dev.weft.agent.record.RunningFrames.TRY_LOCK;
 
 import dev.weft.trace.BarrierOutcome;
@@ -70,6 +71,7 @@ final class RunningOperations {
       case PHASER_ARRIVE:
         return Phaser.class;
       case THREAD_JOIN:
+      case THREAD_START:
         return Thread.class;
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
@@ -119,6 +121,8 @@ final class RunningOperations {
         return ConstructKind.PHASER;
       case THREAD_JOIN:
         return ConstructKind.THREAD_JOIN;
+      case THREAD_START:
+        return ConstructKind.THREAD_START;
       case FORK_JOIN_JOIN:
       case FORK_JOIN_INVOKE:
         return ConstructKind.FORK_JOIN_TASK;

@@ -25,6 +25,7 @@ import dev.weft.agent.constructs.RunningReadWriteLocks;
 import dev.weft.agent.constructs.RunningSemaphores;
 import dev.weft.agent.constructs.RunningStampedLocks;
 import dev.weft.agent.constructs.RunningThreadJoins;
+import dev.weft.agent.constructs.RunningThreadStarts;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
@@ -80,6 +81,7 @@ public final class Constructs {
         new RunningLatches(),
         new RunningPhasers(),
         new RunningThreadJoins(),
+        new RunningThreadStarts(),
         new RunningFutures(),
         new RunningForkJoins());
   }

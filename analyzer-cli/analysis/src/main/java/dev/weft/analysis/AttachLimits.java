@@ -106,6 +106,7 @@ final class AttachLimits {
     (hooked.contains("futures") ? seen : unseen).add("Future.get and CompletableFuture joins");
     (hooked.contains("phaser_arrivals") ? seen : unseen).add("Phaser arrivals without a wait");
     (hooked.contains("forkjoin") ? seen : unseen).add("fork-join joins and invoke");
+    (hooked.contains("thread_starts") ? seen : unseen).add("thread starts");
     String monitorsFrom = monitorsFrom(defs);
     if (MONITORS_FROM_THE_START.equals(monitorsFrom)) {
       seen.add("synchronized contention and Object.wait, through the JVM's events");

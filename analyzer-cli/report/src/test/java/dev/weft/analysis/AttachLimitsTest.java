@@ -137,7 +137,7 @@ class AttachLimitsTest {
                 "true",
                 "agent.running_frames",
                 "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,"
-                    + "joins,futures,phaser_arrivals,forkjoin"));
+                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts"));
     String running = r.trace().notSeenWhenAttached().get(1);
     assertTrue(
         running.contains(
@@ -145,7 +145,7 @@ class AttachLimitsTest {
                 + " Semaphore acquisitions, read/write lock acquisitions, StampedLock acquisitions,"
                 + " CountDownLatch waits,"
                 + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
-                + " Phaser arrivals without a wait, fork-join joins and invoke)"),
+                + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts)"),
         running);
     assertTrue(running.contains("Thread.sleep ("), running);
     assertFalse(running.contains("; Semaphore"), running);

@@ -138,6 +138,26 @@ class OpenWaitsIT {
             + " and returned at "
             + detachReturned);
     assertTrue(summary.contains("1 lasted to the end"), summary);
+    // A thread started in main's frame, which runs since before the attach (its call site is not
+    // woven): the hook in Thread.start() records the start, so the thread's begin and end are.
+    int started = SyncTraces.stream(t, "startedAfterAttach");
+    long startedId = t.definitions.thread(started).javaId();
+    List<Event> startedEvents = t.eventsByStream.get(started);
+    assertEquals(EventKind.THREAD_BEGIN, startedEvents.get(0).kind(), startedEvents.toString());
+    assertEquals(
+        EventKind.THREAD_END,
+        startedEvents.get(startedEvents.size() - 1).kind(),
+        startedEvents.toString());
+    int creates = 0;
+    for (Event e : t.eventsByStream.get(SyncTraces.stream(t, "main"))) {
+      if (e.kind() == EventKind.THREAD_CREATE && e.get(Field.THREAD) == startedId) {
+        RegionDef region = t.definitions.region((int) e.get(Field.REGION));
+        assertEquals("Thread.start", region.name());
+        assertEquals(SyncTraces.lineOf(APP, "// start in a running frame"), region.firstLine());
+        creates++;
+      }
+    }
+    assertEquals(1, creates, "main's THREAD_CREATE of startedAfterAttach, once");
     // Threads whose run() began before the attach and returned during the recording, unseen: the
     // JVM's counts are taken as they terminate (Thread.exit), so the analysis can cross-check
     // them. objectWait ends four steps after the attach, well after the counts' baseline.

@@ -151,6 +151,10 @@ public final class OpenWaitsApp {
       WAIT_OBJECT.notifyAll();
     }
     waiters.get(4).join(); // the sleep ends
+    // A thread started in a frame running since before the attach (this one): not a woven call.
+    Thread started = new Thread(() -> monitorEntries += 0, "startedAfterAttach");
+    started.start(); // start in a running frame
+    started.join();
     Thread.sleep(STEP_MS);
     detached = System.nanoTime();
     SelfAttach.detach();
