@@ -70,11 +70,22 @@ final class AgentRuntime {
     if (current != null) {
       return;
     }
+    // First, before the trace exists, so that a program ending while the agent starts (weaving
+    // the loaded classes takes seconds in a large one) still has its trace closed: the hook waits
+    // on this class's lock until the start is done, then closes it, where the JVM used to halt
+    // with the trace cut.
+    Thread hook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook());
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      return; // the JVM is shutting down: there is nothing left to record
+    }
     Path dir = (options.out() != null ? options.out() : defaultDirectory()).toAbsolutePath();
     TraceWriter writer;
     try {
       writer = openTrace(dir, options, attached);
     } catch (IOException | RuntimeException e) {
+      removeHook(hook);
       Messages.problemOnce(
           "cannot write a trace to " + dir + " (" + e.getMessage() + "); the agent is off");
       return;
@@ -106,6 +117,8 @@ final class AgentRuntime {
     }
     WeftTransformer transformer = new WeftTransformer(Constructs.all(), options, regions, recorder);
     AgentRuntime rt = new AgentRuntime(inst, recorder, transformer, dir);
+    rt.shutdownHook = hook;
+    recorder.ignore(hook);
     try {
       // The application's threads alive now (at start-up: main) are in the trace from its first
       // moment, also when they record nothing: a serial program's main is all execution.
@@ -139,11 +152,9 @@ final class AgentRuntime {
       }
       // The JVM's per-thread counts start once the loaded classes are woven (see JvmCounts).
       warmUpInBackground(recorder, dir, false, !attached, true);
-      rt.shutdownHook = new AgentThreads("weft-shutdown").newThread(new ShutdownHook(rt));
-      recorder.ignore(rt.shutdownHook);
-      Runtime.getRuntime().addShutdownHook(rt.shutdownHook);
     } catch (RuntimeException | Error e) {
       // Undo what was done, so that the program runs on exactly as without the agent.
+      removeHook(hook);
       recorder.stopEvents();
       transformer.deactivate();
       inst.removeTransformer(transformer);
@@ -613,23 +624,30 @@ final class AgentRuntime {
     }
   }
 
-  /** Closes the trace at JVM exit. */
-  private static final class ShutdownHook implements Runnable {
-    private final AgentRuntime rt;
-
-    ShutdownHook(AgentRuntime rt) {
-      this.rt = rt;
+  /** Unregisters a start's exit hook; during the JVM's exit it finds nothing to close. */
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // It runs, waits for this class's lock, and finds no recording.
     }
+  }
 
+  /**
+   * Closes the trace at JVM exit: the recording current once a start or detach in progress is done
+   * (each start registers one, and a detach or a failed start removes it).
+   */
+  private static final class ShutdownHook implements Runnable {
     @Override
     public void run() {
+      AgentRuntime rt;
       synchronized (AgentRuntime.class) {
-        if (current != rt) {
-          return; // detached already
-        }
+        rt = current;
         current = null;
       }
-      rt.stop();
+      if (rt != null) {
+        rt.stop();
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.weft.cli;
 import dev.weft.analysis.RunWindow;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.Trace;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -162,7 +165,24 @@ final class AttachCommand implements Callable<Integer> {
                 + TargetJvm.ENABLE_DYNAMIC_AGENTS
                 + " to silence it");
       }
-      answer = target.loadAgent(agentJar, arguments);
+      try {
+        answer = target.loadAgent(agentJar, arguments);
+      } catch (BadInputException e) {
+        if (!(e.getCause() instanceof IOException) || !endedDuringTheStart(dir)) {
+          throw e;
+        }
+        err.println(
+            "weft: process "
+                + pid
+                + " exited while the agent was starting; the trace holds what was recorded"
+                + " until then: "
+                + dir
+                + "  (next: weft analyze "
+                + dir
+                + ")");
+        err.flush();
+        return ExitCodes.OK;
+      }
     }
     long replied = WeftCommand.epochMicros();
     long startedIn = System.nanoTime() - started;
@@ -218,6 +238,25 @@ final class AttachCommand implements Callable<Integer> {
     err.flush();
     return waitAndDetach(agentJar, dir, err);
   }
+
+  /**
+   * Whether the program ended while the agent was starting, leaving a trace in {@code dir}: the
+   * agent's exit hook closes it (the connection is lost as the JVM goes; its exit is awaited).
+   */
+  private boolean endedDuringTheStart(Path dir) throws InterruptedException {
+    ProcessHandle process = ProcessHandle.of(pid).orElse(null);
+    if (process != null) {
+      try {
+        process.onExit().get(EXIT_WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        return false; // still running: the connection was lost for another reason
+      }
+    }
+    return Files.isRegularFile(dir.resolve("defs.wdf"));
+  }
+
+  /** How long a program whose connection was lost during the attach is given to exit. */
+  private static final long EXIT_WAIT_SECONDS = 10;
 
   /** Waits for the duration, the program's exit or a detach from elsewhere, then reports. */
   private int waitAndDetach(Path agentJar, Path dir, PrintWriter err) throws InterruptedException {
