@@ -96,6 +96,21 @@ public final class ChildJvm {
     return cmd;
   }
 
+  /**
+   * {@link #command} without the agent, for an app that loads it into itself as {@code weft attach}
+   * does (allowed to attach to itself; on JDK 21+ without the dynamic-agent warning).
+   */
+  public static List<String> selfAttachCommand(Path jdk, String main, String... args) {
+    List<String> cmd = command(jdk, null, classPath(), main, args);
+    cmd.addAll(
+        1,
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "-XX:+EnableDynamicAgentLoading"));
+    return cmd;
+  }
+
   /** Runs to completion (at most two minutes) in {@code workDir}. */
   public static Result run(List<String> command, Path workDir) {
     try {

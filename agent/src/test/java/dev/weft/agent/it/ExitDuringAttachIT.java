@@ -28,20 +28,12 @@ class ExitDuringAttachIT {
   void aProgramEndingDuringTheAttachLeavesAClosedTrace(Path jdk) {
     Path trace = tmp.resolve("trace");
     List<String> cmd =
-        ChildJvm.command(
+        ChildJvm.selfAttachCommand(
             jdk,
-            null,
-            ChildJvm.classPath(),
             ExitDuringAttachApp.class.getName(),
             tmp.resolve("log").toString(),
             ChildJvm.AGENT_JAR.toString(),
             "out=" + trace);
-    cmd.addAll(
-        1,
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:+EnableDynamicAgentLoading"));
     ChildJvm.Result r = ChildJvm.run(cmd, tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("done\n", r.stdout());

@@ -176,10 +176,7 @@ final class AttachCommand implements Callable<Integer> {
                 + pid
                 + " exited while the agent was starting; the trace holds what was recorded"
                 + " until then: "
-                + dir
-                + "  (next: weft analyze "
-                + dir
-                + ")");
+                + withNextStep(dir));
         err.flush();
         return ExitCodes.OK;
       }
@@ -255,6 +252,11 @@ final class AttachCommand implements Callable<Integer> {
     return Files.isRegularFile(dir.resolve("defs.wdf"));
   }
 
+  /** The trace directory (a path or its text) and what to do with it, ending a last line. */
+  static String withNextStep(Object dir) {
+    return dir + "  (next: weft analyze " + dir + ")";
+  }
+
   /** How long a program whose connection was lost during the attach is given to exit. */
   private static final long EXIT_WAIT_SECONDS = 10;
 
@@ -276,10 +278,7 @@ final class AttachCommand implements Callable<Integer> {
                   + " exited after "
                   + Durations.format(System.nanoTime() - begin)
                   + "; the trace is complete up to its exit: "
-                  + dir
-                  + "  (next: weft analyze "
-                  + dir
-                  + ")");
+                  + withNextStep(dir));
           err.flush();
           return ExitCodes.OK;
         }
@@ -290,10 +289,7 @@ final class AttachCommand implements Callable<Integer> {
                 "weft: the recording was stopped after "
                     + Durations.format(System.nanoTime() - begin)
                     + "; trace in "
-                    + dir
-                    + "  (next: weft analyze "
-                    + dir
-                    + ")");
+                    + withNextStep(dir));
             err.flush();
             return ExitCodes.OK;
           }
@@ -326,10 +322,7 @@ final class AttachCommand implements Callable<Integer> {
             + "recorded "
             + Durations.format(recorded >= 0 ? recorded : System.nanoTime() - begin)
             + "; trace in "
-            + dir
-            + "  (next: weft analyze "
-            + dir
-            + ")");
+            + withNextStep(dir));
     err.flush();
     return ExitCodes.OK;
   }

@@ -66,10 +66,7 @@ final class DetachCommand implements Callable<Integer> {
         "weft: detached from process "
             + pid
             + ", original bytecode restored; trace in "
-            + dir
-            + "  (next: weft analyze "
-            + dir
-            + ")");
+            + AttachCommand.withNextStep(dir));
     err.flush();
     return ExitCodes.OK;
   }

@@ -38,14 +38,7 @@ class AttachSyncIT {
   }
 
   private ChildJvm.Result run(Path jdk, String... args) {
-    List<String> cmd = ChildJvm.command(jdk, null, ChildJvm.classPath(), APP.getName(), args);
-    cmd.addAll(
-        1,
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:+EnableDynamicAgentLoading"));
-    ChildJvm.Result r = ChildJvm.run(cmd, tmp);
+    ChildJvm.Result r = ChildJvm.run(ChildJvm.selfAttachCommand(jdk, APP.getName(), args), tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());
     return r;

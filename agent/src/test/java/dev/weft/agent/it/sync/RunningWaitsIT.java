@@ -276,20 +276,8 @@ class RunningWaitsIT {
   static TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options, Path tmp)
       throws IOException {
     List<String> cmd =
-        ChildJvm.command(
-            jdk,
-            null,
-            ChildJvm.classPath(),
-            app.getName(),
-            log.toString(),
-            ChildJvm.AGENT_JAR.toString(),
-            options);
-    cmd.addAll(
-        1,
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "-XX:+EnableDynamicAgentLoading"));
+        ChildJvm.selfAttachCommand(
+            jdk, app.getName(), log.toString(), ChildJvm.AGENT_JAR.toString(), options);
     ChildJvm.Result r = ChildJvm.run(cmd, tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());
