@@ -634,6 +634,16 @@ final class AgentRuntime {
   }
 
   /**
+   * The directory of the trace the JVM's exit closed, once it has begun to: the answer to an attach
+   * whose start the program's end overtook (the recording started, and is already over).
+   */
+  private static volatile Path closedByExit;
+
+  static Path closedByExit() {
+    return closedByExit;
+  }
+
+  /**
    * Closes the trace at JVM exit: the recording current once a start or detach in progress is done
    * (each start registers one, and a detach or a failed start removes it).
    */
@@ -646,6 +656,7 @@ final class AgentRuntime {
         current = null;
       }
       if (rt != null) {
+        closedByExit = rt.dir;
         rt.stop();
       }
     }

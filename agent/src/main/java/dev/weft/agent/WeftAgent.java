@@ -27,11 +27,12 @@ import java.util.Map;
  * </ul>
  *
  * The reply's first line is the answer: {@code recording DIR}; {@code busy [DIR]} (already
- * recording, nothing changed); {@code off MESSAGE} (the agent did not start); {@code detached DIR};
- * or {@code idle} (nothing was recording). A second line, {@code timings agentmain=T done=T}, says
- * when {@code agentmain} was entered and when it had done what was asked (microseconds since the
- * epoch), for {@code weft attach --timings}. The JVM runs {@code agentmain} to its end before the
- * attaching tool's {@code loadAgent} returns, so the file is complete when the tool reads it.
+ * recording, nothing changed); {@code off MESSAGE} (the agent did not start); {@code exited DIR}
+ * (it started, and the program's end closed the trace at once); {@code detached DIR}; or {@code
+ * idle} (nothing was recording). A second line, {@code timings agentmain=T done=T}, says when
+ * {@code agentmain} was entered and when it had done what was asked (microseconds since the epoch),
+ * for {@code weft attach --timings}. The JVM runs {@code agentmain} to its end before the attaching
+ * tool's {@code loadAgent} returns, so the file is complete when the tool reads it.
  */
 public final class WeftAgent {
   private static final String REPLY = "reply=";
@@ -121,6 +122,10 @@ public final class WeftAgent {
         return "off " + problem;
       }
       if (!isActive()) {
+        Path closed = runtimeLoaded ? AgentRuntime.closedByExit() : null;
+        if (closed != null) {
+          return "exited " + closed; // the program ended as the recording started
+        }
         return "off the agent did not start (the target's stderr says why)";
       }
       return "recording" + (recording == null ? "" : " " + recording);

@@ -171,14 +171,7 @@ final class AttachCommand implements Callable<Integer> {
         if (!(e.getCause() instanceof IOException) || !endedDuringTheStart(dir)) {
           throw e;
         }
-        err.println(
-            "weft: process "
-                + pid
-                + " exited while the agent was starting; the trace holds what was recorded"
-                + " until then: "
-                + withNextStep(dir));
-        err.flush();
-        return ExitCodes.OK;
+        return exitedAsItStarted(err, dir);
       }
     }
     long replied = WeftCommand.epochMicros();
@@ -194,6 +187,9 @@ final class AttachCommand implements Callable<Integer> {
               + "; 'weft detach "
               + pid
               + "' stops that recording");
+    }
+    if (reply.startsWith("exited")) {
+      return exitedAsItStarted(err, dir);
     }
     if (reply.startsWith("off ")) {
       throw new BadInputException(
@@ -250,6 +246,18 @@ final class AttachCommand implements Callable<Integer> {
       }
     }
     return Files.isRegularFile(dir.resolve("defs.wdf"));
+  }
+
+  /** The program ended while the agent was starting: its exit closed the trace. */
+  private int exitedAsItStarted(PrintWriter err, Path dir) {
+    err.println(
+        "weft: process "
+            + pid
+            + " exited while the agent was starting; the trace holds what was recorded until"
+            + " then: "
+            + withNextStep(dir));
+    err.flush();
+    return ExitCodes.OK;
   }
 
   /** The trace directory (a path or its text) and what to do with it, ending a last line. */

@@ -12,6 +12,9 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +42,25 @@ final class TargetJvm implements AutoCloseable {
     this.vm = vm;
     this.properties = properties;
     this.jvmArgs = jvmArgs;
+  }
+
+  /**
+   * Whether process {@code pid} is gone, or goes within two seconds (a lost connection's cause).
+   */
+  private static boolean exitsSoon(long pid) {
+    ProcessHandle p = ProcessHandle.of(pid).orElse(null);
+    if (p == null) {
+      return true;
+    }
+    try {
+      p.onExit().get(2, TimeUnit.SECONDS);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
+    }
   }
 
   /**
@@ -96,6 +118,9 @@ final class TargetJvm implements AutoCloseable {
       return new TargetJvm(pid, vm, properties, args);
     } catch (IOException | RuntimeException e) {
       detachQuietly(vm);
+      if (exitsSoon(pid)) {
+        throw new BadInputException("process " + pid + " exited before the agent was loaded", e);
+      }
       throw new BadInputException(
           "cannot talk to process " + pid + ": " + ErrorReporting.oneLine(e.getMessage()), e);
     }
