@@ -188,8 +188,8 @@ public final class Recorder extends WeftSink {
   }
 
   /**
-   * The recording stops at {@code at}: the waits open at the attach that are still open are
-   * recorded as lasting to it; puts what was recorded into {@code attributes}.
+   * The recording stops at {@code at}: the waits followed since the attach that are still open are
+   * written without their end (OpenWaits#stop); puts what was recorded into {@code attributes}.
    */
   public void stopOpenWaits(long at, Map<String, String> attributes) {
     OpenWaits w = openWaits;
