@@ -343,11 +343,7 @@ final class AgentRuntime {
     attributes.put("agent.detached", "true");
     attributes.put("agent.restored_classes", Integer.toString(restored));
     rt.recorder.close(attributes, stoppedAt);
-    try {
-      Runtime.getRuntime().removeShutdownHook(rt.shutdownHook);
-    } catch (IllegalStateException e) {
-      // The JVM is shutting down: the hook finds current == null and returns.
-    }
+    removeHook(rt.shutdownHook);
     return rt.dir;
   }
 
@@ -624,7 +620,10 @@ final class AgentRuntime {
     }
   }
 
-  /** Unregisters a start's exit hook; during the JVM's exit it finds nothing to close. */
+  /**
+   * Unregisters a start's exit hook (after a failed start, or at a detach once the trace is
+   * closed); during the JVM's exit it runs anyway and finds nothing to close.
+   */
   private static void removeHook(Thread hook) {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);

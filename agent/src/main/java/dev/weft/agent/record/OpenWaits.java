@@ -256,15 +256,9 @@ final class OpenWaits {
       return null;
     }
     int hash = info.getLockInfo().getIdentityHashCode();
-    ThreadGroup root = Thread.currentThread().getThreadGroup();
-    while (root.getParent() != null) {
-      root = root.getParent();
-    }
-    Thread[] all = new Thread[root.activeCount() + 16];
-    int n = root.enumerate(all, true);
-    for (int i = 0; i < n; i++) {
-      if (System.identityHashCode(all[i]) == hash) {
-        return all[i];
+    for (Thread t : Recorder.allThreads()) {
+      if (System.identityHashCode(t) == hash) {
+        return t;
       }
     }
     return null;

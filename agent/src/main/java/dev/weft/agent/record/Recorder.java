@@ -121,6 +121,18 @@ public final class Recorder extends WeftSink {
    * the JDK's innocuous threads).
    */
   private static List<Thread> applicationThreads() {
+    List<Thread> threads = new ArrayList<>();
+    for (Thread t : allThreads()) {
+      ThreadGroup g = t.getThreadGroup();
+      if (g != null && g.getParent() != null && !g.getName().equals("InnocuousThreadGroup")) {
+        threads.add(t);
+      }
+    }
+    return threads;
+  }
+
+  /** Every platform thread alive now, the JVM's and the JDK's included (the root group's tree). */
+  static List<Thread> allThreads() {
     ThreadGroup root = Thread.currentThread().getThreadGroup();
     while (root.getParent() != null) {
       root = root.getParent();
@@ -129,10 +141,8 @@ public final class Recorder extends WeftSink {
     int n = root.enumerate(all, true);
     List<Thread> threads = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      Thread t = all[i];
-      ThreadGroup g = t.getThreadGroup();
-      if (g != null && g != root && !g.getName().equals("InnocuousThreadGroup") && t.isAlive()) {
-        threads.add(t);
+      if (all[i].isAlive()) {
+        threads.add(all[i]);
       }
     }
     return threads;

@@ -64,6 +64,12 @@ class RecordingStartTest {
     }
   }
 
+  /** A recorder into a new trace in {@code dir}, measuring from the start. */
+  private static Recorder recorder(Path dir) throws java.io.IOException {
+    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
+    return new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+  }
+
   private static void startPoller(Recorder r, Runnable poller) {
     if (poller != null) {
       Thread p = new Thread(poller, "weft-open-waits");
@@ -108,8 +114,7 @@ class RecordingStartTest {
   @Test
   void threadsThatEndedAndWaitsThatBeganBeforeTheRecordingStartAreTakenThen() throws Exception {
     Path dir = tmp.resolve("t");
-    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
-    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+    Recorder r = recorder(dir);
     CountDownLatch go = new CountDownLatch(1);
     CountDownLatch recorded = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -190,8 +195,7 @@ class RecordingStartTest {
   @Test
   void aJoinOpenAtTheAttachWaitsForItsThreadAndEndsAfterIt() throws Exception {
     Path dir = tmp.resolve("t");
-    TraceWriter writer = TraceWriter.create(dir, TraceWriter.Options.defaults());
-    Recorder r = new Recorder(writer, new RegionRegistry(writer), true, 0, null, false);
+    Recorder r = recorder(dir);
     CountDownLatch release = new CountDownLatch(1);
     Thread worker =
         start(

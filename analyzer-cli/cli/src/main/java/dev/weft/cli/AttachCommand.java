@@ -13,9 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -236,16 +234,9 @@ final class AttachCommand implements Callable<Integer> {
    * Whether the program ended while the agent was starting, leaving a trace in {@code dir}: the
    * agent's exit hook closes it (the connection is lost as the JVM goes; its exit is awaited).
    */
-  private boolean endedDuringTheStart(Path dir) throws InterruptedException {
-    ProcessHandle process = ProcessHandle.of(pid).orElse(null);
-    if (process != null) {
-      try {
-        process.onExit().get(EXIT_WAIT_SECONDS, TimeUnit.SECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        return false; // still running: the connection was lost for another reason
-      }
-    }
-    return Files.isRegularFile(dir.resolve("defs.wdf"));
+  private boolean endedDuringTheStart(Path dir) {
+    return TargetJvm.exitsWithin(pid, EXIT_WAIT_SECONDS)
+        && Files.isRegularFile(dir.resolve("defs.wdf"));
   }
 
   /** The program ended while the agent was starting: its exit closed the trace. */

@@ -44,16 +44,14 @@ final class TargetJvm implements AutoCloseable {
     this.jvmArgs = jvmArgs;
   }
 
-  /**
-   * Whether process {@code pid} is gone, or goes within two seconds (a lost connection's cause).
-   */
-  private static boolean exitsSoon(long pid) {
+  /** Whether process {@code pid} is gone, or goes within {@code seconds}. */
+  static boolean exitsWithin(long pid, long seconds) {
     ProcessHandle p = ProcessHandle.of(pid).orElse(null);
     if (p == null) {
       return true;
     }
     try {
-      p.onExit().get(2, TimeUnit.SECONDS);
+      p.onExit().get(seconds, TimeUnit.SECONDS);
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -118,7 +116,7 @@ final class TargetJvm implements AutoCloseable {
       return new TargetJvm(pid, vm, properties, args);
     } catch (IOException | RuntimeException e) {
       detachQuietly(vm);
-      if (exitsSoon(pid)) {
+      if (exitsWithin(pid, 2)) { // the connection was lost because the process ended
         throw new BadInputException("process " + pid + " exited before the agent was loaded", e);
       }
       throw new BadInputException(
