@@ -95,13 +95,23 @@ final class PathPieces {
 
   /**
    * Brings the pieces down to at most {@code cap}. Adjacent pieces of one thread are merged into
-   * one at their nearest common call path (of the longer one's kind) while the merged piece is no
-   * longer than a resolution, which starts at the pieces' span over {@code cap} and doubles until
-   * they fit. Pieces of different threads are never merged: if hand-overs alone are more than
+   * one at their nearest common call path (of the kind with the most time) while the merged piece
+   * is no longer than a resolution, which starts at the pieces' span over {@code cap} and doubles
+   * until they fit. Pieces of different threads are never merged: if hand-overs alone are more than
    * {@code cap}, the oldest pieces are left out and counted in {@link #truncated}.
    */
   void coarsen(int cap, CallPathTree.Ancestry tree) {
     if (size <= cap) {
+      return;
+    }
+    int runs = threadRuns();
+    if (runs >= cap) {
+      // Only one piece per thread run can remain: the resolution would double until each run is
+      // one piece, and the oldest runs beyond cap would then be left out. Leave them out first and
+      // merge each remaining run whole, in one pass (chains of many hand-overs reached this on
+      // almost every fold, after three to five passes over all their pieces).
+      leaveOutOldestRuns(runs - cap);
+      mergeShorterThan(Long.MAX_VALUE, tree);
       return;
     }
     long span = ends[size - 1] - starts[0];
@@ -137,6 +147,39 @@ final class PathPieces {
     }
   }
 
+  /** The number of maximal runs of adjacent pieces of one thread. */
+  private int threadRuns() {
+    int runs = size == 0 ? 0 : 1;
+    for (int i = 1; i < size; i++) {
+      if (CriticalPath.thread(keys[i - 1]) != CriticalPath.thread(keys[i])) {
+        runs++;
+      }
+    }
+    return runs;
+  }
+
+  /** Leaves out the oldest {@code drop} thread runs, counting each as one piece left out. */
+  private void leaveOutOldestRuns(int drop) {
+    if (drop <= 0) {
+      return;
+    }
+    int from = 0;
+    for (int run = 0; run < drop; run++) {
+      int first = from;
+      do {
+        from++;
+      } while (from < size && CriticalPath.thread(keys[from]) == CriticalPath.thread(keys[first]));
+      truncatedNs += ends[from - 1] - starts[first];
+    }
+    truncated += drop;
+    int keep = size - from;
+    System.arraycopy(keys, from, keys, 0, keep);
+    System.arraycopy(kinds, from, kinds, 0, keep);
+    System.arraycopy(starts, from, starts, 0, keep);
+    System.arraycopy(ends, from, ends, 0, keep);
+    size = keep;
+  }
+
   /** The shortest piece two adjacent pieces of one thread would merge into, or Long.MAX_VALUE. */
   private long shortestMerge() {
     long shortest = Long.MAX_VALUE;
@@ -148,14 +191,22 @@ final class PathPieces {
     return shortest;
   }
 
+  /**
+   * One pass: adjacent pieces of one thread merge while the merged piece is no longer than {@code
+   * resolution}. A merged piece takes the kind that has the most time among the pieces it was made
+   * of (the earliest of equals), so the result does not depend on how many passes made it.
+   */
   private void mergeShorterThan(long resolution, CallPathTree.Ancestry tree) {
+    long[] perKind = new long[3];
     int out = 0;
     for (int i = 0; i < size; i++) {
+      long length = ends[i] - starts[i];
       if (out > 0
           && CriticalPath.thread(keys[out - 1]) == CriticalPath.thread(keys[i])
           && ends[i] - starts[out - 1] <= resolution) {
         int o = out - 1;
-        if (ends[i] - starts[i] > ends[o] - starts[o]) {
+        perKind[kinds[i]] += length;
+        if (perKind[kinds[i]] > perKind[kinds[o]]) {
           kinds[o] = kinds[i];
         }
         int node = tree.commonAncestor(CriticalPath.node(keys[o]), CriticalPath.node(keys[i]));
@@ -163,6 +214,10 @@ final class PathPieces {
         ends[o] = ends[i];
         continue;
       }
+      perKind[0] = 0;
+      perKind[1] = 0;
+      perKind[2] = 0;
+      perKind[kinds[i]] = length;
       keys[out] = keys[i];
       kinds[out] = kinds[i];
       starts[out] = starts[i];
