@@ -31,6 +31,10 @@ public final class CallPathTree {
   private static final byte UNKNOWN_TASK = 1;
   private static final byte FOLDED = 2;
   private static final byte TASK = 3;
+  private static final byte RUNNING_VIRTUAL_THREADS = 4;
+
+  /** Label of the node where a carrier's time running virtual threads goes. */
+  static final String RUNNING_VIRTUAL_THREADS_LABEL = "(running virtual threads)";
 
   private int[] parent = new int[256];
   private int[] region = new int[256];
@@ -95,6 +99,15 @@ public final class CallPathTree {
       taskChildren.put(key, n);
     }
     return n;
+  }
+
+  /**
+   * The node under the root where a carrier's time goes while it runs a virtual thread outside
+   * frames of its own: not idle, and not the virtual thread's own time, which its logical thread
+   * carries.
+   */
+  int runningVirtualThreads() {
+    return pseudoChild(ROOT, RUNNING_VIRTUAL_THREADS);
   }
 
   /** The user code region naming a task frame, or Integer.MIN_VALUE for other nodes. */
@@ -213,6 +226,8 @@ public final class CallPathTree {
         return UNKNOWN_TASK_LABEL;
       case FOLDED:
         return FOLDED_LABEL;
+      case RUNNING_VIRTUAL_THREADS:
+        return RUNNING_VIRTUAL_THREADS_LABEL;
       case TASK:
         return TaskNames.taskName(defs.region(region[node]));
       default:

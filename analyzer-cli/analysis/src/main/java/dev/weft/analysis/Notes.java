@@ -100,8 +100,10 @@ final class Notes {
     add(
         n,
         c.virtualThreadRecords,
-        "virtual-thread mount/unmount records: a carrier's time running virtual threads counts"
-            + " as the carrier's too (see carrier_utilisation)");
+        "virtual-thread mount/unmount records: a carrier's time running a virtual thread is"
+            + " the carrier's execution at "
+            + CallPathTree.RUNNING_VIRTUAL_THREADS_LABEL
+            + ", besides the virtual thread's own time (see carrier_utilisation)");
     return n;
   }
 

@@ -52,7 +52,7 @@ final class ThreadReplay {
     while (th.depth > 0) {
       r.closeTop(th, t);
     }
-    if (th.worker()) {
+    if (th.worker() && !th.mounted) {
       endIdle(th, t, -1);
     }
     flushIdle(th);
@@ -60,8 +60,25 @@ final class ThreadReplay {
     th.end = t;
   }
 
-  /** A mount or unmount of a virtual thread on carrier {@code th}. */
+  /**
+   * A mount or unmount of a virtual thread on carrier {@code th}. A carrier (a pool worker of the
+   * virtual-thread scheduler) runs the virtual thread from the mount to the unmount: outside frames
+   * of its own that time is not idle but execution at {@link CallPathTree#runningVirtualThreads}.
+   * The critical path still sees it as the carrier waiting: the virtual thread's own chain carries
+   * that work.
+   */
   void carrierSwitch(ThreadState th, long t, boolean mount, long vthreadJavaId) {
+    if (mount && !th.mounted) {
+      if (th.depth == 0 && th.worker()) {
+        endIdle(th, t, -1);
+      }
+      th.mounted = true;
+    } else if (!mount && th.mounted) {
+      th.mounted = false;
+      if (th.depth == 0 && th.worker()) {
+        startIdle(th, t);
+      }
+    }
     if (!out.wantsCarrierSwitches()) {
       return;
     }
@@ -85,7 +102,10 @@ final class ThreadReplay {
     th.lastT = t;
     int top = th.depth - 1;
     if (top < 0) {
-      if (!th.worker()) {
+      if (th.mounted) {
+        exec(th, r.tree.runningVirtualThreads(), -1, d);
+        r.critical.waiting(th.index, ROOT, t);
+      } else if (!th.worker()) {
         exec(th, ROOT, -1, d);
         r.critical.work(th.index, ROOT, t);
       } else {
@@ -228,7 +248,7 @@ final class ThreadReplay {
       long t,
       long obj,
       int endsIdleOf) {
-    if (th.depth == 0 && th.worker()) {
+    if (th.depth == 0 && th.worker() && !th.mounted) {
       endIdle(th, t, endsIdleOf);
     }
     return th.push(kind, node, region, inst, stat, t, obj);
@@ -236,7 +256,7 @@ final class ThreadReplay {
 
   void pop(ThreadState th, long t) {
     th.depth--;
-    if (th.depth == 0 && th.worker()) {
+    if (th.depth == 0 && th.worker() && !th.mounted) {
       startIdle(th, t);
     }
   }

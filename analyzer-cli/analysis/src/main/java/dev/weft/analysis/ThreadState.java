@@ -119,6 +119,13 @@ final class ThreadState {
   /** It ran virtual threads (a VTHREAD_MOUNT on its stream): the JVM does not count carriers. */
   boolean carrier;
 
+  /**
+   * It runs a virtual thread now (between a VTHREAD_MOUNT and its VTHREAD_UNMOUNT): time outside
+   * its own frames is then not idle but {@link CallPathTree#runningVirtualThreads} (see {@link
+   * ThreadReplay#carrierSwitch}).
+   */
+  boolean mounted;
+
   ThreadState(int index, int stream, String name, int pool, long begin) {
     this.index = index;
     this.stream = stream;

@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code vthread_pinning} and {@code carrier_utilisation} on a trace written by hand. */
+/**
+ * {@code vthread_pinning}, {@code carrier_utilisation} and carriers' idle time on a trace written
+ * by hand.
+ */
 class VirtualThreadPropertiesTest {
   private static final long MONITOR = 11;
 
@@ -80,6 +83,25 @@ class VirtualThreadPropertiesTest {
     assertEquals(Map.of("monitor", 1000 * US, "sleep", 500 * US), p.causes());
     assertEquals(1000 * US, p.thread("v1"));
     assertEquals(500 * US, p.thread("v2"));
+  }
+
+  /**
+   * A carrier runs a virtual thread from its mount to its unmount: that is not idle time but the
+   * carrier's execution at (running virtual threads). Both carriers live 0..4000 µs (defined at 0,
+   * no THREAD_END); c1 runs v1 0..1040, c2 runs v2 100..720 and v1 3000..3030. Each carrier's life
+   * is counted once.
+   */
+  @Test
+  void carriersAreNotIdleWhileTheyRunAVirtualThread() throws Exception {
+    AnalysisResult r = Analyzer.analyze(trace());
+    assertEquals((4000 - 1040) * US, Check.onThread(r, "idle_threads", "c1"));
+    assertEquals((4000 - 620 - 30) * US, Check.onThread(r, "idle_threads", "c2"));
+    assertEquals(
+        (1040 + 620 + 30) * US,
+        Check.atPath(r, "execution", CallPathTree.RUNNING_VIRTUAL_THREADS_LABEL));
+    assertEquals(1040 * US, Check.onThread(r, "execution", "c1"));
+    assertEquals(650 * US, Check.onThread(r, "execution", "c2"));
+    Check.partition(r, Map.of("c1", 4000 * US, "c2", 4000 * US, "v1", 3019 * US, "v2", 609 * US));
   }
 
   @Test

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The virtual-thread properties against {@link VirtualPinningApp}'s own measurements, on JDK 25
  * (JDK 17 has no virtual threads: skipped where only 17 is installed): {@code vthread_pinning} is
  * the time the class initialisers slept (±15 %), none of the unpinned sleeps; {@code
- * carrier_utilisation} covers at least that time and its timeline adds up to its severity.
+ * carrier_utilisation} covers at least that time and its timeline adds up to its severity; a
+ * carrier's time running virtual threads is its execution, not idle time.
  */
 @Tag("child-jvm")
 class VirtualThreadPropertiesIT {
@@ -89,6 +90,17 @@ class VirtualThreadPropertiesIT {
             <= carriers.severityNs() / 100 + t.rows().size() * window / 1000,
         "the timeline adds up to the busy time: " + busy + facts);
     assertTrue(facts.contains("Carrier utilisation over time"), facts);
+    // A carrier running a virtual thread is not idle: that time is its execution, at (running
+    // virtual threads), as long as carrier_utilisation's busy time.
+    for (AnalysisResult.ThreadSeverity c : carriers.byThread()) {
+      long ran = c.severityNs();
+      long executed = r.property("execution").thread(c.thread());
+      long idle = r.property("idle_threads").thread(c.thread());
+      assertTrue(
+          Math.abs(executed - ran) <= ran / 100 + 1_000_000,
+          c.thread() + " ran virtual threads " + ran + " ns, executed " + executed + facts);
+      assertTrue(idle + ran <= window, c.thread() + " idle " + idle + " ns" + facts);
+    }
     assertTrue(AnalysisJson.toJson(r).contains("\"timeline\""), "the JSON carries it");
 
     // The virtual threads are threads of their own in the HTML timeline and the OTF2 archive.

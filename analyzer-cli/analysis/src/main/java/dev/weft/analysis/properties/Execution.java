@@ -17,7 +17,10 @@ import dev.weft.analysis.ThreadTime;
         free, failed or re-entrant acquisitions, and a thread's time before its first event when \
         the trace started late (its state there is unknown, so no wait is invented). It is \
         attributed to the innermost call path: user region, task (under the call site that created \
-        it), or the parallel region on the thread that forked it.\
+        it), or the parallel region on the thread that forked it. A carrier's time running a \
+        virtual thread outside frames of its own is execution at the pseudo call path (running \
+        virtual threads): the same time is the virtual thread's own on its logical thread, and \
+        [[carrier_utilisation]] shows it per carrier over time.\
         """,
     diagnosis =
         """

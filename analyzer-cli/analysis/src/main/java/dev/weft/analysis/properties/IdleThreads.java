@@ -23,15 +23,19 @@ import java.util.List;
         [[limited_parallelism]], except the part between a region's FORK and the worker's first \
         task in it, which is [[thread_management]]. Short tasks recorded only as TASK_SUMMARY \
         (aggregated mode) are busy time: their total duration is taken out of the worker's idle \
-        time since the previous summary, in-flight idle first. Attributed to the worker at the \
-        root call path.\
+        time since the previous summary, in-flight idle first. A carrier of virtual threads (a \
+        worker of their scheduler) is not idle while it runs one, from its VTHREAD_MOUNT to the \
+        VTHREAD_UNMOUNT: that time is [[execution]] at (running virtual threads); it is idle when \
+        no virtual thread was ready to run. Attributed to the worker at the root call path.\
         """,
     diagnosis =
         """
         A high exclusive value means the program is sequential for long stretches while a pool \
         keeps threads: the master-only pattern, where the master computes or does I/O while the \
         team sleeps. Overlap that sequential work with parallel work, or shrink the pool. Compare \
-        with [[limited_parallelism]], which is idleness during parallel work.\
+        with [[limited_parallelism]], which is idleness during parallel work. Idle carriers of \
+        virtual threads mean no virtual thread was ready to run: look at the virtual threads' own \
+        waits; more carriers would not help.\
         """)
 public final class IdleThreads extends Property {
   @Override
