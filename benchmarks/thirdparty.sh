@@ -6,7 +6,8 @@
 #
 #   benchmarks/thirdparty.sh [--rounds N] [--out DIR] [WORKLOAD...]     (default: all four, 2 rounds)
 #
-# WORKLOAD is h2, caffeine, lucene or disruptor. Wall times are the median over the rounds; the
+# WORKLOAD is h2, caffeine, lucene, disruptor, or h2-virtual (virtual threads: needs JAVA set to a JDK 21
+# or later, e.g. JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java; not in the default set). Wall times are the median over the rounds; the
 # variants of one round run back to back, so compare ratios, not absolute times. The per-tool
 # details (compare.py) are from the last round. Not part of CI. Needs java, javac, jfr, mvn, python3,
 # GNU time (/usr/bin/time). The drivers are in benchmarks/thirdparty/src (benchmarks/THIRDPARTY.md).
@@ -21,17 +22,17 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) rounds="$2"; shift ;;
     --out) out="$2"; shift ;;
-    h2|caffeine|lucene|disruptor) workloads+=("$1") ;;
-    *) echo "usage: benchmarks/thirdparty.sh [--rounds N] [--out DIR] [h2|caffeine|lucene|disruptor...]" >&2; exit 2 ;;
+    h2|h2-virtual|caffeine|lucene|disruptor) workloads+=("$1") ;;
+    *) echo "usage: benchmarks/thirdparty.sh [--rounds N] [--out DIR] [h2|h2-virtual|caffeine|lucene|disruptor...]" >&2; exit 2 ;;
   esac
   shift
 done
 [[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 caffeine lucene disruptor)
 
 # Scale of each workload: about 4-8 s of plain run time on 2 cores.
-declare -A scale=([h2]=0.15 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4)
+declare -A scale=([h2]=0.15 [h2-virtual]=0.4 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4)
 # Thread-name prefixes of the workload's threads (JFR and async-profiler figures are restricted to them).
-declare -A threads=([h2]="h2-worker-,main" [caffeine]="cache-reader-,async-reader-,cache-loader-,ForkJoinPool.commonPool,main"
+declare -A threads=([h2]="h2-worker-,main" [h2-virtual]="h2-vt-,main" [caffeine]="cache-reader-,async-reader-,cache-loader-,ForkJoinPool.commonPool,main"
   [lucene]="indexer-,Lucene Merge Thread,main" [disruptor]="disruptor-producer,disruptor-handler-,main")
 
 if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/cli/target/weft.jar" ]]; then
@@ -47,11 +48,15 @@ ap="$tp/target/ap/libasyncProfiler.so"
 cp="$tp/target/classes:$tp/target/lib/*"
 mkdir -p "$out"
 
+# The JVM the workloads run on (JAVA), and the jfr tool beside it that reads their recordings.
+java="${JAVA:-java}"
+JFR="$(dirname "$(command -v "$java")")/jfr"
+export JFR
 run() { # run VARIANT WORKLOAD DIR JAVA_OPTS...: appends "variant elapsed user sys" to DIR/times
   local variant="$1" w="$2" d="$3"
   shift 3
   /usr/bin/time -f "$variant %e %U %S" -a -o "$d/times" \
-    java "$@" -cp "$cp" thirdparty.Main "$w" "${scale[$w]}" > "$d/$variant.out" 2> "$d/$variant.err" || {
+    "$java" "$@" -cp "$cp" thirdparty.Main "$w" "${scale[$w]}" > "$d/$variant.out" 2> "$d/$variant.err" || {
     echo "$w/$variant failed: $(tail -3 "$d/$variant.err")" >&2
   }
 }

@@ -11,6 +11,7 @@ Writes DIR/summary.json and prints the top waits of each tool.
 """
 import collections
 import json
+import os
 import subprocess
 import sys
 
@@ -66,7 +67,7 @@ def weft(d):
 
 def jfr(d, prefixes):
     types = ["jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.JavaMonitorWait", "jdk.ThreadSleep"]
-    raw = subprocess.run(["jfr", "print", "--json", "--stack-depth", "24", "--events", ",".join(types),
+    raw = subprocess.run([os.environ.get("JFR", "jfr"), "print", "--json", "--stack-depth", "24", "--events", ",".join(types),
                           f"{d}/jfr.jfr"], capture_output=True, text=True, check=True).stdout
     evs = json.loads(raw)["recording"]["events"]
     tot = collections.Counter()
