@@ -38,9 +38,24 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
     names = List.copyOf(names);
   }
 
-  /** The thread's last name: the one reports use. */
+  /**
+   * The thread's last name: the one reports use. A thread without a name (virtual threads usually
+   * have none) is named by its Java thread id, as {@code jstack} shows it: {@code "virtual #42"}.
+   */
   public String name() {
-    return names.isEmpty() ? "stream-" + stream : names.get(names.size() - 1).name();
+    if (names.isEmpty()) {
+      return "stream-" + stream;
+    }
+    String name = names.get(names.size() - 1).name();
+    if (!name.isEmpty()) {
+      return name;
+    }
+    return unnamedLabel();
+  }
+
+  /** What names the thread while its name is empty: its Java thread id, {@code "virtual #42"}. */
+  public String unnamedLabel() {
+    return (isVirtual() || isCarried() ? "virtual #" : "thread #") + javaId;
   }
 
   public boolean isVirtual() {

@@ -171,7 +171,7 @@ final class PrintCommand implements Callable<Integer> {
     for (String wanted : threadNames) {
       boolean found = false;
       for (ThreadDef d : t.definitions().threads()) {
-        if (d.names().stream().anyMatch(n -> n.name().equals(wanted))) {
+        if (d.name().equals(wanted) || d.names().stream().anyMatch(n -> n.name().equals(wanted))) {
           selected[d.stream()] = true;
           found = true;
         }
@@ -217,13 +217,19 @@ final class PrintCommand implements Callable<Integer> {
   private static final class ThreadNames {
     private final Map<Integer, List<ThreadDef.Rename>> renames = new HashMap<>();
     private final Map<Integer, Integer> current = new HashMap<>();
+
+    /** Each stream's label while it has no name ({@link ThreadDef#unnamedLabel}). */
+    private final Map<Integer, String> unnamed = new HashMap<>();
+
     private int maxLength;
 
     ThreadNames(Trace t) {
       for (ThreadDef d : t.definitions().threads()) {
         renames.put(d.stream(), d.names());
+        unnamed.put(d.stream(), d.unnamedLabel());
         for (ThreadDef.Rename r : d.names()) {
-          maxLength = Math.max(maxLength, r.name().length());
+          maxLength =
+              Math.max(maxLength, (r.name().isEmpty() ? d.unnamedLabel() : r.name()).length());
         }
       }
     }
@@ -243,7 +249,8 @@ final class PrintCommand implements Callable<Integer> {
         i++;
       }
       current.put(stream, i);
-      return names.get(i).name();
+      String name = names.get(i).name();
+      return name.isEmpty() ? unnamed.get(stream) : name;
     }
   }
 }
