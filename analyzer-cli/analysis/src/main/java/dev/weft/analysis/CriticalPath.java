@@ -178,6 +178,15 @@ final class CriticalPath {
   private int lastCompletionThread = -1;
   int openJoins;
 
+  /**
+   * Threads that ended and whose chains were let go: of the ended threads only the heaviest chain
+   * can be the critical path, so only it is kept ({@link #retire}).
+   */
+  private final boolean[] retired;
+
+  /** The ended thread whose chain is heaviest (the first of equals), or -1. */
+  private int heaviestEnded = -1;
+
   /** Whether the recording has ended: see {@link #recordingEnded}. */
   private boolean ended;
 
@@ -193,6 +202,7 @@ final class CriticalPath {
     Arrays.fill(pos, Long.MIN_VALUE);
     busyUntil = new long[threads];
     Arrays.fill(busyUntil, Long.MIN_VALUE);
+    retired = new boolean[threads];
     for (int i = 0; i < threads; i++) {
       pending[i] = new Pending();
     }
@@ -467,6 +477,39 @@ final class CriticalPath {
       endedTasks.put(taskId, s);
       endedTaskTimes.put(taskId, t);
     }
+    if (thread) {
+      retire(th);
+    }
+  }
+
+  /**
+   * Thread {@code th} ended: its chain no longer changes, and what others take over from it was
+   * snapshotted. Of the ended threads only the heaviest chain (the first of equals, as {@link
+   * #heaviest} picks) can be the critical path: the others are let go, so that memory follows the
+   * live threads, not every thread that ever ran.
+   */
+  private void retire(int th) {
+    if (heaviestEnded < 0) {
+      heaviestEnded = th;
+      return;
+    }
+    long w = weight(th);
+    long best = weight(heaviestEnded);
+    if (w > best || (w == best && th < heaviestEnded)) {
+      letGo(heaviestEnded);
+      heaviestEnded = th;
+    } else {
+      letGo(th);
+    }
+  }
+
+  private void letGo(int th) {
+    retired[th] = true;
+    chain[th] = null;
+    pending[th] = null;
+    if (th < joinTargets.length) {
+      joinTargets[th] = null;
+    }
   }
 
   private long[][] joinTargets = new long[0][];
@@ -604,7 +647,7 @@ final class CriticalPath {
     int best = -1;
     long most = -1;
     for (int i = 0; i < chain.length; i++) {
-      if (weight(i) > most) {
+      if (!retired[i] && weight(i) > most) {
         most = weight(i);
         best = i;
       }

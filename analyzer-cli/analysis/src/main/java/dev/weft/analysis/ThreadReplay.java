@@ -39,6 +39,7 @@ final class ThreadReplay {
     th.ended = true;
     r.critical.completed(th.index, t, r.javaId(th), true);
     r.joinCauses.ended(th.index, ROOT, r.javaId(th), t);
+    th.releaseAfterEnd();
   }
 
   /** Ends a thread that did not end itself at {@code t}: charges it and closes what is open. */

@@ -175,6 +175,26 @@ final class ThreadState {
     return i;
   }
 
+  /**
+   * Gives back the frame stack and the pairing state once the thread has ended (its THREAD_END): no
+   * event of it is replayed after that, and a program may run hundreds of thousands of short
+   * threads (virtual threads), whose state would otherwise stay until the end of the analysis.
+   */
+  void releaseAfterEnd() {
+    kind = new byte[1];
+    node = new int[1];
+    region = new int[1];
+    inst = new int[1];
+    stat = new int[1];
+    start = new long[1];
+    accum = new long[1];
+    aux = new long[1];
+    obj = new long[1];
+    held = new long[1];
+    heldShared = new boolean[1];
+    pairs = null;
+  }
+
   /** The innermost frame of kind {@code k} whose object is {@code object}, or -1. */
   int find(byte k, long object) {
     for (int i = depth - 1; i >= 0; i--) {

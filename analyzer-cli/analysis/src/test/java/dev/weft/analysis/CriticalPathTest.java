@@ -286,6 +286,29 @@ class CriticalPathTest {
   }
 
   /**
+   * Of the threads that ended, only the heaviest chain is kept (memory follows the live threads): b
+   * (0..100) ends first, then a (0..500), which replaces it, then c (0..500, as heavy as a but
+   * defined after it), which does not; d (300..600) is still alive at the END record. a's chain is
+   * the path, as if every chain had been kept: the heaviest, the first of equals.
+   */
+  @Test
+  void theHeaviestEndedThreadsChainIsKeptWhenOthersEnd() throws Exception {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    StreamWriter c = f.thread("c", 0);
+    StreamWriter d = f.thread("d", 0);
+    a.threadEnd(500);
+    b.threadEnd(100);
+    c.threadEnd(500);
+    d.threadBegin(300);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(600));
+    assertEquals(500, cp.lengthNs());
+    assertEquals(500, cp.thread("a"));
+    assertEquals(0, cp.thread("c"));
+  }
+
+  /**
    * The critical path of {@code trace}, the same whether it is computed on the replaying thread or
    * on a thread of its own.
    */
