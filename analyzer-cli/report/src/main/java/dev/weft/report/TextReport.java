@@ -238,12 +238,18 @@ public final class TextReport {
             "Delay costs (waits charged to the thread and call path whose work caused them)");
         header = true;
       }
+      // At least MAX_THREADS causers, and beyond them those above 1 %: a program of thousands of
+      // short threads (virtual threads) would otherwise list every one of them.
       List<String> threads = new ArrayList<>();
       for (ThreadSeverity t : p.byThread()) {
-        if (threads.size() == MAX_THREADS && t.severityNs() * 100 <= p.exclusiveNs()) {
+        if (threads.size() >= MAX_THREADS && t.severityNs() * 100 <= p.exclusiveNs()) {
           break;
         }
         threads.add(t.thread() + " " + duration(t.severityNs()));
+      }
+      int more = p.byThread().size() - threads.size();
+      if (more > 0) {
+        threads.add("... " + more + " more (each ≤ 1 %)");
       }
       wrap(
           b,
@@ -255,7 +261,7 @@ public final class TextReport {
               + String.join(", ", threads));
       int shown = 0;
       for (CallPathSeverity c : p.byCallpath()) {
-        if (shown++ == MAX_CHILDREN && c.severityNs() * 100 <= p.exclusiveNs()) {
+        if (shown++ >= MAX_CHILDREN && c.severityNs() * 100 <= p.exclusiveNs()) {
           break;
         }
         wrap(
@@ -289,7 +295,7 @@ public final class TextReport {
     b.append("   threads (time on the path):\n");
     int shown = 0;
     for (AnalysisResult.CriticalThread t : cp.byThread()) {
-      if (shown++ == MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
+      if (shown++ >= MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
         break;
       }
       threadRow(b, t.thread(), duration(t.ns()), pct(t.ns(), cp.lengthNs()));

@@ -3,6 +3,7 @@ package dev.weft.analysis;
 import static dev.weft.analysis.Check.atPath;
 import static dev.weft.analysis.Check.cause;
 import static dev.weft.analysis.Check.onThread;
+import static dev.weft.analysis.Check.property;
 import static dev.weft.analysis.Check.severity;
 import static dev.weft.analysis.TraceFixture.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -66,5 +67,41 @@ class DelayCostTest {
     assertEquals(100, onThread(r, "delay_cost_lock", "b"));
     assertEquals(250, atPath(r, "delay_cost_lock", label("update", 30)));
     assertEquals(cause(r, "lock_contention", "waiting_for_holder_ns"), severity(r, "delay_cost"));
+  }
+
+  /**
+   * w waits while 30 threads hold the lock in turn: h0..h8 for 1000 ns each, h9..h29 for 1 ns each.
+   * The text names the nine that caused more than 1 % and counts the other 21, rather than listing
+   * every thread (a program of thousands of short threads listed thousands).
+   */
+  @Test
+  void aLongListOfCausersNamesTheLargestAndCountsTheRest() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 31);
+    f.object(5, ConstructKind.MONITOR, 0);
+    StreamWriter w = f.thread("w", 0);
+    StreamWriter[] h = new StreamWriter[30];
+    for (int i = 0; i < h.length; i++) {
+      h[i] = f.thread("h" + i, 0);
+    }
+    w.lockRequest(5, sync, 5);
+    long t = 10;
+    for (int i = 0; i < h.length; i++) {
+      long hold = i < 9 ? 1000 : 1;
+      h[i].lockRequest(t, sync, 5);
+      h[i].lockAcquired(t, 5, 0);
+      h[i].lockReleased(t + hold, 5);
+      t += hold + 1;
+    }
+    w.lockAcquired(t, 5, 0);
+    w.lockReleased(t + 1, 5);
+    AnalysisResult r = Analyzer.analyze(f.close(t + 10));
+    assertEquals(30, property(r, "delay_cost_lock").byThread().size());
+    String text = TextReport.render(r).replaceAll("\\s+", " ");
+    assertTrue(text.contains("Lock delay cost 9.1 us, caused by: h"), text);
+    assertTrue(text.contains("h8 "), text);
+    assertTrue(text.contains("... 21 more (each ≤ 1 %)"), text);
+    String causers = text.substring(text.indexOf("caused by:"), text.indexOf("more (each"));
+    assertTrue(!causers.contains("h9 ") && !causers.contains("h29 "), causers);
   }
 }
