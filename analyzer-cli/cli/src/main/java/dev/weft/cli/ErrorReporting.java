@@ -139,6 +139,13 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
     if (t instanceof IOException) {
       return describe((IOException) t);
     }
+    if (t instanceof OutOfMemoryError) {
+      return "out of memory ("
+          + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+          + " MiB of heap): give weft more, e.g. WEFT_JAVA_OPTS=-Xmx4g (an analysis keeps state"
+          + " per live thread, per lock and per call path; a trace of hundreds of thousands of"
+          + " threads needs a few KiB each)";
+    }
     return "internal error: "
         + t.getClass().getName()
         + (t.getMessage() == null ? "" : ": " + oneLine(t.getMessage()))
