@@ -142,9 +142,8 @@ final class ErrorReporting implements IExecutionExceptionHandler, IParameterExce
     if (t instanceof OutOfMemoryError) {
       return "out of memory ("
           + Runtime.getRuntime().maxMemory() / (1024 * 1024)
-          + " MiB of heap): give weft more, e.g. WEFT_JAVA_OPTS=-Xmx4g (an analysis keeps state"
-          + " per live thread, per lock and per call path; a trace of hundreds of thousands of"
-          + " threads needs a few KiB each)";
+          + " MiB of heap): give weft more, e.g. WEFT_JAVA_OPTS=-Xmx4g (an analysis keeps a few"
+          + " KiB per thread, and state per lock and per call path)";
     }
     return "internal error: "
         + t.getClass().getName()
