@@ -34,7 +34,10 @@ import java.util.function.IntFunction;
         saturated (CPU-bound virtual threads, or [[vthread_pinning]] holding carriers while \
         blocked). Carriers mostly idle while the program is slow: the virtual threads wait for \
         something else (I/O, locks: see the waits under [[time]]), and more carriers would not \
-        help. Uneven rows: work arrives in bursts.\
+        help. Uneven rows: work arrives in bursts. A virtual thread's recorded wait ends when it \
+        runs again on a carrier, so the time it was ready but waited for a free carrier is inside \
+        that wait (or inside a sleep, which counts as execution): with saturated carriers, waits \
+        and sleeps read longer than what the virtual threads waited for.\
         """)
 public final class CarrierUtilisation extends Property {
   static final int BUCKETS = 20;
