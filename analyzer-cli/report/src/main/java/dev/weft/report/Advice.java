@@ -6,9 +6,11 @@ import dev.weft.analysis.AnalysisResult.RegionResult;
 import dev.weft.analysis.AnalysisResult.ThreadSeverity;
 import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.PropertyRegistry;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The "what to do" line of a finding, built from what was found (where, on which threads, split
@@ -30,9 +32,34 @@ final class Advice {
           case "join_wait" -> join(p, site);
           case "work_imbalance" -> imbalance(r);
           case "condition_wait" -> condition(p, site);
+          case "idle_threads" -> idleCarriers(p, r);
           default -> null;
         };
     return specific == null ? general : specific;
+  }
+
+  /**
+   * Idle threads that are all carriers of virtual threads (they ran some, carrier_utilisation): no
+   * virtual thread was ready to run, which the pool-worker advice (the master-only pattern) does
+   * not fit.
+   */
+  private static String idleCarriers(PropertyResult p, AnalysisResult r) {
+    PropertyResult carriers = r.property("carrier_utilisation");
+    if (carriers == null || p.byThread().isEmpty()) {
+      return null;
+    }
+    Set<String> names = new HashSet<>();
+    for (ThreadSeverity t : carriers.byThread()) {
+      names.add(t.thread());
+    }
+    for (ThreadSeverity t : p.byThread()) {
+      if (!names.contains(t.thread())) {
+        return null;
+      }
+    }
+    return "The idle threads are carriers of virtual threads: no virtual thread was ready to run"
+        + " then: the virtual threads were waiting (see their waits) or there were none. More"
+        + " carriers would not help.";
   }
 
   private static String barrier(PropertyResult p, AnalysisResult r, String site) {
