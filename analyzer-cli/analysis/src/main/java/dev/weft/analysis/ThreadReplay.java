@@ -53,7 +53,7 @@ final class ThreadReplay {
     while (th.depth > 0) {
       r.closeTop(th, t);
     }
-    if (th.worker() && !th.mounted) {
+    if (th.idlesOutsideFrames()) {
       endIdle(th, t, -1);
     }
     flushIdle(th);
@@ -249,7 +249,7 @@ final class ThreadReplay {
       long t,
       long obj,
       int endsIdleOf) {
-    if (th.depth == 0 && th.worker() && !th.mounted) {
+    if (th.depth == 0 && th.idlesOutsideFrames()) {
       endIdle(th, t, endsIdleOf);
     }
     return th.push(kind, node, region, inst, stat, t, obj);
@@ -257,7 +257,7 @@ final class ThreadReplay {
 
   void pop(ThreadState th, long t) {
     th.depth--;
-    if (th.depth == 0 && th.worker() && !th.mounted) {
+    if (th.depth == 0 && th.idlesOutsideFrames()) {
       startIdle(th, t);
     }
   }

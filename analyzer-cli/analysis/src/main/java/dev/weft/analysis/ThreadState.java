@@ -144,6 +144,14 @@ final class ThreadState {
     return pool >= 0;
   }
 
+  /**
+   * Whether its time outside frames of its own is idle: a pool worker not running a virtual thread
+   * now (a carrier's mounted time is execution, see {@link ThreadReplay#carrierSwitch}).
+   */
+  boolean idlesOutsideFrames() {
+    return worker() && !mounted;
+  }
+
   int top() {
     return depth - 1;
   }
