@@ -6,6 +6,7 @@ import dev.weft.testapps.scenarios.ExecutorQueue;
 import dev.weft.testapps.scenarios.ForkJoinDag;
 import dev.weft.testapps.scenarios.ForkJoinImbalance;
 import dev.weft.testapps.scenarios.FutureWait;
+import dev.weft.testapps.scenarios.GateWait;
 import dev.weft.testapps.scenarios.Hello;
 import dev.weft.testapps.scenarios.IdleThreads;
 import dev.weft.testapps.scenarios.LockContention;
@@ -31,6 +32,7 @@ public final class Scenarios {
           new LockContention(),
           new LockConvoy(),
           new NotifyChain(),
+          new GateWait(),
           new DelayChain(),
           new ForkJoinImbalance(),
           new ForkJoinDag(),

@@ -32,7 +32,9 @@ public enum ConstructKind {
   PARK(24, "park"),
   SPIN(25, "spin"),
   NOTIFY(26, "notify"),
-  VIRTUAL_THREAD(27, "virtual_thread");
+  VIRTUAL_THREAD(27, "virtual_thread"),
+  /** An acquire of a synchronizer of the program's own, built on AbstractQueuedSynchronizer. */
+  SYNCHRONIZER(28, "synchronizer");
 
   private static final ConstructKind[] BY_CODE = new ConstructKind[256];
 

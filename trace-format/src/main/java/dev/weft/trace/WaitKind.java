@@ -8,6 +8,13 @@ public final class WaitKind {
   public static final int PARK = 4;
   public static final int YIELD = 5;
 
+  /**
+   * An acquire of a synchronizer built on {@code AbstractQueuedSynchronizer} (or its long variant)
+   * by the program or a library: what it waits for is the subclass's own rule (a latch of its own,
+   * a lock, a gate), so the wait is known but not its waker.
+   */
+  public static final int SYNCHRONIZER = 6;
+
   private WaitKind() {}
 
   /** The lower_snake_case name of a wait kind code. */
@@ -23,6 +30,8 @@ public final class WaitKind {
         return "park";
       case YIELD:
         return "yield";
+      case SYNCHRONIZER:
+        return "synchronizer";
       default:
         return "wait_" + kind;
     }

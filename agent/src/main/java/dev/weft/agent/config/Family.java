@@ -22,7 +22,8 @@ public enum Family {
   /** CyclicBarrier, Phaser, CountDownLatch: BARRIER_*. */
   BARRIERS("barriers"),
   /**
-   * Object.wait, Condition.await, LockSupport.park, Thread.sleep, notify/signal: WAIT_*, NOTIFY.
+   * Object.wait, Condition.await, LockSupport.park, Thread.sleep, acquires of synchronizers built
+   * on AbstractQueuedSynchronizer, notify/signal: WAIT_*, NOTIFY.
    */
   WAITS("waits"),
   /** Thread.onSpinWait and busy waits: SPIN_*. */

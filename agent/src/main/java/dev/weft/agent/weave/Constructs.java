@@ -30,6 +30,7 @@ import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
 import dev.weft.agent.constructs.SynchronizedFlags;
+import dev.weft.agent.constructs.Synchronizers;
 import dev.weft.agent.constructs.ThreadJoins;
 import dev.weft.agent.constructs.Threads;
 import dev.weft.agent.constructs.UserRegions;
@@ -58,6 +59,7 @@ public final class Constructs {
         new CountDownLatches(),
         new Waits(),
         new Conditions(),
+        new Synchronizers(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

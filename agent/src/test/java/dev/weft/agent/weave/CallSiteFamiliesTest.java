@@ -18,6 +18,7 @@ import dev.weft.agent.constructs.ReentrantLocks;
 import dev.weft.agent.constructs.Semaphores;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
+import dev.weft.agent.constructs.Synchronizers;
 import dev.weft.agent.constructs.ThreadJoins;
 import dev.weft.agent.constructs.Threads;
 import dev.weft.agent.constructs.Waits;
@@ -287,6 +288,29 @@ class CallSiteFamiliesTest {
     assertEquals(
         awaited.stream().map(e -> e.replace("a1", "a0")).toList(),
         w.run("awaitWithoutLock", () -> args(new ReentrantLock().newCondition())));
+  }
+
+  @Test
+  void synchronizers() throws Exception {
+    Woven w = weave(new Synchronizers(), WaitSamples.class);
+    List<String> wait =
+        List.of("waitEnter SYNCHRONIZER " + WaitKind.SYNCHRONIZER, "waitExit SYNCHRONIZER");
+    // Releases are not events; each acquire is a wait, also by reference, also when it fails.
+    assertEquals(
+        concat(wait, concat(wait, wait)),
+        w.run("ownLatch", () -> args(new WaitSamples.OwnLatch(1))));
+    assertEquals(wait, w.run("ownLatchTimesOut", () -> args(new WaitSamples.OwnLatch(1))));
+    assertEquals(wait, w.run("ownLatchWhenInterrupted", () -> args(new WaitSamples.OwnLatch(1))));
+    assertEquals(concat(wait, wait), w.run("ownMutex", () -> args(new WaitSamples.OwnMutex())));
+    // The JDK's own synchronizers are other families' constructs, never counted twice here.
+    assertTrue(
+        w.run(
+                "conditionAwait",
+                () -> {
+                  ReentrantLock lock = new ReentrantLock();
+                  return args(lock, lock.newCondition());
+                })
+            .isEmpty());
   }
 
   @Test

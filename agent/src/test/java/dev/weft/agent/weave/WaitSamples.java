@@ -1,6 +1,8 @@
 package dev.weft.agent.weave;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,5 +71,74 @@ public final class WaitSamples {
     Runnable yield = Thread::yield;
     yield.run();
     return 2;
+  }
+
+  /** A latch of a library's own, as databases build them: open at count 0. */
+  public static final class OwnLatch extends AbstractQueuedSynchronizer {
+    public OwnLatch(int count) {
+      setState(count);
+    }
+
+    @Override
+    protected int tryAcquireShared(int ignored) {
+      return getState() == 0 ? 1 : -1;
+    }
+
+    @Override
+    protected boolean tryReleaseShared(int ignored) {
+      for (; ; ) {
+        int c = getState();
+        if (c == 0) {
+          return false;
+        }
+        if (compareAndSetState(c, c - 1)) {
+          return c == 1;
+        }
+      }
+    }
+  }
+
+  /** A mutex on the long synchronizer whose rule throws when asked to acquire 0. */
+  public static final class OwnMutex extends AbstractQueuedLongSynchronizer {
+    @Override
+    protected boolean tryAcquire(long arg) {
+      if (arg == 0) {
+        throw new IllegalArgumentException("nothing to acquire");
+      }
+      return compareAndSetState(0, arg);
+    }
+
+    @Override
+    protected boolean tryRelease(long arg) {
+      setState(0);
+      return true;
+    }
+  }
+
+  /** Opens the latch, then acquires it directly, by reference and with a timeout. */
+  public static boolean ownLatch(OwnLatch latch) throws Exception {
+    latch.releaseShared(1);
+    latch.acquireSharedInterruptibly(1);
+    LongAction byReference = n -> latch.acquireShared((int) n);
+    byReference.run(1);
+    return latch.tryAcquireSharedNanos(1, 1_000);
+  }
+
+  /** A closed latch: the timed acquire times out. */
+  public static boolean ownLatchTimesOut(OwnLatch latch) throws Exception {
+    return latch.tryAcquireSharedNanos(1, 1_000_000);
+  }
+
+  /** A closed latch and an interrupted thread: the acquire throws. */
+  public static void ownLatchWhenInterrupted(OwnLatch latch) throws Exception {
+    Thread.currentThread().interrupt();
+    latch.acquireSharedInterruptibly(1);
+  }
+
+  /** Acquires and releases the mutex, then makes its rule throw. */
+  public static void ownMutex(OwnMutex mutex) {
+    mutex.acquire(1);
+    mutex.release(1);
+    mutex.acquire(0);
   }
 }

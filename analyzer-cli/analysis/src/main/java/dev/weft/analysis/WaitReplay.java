@@ -1,6 +1,7 @@
 package dev.weft.analysis;
 
 import static dev.weft.analysis.CallPathTree.ROOT;
+import static dev.weft.analysis.ThreadState.F_JOIN;
 import static dev.weft.analysis.ThreadState.F_SPIN;
 import static dev.weft.analysis.ThreadState.F_WAIT;
 
@@ -43,9 +44,18 @@ final class WaitReplay {
     return kind == WaitKind.OBJECT_WAIT || kind == WaitKind.CONDITION_AWAIT;
   }
 
+  /**
+   * The wait kind kept for a synchronizer's acquire made while another construct's wait is open: a
+   * program's own {@code Lock} built on a synchronizer and called as a {@code Lock} is recorded as
+   * both, and the wait is that lock's. No recorded wait kind (a 32-bit field) reads as this.
+   */
+  private static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
+
   void enter(ThreadState th, long t, int region, int kind) {
+    boolean partOfOuter =
+        kind == WaitKind.SYNCHRONIZER && th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
     int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
-    th.aux[i] = kind;
+    th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT : kind;
     if (notifiable(kind)) {
       openNotifiable++;
     }
@@ -86,6 +96,10 @@ final class WaitReplay {
   }
 
   void finishWait(ThreadState th, int i, long t) {
+    if (th.aux[i] == PART_OF_OUTER_WAIT && i > 0) {
+      th.accum[i - 1] += th.accum[i]; // the outer wait's own time: nothing of its own to report
+      return;
+    }
     WaitSpan w = waitSpan;
     w.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];

@@ -144,6 +144,13 @@ record E2eCase(
             Map.of()));
     cases.add(
         of(
+            "gate-wait",
+            List.of("--rounds", "4", "--open-ms", "10", "--own-ms", "2"),
+            Set.of("condition_wait_ns"),
+            Map.of(),
+            Map.of()));
+    cases.add(
+        of(
             "delay-chain",
             List.of("--work-ms", "10"),
             Set.of(

@@ -7,20 +7,29 @@ import dev.weft.trace.WaitKind;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Waiting for a notification: Object.wait, Condition.await, LockSupport.park. */
+/**
+ * Waiting for a notification: Object.wait, Condition.await, LockSupport.park, and acquires of
+ * synchronizers programs build on AbstractQueuedSynchronizer.
+ */
 @PropertyInfo(
     id = "condition_wait",
     parent = "time",
     name = "Condition wait",
-    info = "Time threads waited to be notified (Object.wait, Condition.await, park)",
+    info =
+        "Time threads waited to be notified (Object.wait, Condition.await, park, own"
+            + " synchronizers)",
     description =
         """
-        WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await or park (and wait kinds this \
-        version does not know): the thread waits for another thread to signal it, for example a \
-        consumer waiting for a producer. Sleep and yield are not waits (programs sleep on \
-        purpose): they count as [[execution]]. The monitor re-acquisition when the wait returns is \
-        part of this wait; only a separately recorded LOCK_REQUEST for it counts as \
-        [[lock_contention]]. Causes: ns per wait kind.\
+        WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await, park or synchronizer (and \
+        wait kinds this version does not know): the thread waits for another thread to signal \
+        it, for example a consumer waiting for a producer. A synchronizer wait is an acquire of a \
+        synchronizer that the program or a library built on AbstractQueuedSynchronizer (a \
+        database's own latch, a gate): its waker is not recorded, so it has no delay cost; one \
+        made inside another construct's wait (a Lock of the program's own, called as a Lock) is \
+        that wait's. Sleep and yield are not waits (programs sleep on purpose): they count as \
+        [[execution]]. The monitor re-acquisition when the wait returns is part of this wait; \
+        only a separately recorded LOCK_REQUEST for it counts as [[lock_contention]]. Causes: ns \
+        per wait kind.\
         """,
     diagnosis =
         """
@@ -29,6 +38,11 @@ import java.util.TreeMap;
         batches.\
         """)
 public final class ConditionWait extends Property {
+  /** Causes listed even at 0, so that JSON readers always find them. */
+  private static final int[] ALWAYS_LISTED = {
+    WaitKind.OBJECT_WAIT, WaitKind.CONDITION_AWAIT, WaitKind.PARK, WaitKind.SYNCHRONIZER
+  };
+
   private final long[] byKind = new long[8];
   private final Map<String, Long> other = new TreeMap<>();
 
@@ -49,14 +63,11 @@ public final class ConditionWait extends Property {
   @Override
   public Map<String, Long> causes() {
     Map<String, Long> m = new TreeMap<>(other);
-    for (int k : new int[] {WaitKind.OBJECT_WAIT, WaitKind.CONDITION_AWAIT, WaitKind.PARK}) {
+    for (int k : ALWAYS_LISTED) {
       m.put(WaitKind.name(k) + "_ns", byKind[k]);
     }
     for (int k = 0; k < byKind.length; k++) {
-      if (byKind[k] != 0
-          && k != WaitKind.OBJECT_WAIT
-          && k != WaitKind.CONDITION_AWAIT
-          && k != WaitKind.PARK) {
+      if (byKind[k] != 0) {
         m.put(WaitKind.name(k) + "_ns", byKind[k]);
       }
     }

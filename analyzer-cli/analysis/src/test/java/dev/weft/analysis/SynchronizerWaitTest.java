@@ -1,0 +1,66 @@
+package dev.weft.analysis;
+
+import static dev.weft.analysis.Check.atPath;
+import static dev.weft.analysis.Check.cause;
+import static dev.weft.analysis.Check.onThread;
+import static dev.weft.analysis.Check.severity;
+import static dev.weft.analysis.TraceFixture.label;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.WaitKind;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Waits in synchronizers that programs build on AbstractQueuedSynchronizer: a condition wait of
+ * their own kind, unless another construct's wait is open around them (a program's own Lock called
+ * as a Lock), whose wait they are.
+ */
+class SynchronizerWaitTest {
+  @TempDir Path tmp;
+
+  private static final long LOCK = 12;
+
+  @Test
+  void aSynchronizerWaitIsAConditionWaitOrTheOuterLocksWait() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int latch = f.region("CountUpDownLatch$Sync.acquireShared", ConstructKind.SYNCHRONIZER, 40);
+    int lock = f.region("Lock.lock", ConstructKind.REENTRANT_LOCK, 41);
+    int mutex = f.region("OwnLock$Sync.acquire", ConstructKind.SYNCHRONIZER, 42);
+    f.object(LOCK, ConstructKind.REENTRANT_LOCK, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+
+    // a waits 300 at its own latch.
+    a.waitEnter(100, latch, WaitKind.SYNCHRONIZER);
+    a.waitExit(400, latch);
+    // a holds an own Lock; b asks for it as a Lock, and the Lock waits in its synchronizer.
+    a.lockRequest(500, lock, LOCK);
+    a.lockAcquired(500, LOCK, 0);
+    b.lockRequest(510, lock, LOCK);
+    b.waitEnter(520, mutex, WaitKind.SYNCHRONIZER);
+    a.lockReleased(700, LOCK);
+    b.waitExit(720, mutex);
+    b.lockAcquired(730, LOCK, 0);
+    b.lockReleased(800, LOCK);
+    a.threadEnd(1000);
+    b.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(300, severity(r, "condition_wait"));
+    assertEquals(300, cause(r, "condition_wait", "synchronizer_ns"));
+    assertEquals(300, onThread(r, "condition_wait", "a"));
+    assertEquals(
+        300, atPath(r, "condition_wait", label("CountUpDownLatch$Sync.acquireShared", 40)));
+    // b's whole request, the synchronizer's wait inside it included, is the lock's contention.
+    assertEquals(220, onThread(r, "lock_api_contention", "b"));
+    assertEquals(190, cause(r, "lock_api_contention", "waiting_for_holder_ns"));
+    assertEquals(30, cause(r, "lock_api_contention", "handoff_latency_ns"));
+    assertEquals(0, onThread(r, "condition_wait", "b"));
+    Check.partition(r, Map.of("a", 1000L, "b", 1000L));
+  }
+}
