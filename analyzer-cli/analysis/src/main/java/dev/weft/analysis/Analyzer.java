@@ -301,6 +301,10 @@ public final class Analyzer {
     if (unchecked != null) {
       notes.add(unchecked);
     }
+    String load = replay.load.note(defs, replay);
+    if (load != null) {
+      notes.add(load);
+    }
     if (replay.tree.folded() > 0) {
       notes.add(
           replay.tree.folded()

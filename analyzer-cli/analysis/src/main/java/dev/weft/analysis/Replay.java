@@ -94,6 +94,9 @@ final class Replay implements PairMatcher.Listener {
   long minTime = Long.MAX_VALUE;
   final Counters counters = new Counters();
 
+  /** Constructs opened per call path, for the note on what the recording cost the program. */
+  final RecordingLoad load = new RecordingLoad();
+
   /** Counts of things the replay could not attribute or had to correct. */
   static final class Counters {
     long eventsAfterThreadEnd;

@@ -252,6 +252,7 @@ final class ThreadReplay {
     if (th.depth == 0 && th.idlesOutsideFrames()) {
       endIdle(th, t, endsIdleOf);
     }
+    r.load.opened(node);
     return th.push(kind, node, region, inst, stat, t, obj);
   }
 
