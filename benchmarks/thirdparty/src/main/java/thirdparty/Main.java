@@ -1,10 +1,10 @@
 package thirdparty;
 
-/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, caffeine, lucene or disruptor. */
+/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, reactor, caffeine, lucene or disruptor. */
 public final class Main {
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: Main h2|h2-virtual|hsqldb|caffeine|lucene|disruptor [scale]");
+      System.err.println("usage: Main h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor [scale]");
       System.exit(2);
     }
     double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
@@ -13,6 +13,7 @@ public final class Main {
       case "h2" -> H2Workload.run(scale);
       case "h2-virtual" -> H2VirtualWorkload.run(scale);
       case "hsqldb" -> HsqldbWorkload.run(scale);
+      case "reactor" -> ReactorWorkload.run(scale);
       case "caffeine" -> CaffeineWorkload.run(scale);
       case "lucene" -> LuceneWorkload.run(scale);
       case "disruptor" -> DisruptorWorkload.run(scale);

@@ -8,6 +8,7 @@ import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -34,7 +35,7 @@ public final class CountDownLatches extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
-          .owners(Owners.exactly(LATCH))
+          .owners(Owners.orSubtypes(Set.of(LATCH)))
           .call("await()V", AWAIT)
           .call("await(JLjava/util/concurrent/TimeUnit;)Z", AWAIT_TIMED)
           .call("countDown()V", COUNT_DOWN)

@@ -7,6 +7,7 @@ import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -23,7 +24,7 @@ public final class CyclicBarriers extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
-          .owners(Owners.exactly("java/util/concurrent/CyclicBarrier"))
+          .owners(Owners.orSubtypes(Set.of("java/util/concurrent/CyclicBarrier")))
           .call("await()I", AWAIT)
           .call("await(JLjava/util/concurrent/TimeUnit;)I", AWAIT)
           .build();

@@ -8,6 +8,7 @@ import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -38,7 +39,7 @@ public final class Phasers extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
-          .owners(Owners.exactly(PHASER))
+          .owners(Owners.orSubtypes(Set.of(PHASER)))
           .call("arriveAndAwaitAdvance()I", ARRIVE_AND_AWAIT)
           .call("awaitAdvance(I)I", AWAIT_PHASE)
           .call("awaitAdvanceInterruptibly(I)I", AWAIT_PHASE)

@@ -4,6 +4,7 @@ import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Calls of {@code Lock} and {@code ReentrantLock} in application code, a {@code locks} family:
@@ -11,8 +12,10 @@ import java.util.List;
  * times out or any interrupted attempt is ABORTED) and {@code unlock}, called directly or through a
  * method reference ({@code lock::lock}). A {@code Lock} may be any implementation: the JDK's (a
  * read/write lock's views, a stamped lock's views, which the recorder maps to their lock) or the
- * user's own, which is then a lock of its own. Calls through a user subclass's static type ({@code
- * MyLock.lock()}) are not recognised.
+ * user's own, which is then a lock of its own. Calls through the static type of a subclass of
+ * {@code ReentrantLock} ({@code MyLock.lock()}) are its calls too; those of a class of the user's
+ * own that only implements {@code Lock} are not (a {@code Lock} built on a synchronizer is seen
+ * through its synchronizer, {@link Synchronizers}).
  */
 public final class ReentrantLocks extends ApplicationCallSites {
   private static final CallTargets TARGETS =
@@ -23,7 +26,7 @@ public final class ReentrantLocks extends ApplicationCallSites {
                   ConstructKind.REENTRANT_LOCK,
                   "Lock",
                   0),
-              Owners.exactly("java/util/concurrent/locks/ReentrantLock"),
+              Owners.orSubtypes(Set.of("java/util/concurrent/locks/ReentrantLock")),
               ConstructKind.REENTRANT_LOCK,
               "ReentrantLock",
               0)

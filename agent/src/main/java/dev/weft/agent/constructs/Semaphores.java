@@ -9,6 +9,7 @@ import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Calls of {@code Semaphore} in application code, a {@code locks} family: every {@code acquire},
@@ -30,7 +31,7 @@ public final class Semaphores extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
-          .owners(Owners.exactly("java/util/concurrent/Semaphore"))
+          .owners(Owners.orSubtypes(Set.of("java/util/concurrent/Semaphore")))
           .call("acquire()V", ACQUIRE)
           .call("acquire(I)V", ACQUIRE)
           .call("acquireUninterruptibly()V", ACQUIRE_UNINTERRUPTIBLY)

@@ -9,6 +9,7 @@ import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Calls of {@code StampedLock} in application code, a {@code locks} family: {@code writeLock},
@@ -29,7 +30,7 @@ public final class StampedLocks extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
-          .owners(Owners.exactly("java/util/concurrent/locks/StampedLock"))
+          .owners(Owners.orSubtypes(Set.of("java/util/concurrent/locks/StampedLock")))
           .call("writeLock()J", LOCK)
           .call("readLock()J", LOCK)
           .call("writeLockInterruptibly()J", LOCK_INTERRUPTIBLY)

@@ -56,4 +56,38 @@ public final class BarrierSamples {
     Thread.currentThread().interrupt();
     await.run();
   }
+
+  /** A latch subclass, as libraries make them (a blocking subscriber that is its own latch). */
+  public static final class OwnLatch extends CountDownLatch {
+    public OwnLatch(int count) {
+      super(count);
+    }
+  }
+
+  /** A phaser subclass with its own advance rule. */
+  public static final class OwnPhaser extends Phaser {
+    public OwnPhaser(int parties) {
+      super(parties);
+    }
+
+    @Override
+    protected boolean onAdvance(int phase, int registeredParties) {
+      return false;
+    }
+  }
+
+  /** A barrier subclass. */
+  public static final class OwnBarrier extends CyclicBarrier {
+    public OwnBarrier(int parties) {
+      super(parties);
+    }
+  }
+
+  /** The calls made through the subclasses' own static types. */
+  public static int subclasses(OwnLatch latch, OwnPhaser phaser, OwnBarrier barrier)
+      throws Exception {
+    latch.countDown();
+    latch.await();
+    return phaser.arriveAndAwaitAdvance() + 10 * barrier.await();
+  }
 }

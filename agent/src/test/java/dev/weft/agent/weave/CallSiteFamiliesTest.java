@@ -195,6 +195,50 @@ class CallSiteFamiliesTest {
   }
 
   @Test
+  void lockSubclassesThroughTheirOwnTypes() throws Exception {
+    Supplier<Object[]> locks =
+        () ->
+            args(
+                new LockSamples.OwnLock(),
+                new LockSamples.OwnSemaphore(1),
+                new LockSamples.OwnStampedLock());
+    assertEquals(
+        List.of("lockRequest REENTRANT_LOCK a0", "lockAcquired a0 0", "lockReleased a0"),
+        weave(new ReentrantLocks(), LockSamples.class).run("subclasses", locks));
+    assertEquals(
+        List.of("lockRequest SEMAPHORE a1", "lockAcquired a1 " + SHARED, "lockReleased a1"),
+        weave(new Semaphores(), LockSamples.class).run("subclasses", locks));
+    assertEquals(
+        List.of("lockRequest STAMPED_LOCK a2", "lockAcquired a2 0", "lockReleased a2"),
+        weave(new StampedLocks(), LockSamples.class).run("subclasses", locks));
+  }
+
+  @Test
+  void barrierSubclassesThroughTheirOwnTypes() throws Exception {
+    Supplier<Object[]> barriers =
+        () ->
+            args(
+                new BarrierSamples.OwnLatch(1),
+                new BarrierSamples.OwnPhaser(1),
+                new BarrierSamples.OwnBarrier(1));
+    assertEquals(
+        List.of(
+            "barrierEnter COUNT_DOWN_LATCH a0 0",
+            "barrierExit COUNT_DOWN_LATCH a0 0 " + BarrierOutcome.LAST,
+            "barrierEnter COUNT_DOWN_LATCH a0 0",
+            "barrierExit COUNT_DOWN_LATCH a0 0 0"),
+        weave(new CountDownLatches(), BarrierSamples.class).run("subclasses", barriers));
+    assertEquals(
+        List.of("barrierEnter PHASER a1 0", "barrierExit PHASER a1 0 0"),
+        weave(new Phasers(), BarrierSamples.class).run("subclasses", barriers));
+    assertEquals(
+        List.of(
+            "barrierEnter CYCLIC_BARRIER a2 0",
+            "barrierExit CYCLIC_BARRIER a2 0 " + BarrierOutcome.LAST),
+        weave(new CyclicBarriers(), BarrierSamples.class).run("subclasses", barriers));
+  }
+
+  @Test
   void cyclicBarriers() throws Exception {
     Woven w = weave(new CyclicBarriers(), BarrierSamples.class);
     List<String> alone =

@@ -81,4 +81,25 @@ public final class LockSamples {
     Thread.currentThread().interrupt();
     acquire.run();
   }
+
+  /** Lock classes subclassed, called through the subclasses' own static types. */
+  public static final class OwnLock extends ReentrantLock {}
+
+  public static final class OwnSemaphore extends Semaphore {
+    public OwnSemaphore(int permits) {
+      super(permits);
+    }
+  }
+
+  public static final class OwnStampedLock extends StampedLock {}
+
+  public static boolean subclasses(OwnLock lock, OwnSemaphore semaphore, OwnStampedLock stamped)
+      throws Exception {
+    lock.lock();
+    lock.unlock();
+    semaphore.acquire();
+    semaphore.release();
+    stamped.unlockWrite(stamped.writeLock());
+    return true;
+  }
 }
