@@ -14,6 +14,7 @@ import dev.weft.testapps.scenarios.LockConvoy;
 import dev.weft.testapps.scenarios.Nested;
 import dev.weft.testapps.scenarios.NotifyChain;
 import dev.weft.testapps.scenarios.ParallelStream;
+import dev.weft.testapps.scenarios.QueueWait;
 import dev.weft.testapps.scenarios.Regions;
 import dev.weft.testapps.scenarios.SparseCg;
 import dev.weft.testapps.scenarios.SpinBarrier;
@@ -33,6 +34,7 @@ public final class Scenarios {
           new LockConvoy(),
           new NotifyChain(),
           new GateWait(),
+          new QueueWait(),
           new DelayChain(),
           new ForkJoinImbalance(),
           new ForkJoinDag(),

@@ -34,7 +34,9 @@ public enum ConstructKind {
   NOTIFY(26, "notify"),
   VIRTUAL_THREAD(27, "virtual_thread"),
   /** An acquire of a synchronizer of the program's own, built on AbstractQueuedSynchronizer. */
-  SYNCHRONIZER(28, "synchronizer");
+  SYNCHRONIZER(28, "synchronizer"),
+  /** A blocking queue's take or put (and their timed and deque forms). */
+  BLOCKING_QUEUE(29, "blocking_queue");
 
   private static final ConstructKind[] BY_CODE = new ConstructKind[256];
 

@@ -15,6 +15,13 @@ public final class WaitKind {
    */
   public static final int SYNCHRONIZER = 6;
 
+  /**
+   * A blocking queue's {@code take}, {@code put}, their timed forms ({@code poll}, {@code offer}
+   * with a timeout), their deque forms and {@code transfer}: waiting for an element, for room, or
+   * for a taker. The other side's calls are not events, so the waker is not known.
+   */
+  public static final int QUEUE = 7;
+
   private WaitKind() {}
 
   /** The lower_snake_case name of a wait kind code. */
@@ -32,6 +39,8 @@ public final class WaitKind {
         return "yield";
       case SYNCHRONIZER:
         return "synchronizer";
+      case QUEUE:
+        return "queue";
       default:
         return "wait_" + kind;
     }

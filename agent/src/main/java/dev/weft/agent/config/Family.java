@@ -23,7 +23,7 @@ public enum Family {
   BARRIERS("barriers"),
   /**
    * Object.wait, Condition.await, LockSupport.park, Thread.sleep, acquires of synchronizers built
-   * on AbstractQueuedSynchronizer, notify/signal: WAIT_*, NOTIFY.
+   * on AbstractQueuedSynchronizer, blocking queues' take and put, notify/signal: WAIT_*, NOTIFY.
    */
   WAITS("waits"),
   /** Thread.onSpinWait and busy waits: SPIN_*. */

@@ -64,9 +64,6 @@ public final class Synchronizers extends ApplicationCallSites {
     if (row != ACQUIRE) {
       return null;
     }
-    String owner = c.owner.substring(c.owner.lastIndexOf('/') + 1);
-    int region = c.region(ConstructKind.SYNCHRONIZER, owner + "." + c.name);
-    // Also when the call throws: an interrupt, a timeout's exception, or the subclass's own rule.
-    return Waits.waiting(region, WaitKind.SYNCHRONIZER, true);
+    return Waits.namedByOwner(c, ConstructKind.SYNCHRONIZER, WaitKind.SYNCHRONIZER);
   }
 }

@@ -119,6 +119,16 @@ public final class Waits extends ApplicationCallSites {
     return waiting(c.region(ConstructKind.PARK, "LockSupport." + c.name), WaitKind.PARK, false);
   }
 
+  /**
+   * A wait named {@code <class>.<method>} after the call's owner (a library's own subclass says
+   * more than the JDK type), recorded also when the call throws: an interrupt, a timeout's
+   * exception, or the subclass's own rule.
+   */
+  static Bracket namedByOwner(ApplicationCallSites.Call c, ConstructKind kind, int waitKind) {
+    String owner = c.owner.substring(c.owner.lastIndexOf('/') + 1);
+    return waiting(c.region(kind, owner + "." + c.name), waitKind, true);
+  }
+
   /** WAIT_ENTER before, WAIT_EXIT after (and, when {@code interruptible}, when the call throws). */
   static Bracket waiting(int region, int kind, boolean interruptible) {
     return new Bracket() {

@@ -1,5 +1,6 @@
 package dev.weft.agent.weave;
 
+import dev.weft.agent.constructs.BlockingQueues;
 import dev.weft.agent.constructs.CompletableFutures;
 import dev.weft.agent.constructs.Conditions;
 import dev.weft.agent.constructs.CountDownLatches;
@@ -60,6 +61,7 @@ public final class Constructs {
         new Waits(),
         new Conditions(),
         new Synchronizers(),
+        new BlockingQueues(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

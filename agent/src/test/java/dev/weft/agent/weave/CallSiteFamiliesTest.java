@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.bridge.WeftBridge;
+import dev.weft.agent.constructs.BlockingQueues;
 import dev.weft.agent.constructs.Conditions;
 import dev.weft.agent.constructs.CountDownLatches;
 import dev.weft.agent.constructs.CyclicBarriers;
@@ -34,9 +35,12 @@ import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -355,6 +359,28 @@ class CallSiteFamiliesTest {
                   return args(lock, lock.newCondition());
                 })
             .isEmpty());
+  }
+
+  @Test
+  void blockingQueues() throws Exception {
+    Woven w = weave(new BlockingQueues(), WaitSamples.class);
+    List<String> wait =
+        List.of("waitEnter BLOCKING_QUEUE " + WaitKind.QUEUE, "waitExit BLOCKING_QUEUE");
+    // put, take, timed poll, putFirst, takeLast, timed tryTransfer; not offer(e) nor poll().
+    List<String> six = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      six.addAll(wait);
+    }
+    assertEquals(
+        six,
+        w.run(
+            "queues",
+            () ->
+                args(
+                    new ArrayBlockingQueue<>(4),
+                    new LinkedBlockingDeque<>(),
+                    new LinkedTransferQueue<>())));
+    assertEquals(wait, w.run("takeWhenInterrupted", () -> args(new ArrayBlockingQueue<>(1))));
   }
 
   @Test

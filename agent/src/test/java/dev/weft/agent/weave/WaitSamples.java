@@ -1,6 +1,11 @@
 package dev.weft.agent.weave;
 
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TransferQueue;
 import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
@@ -140,5 +145,27 @@ public final class WaitSamples {
     mutex.acquire(1);
     mutex.release(1);
     mutex.acquire(0);
+  }
+
+  /** Each blocking call of a queue, a deque and a transfer queue, and calls that never block. */
+  public static Object queues(
+      BlockingQueue<Object> queue, BlockingDeque<Object> deque, TransferQueue<Object> transfers)
+      throws Exception {
+    queue.put("a");
+    queue.offer("b");
+    Object first = queue.take();
+    Object second = queue.poll(1, TimeUnit.MILLISECONDS);
+    Object none = queue.poll();
+    deque.putFirst("c");
+    Object third = deque.takeLast();
+    boolean taken = transfers.tryTransfer("d", 1, TimeUnit.MICROSECONDS);
+    return "" + first + second + none + third + taken;
+  }
+
+  /** A take by reference on an empty queue, interrupted: it throws. */
+  public static Object takeWhenInterrupted(ArrayBlockingQueue<Object> queue) throws Exception {
+    Callable<Object> take = queue::take;
+    Thread.currentThread().interrupt();
+    return take.call();
   }
 }

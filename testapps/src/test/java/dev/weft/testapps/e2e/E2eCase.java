@@ -149,6 +149,15 @@ record E2eCase(
             Set.of("condition_wait_ns"),
             Map.of(),
             Map.of()));
+    // Consumers waiting for the producer, then the producer waiting for room.
+    for (List<String> rates :
+        List.of(
+            List.of("--produce-ms", "4", "--consume-ms", "2"),
+            List.of("--produce-ms", "1", "--consume-ms", "10"))) {
+      List<String> variant = new ArrayList<>(List.of("--items", "8"));
+      variant.addAll(rates);
+      cases.add(of("queue-wait", variant, Set.of("condition_wait_ns"), Map.of(), Map.of()));
+    }
     cases.add(
         of(
             "delay-chain",

@@ -24,6 +24,8 @@ public final class SmallRuns {
           Map.entry("lock-convoy", "--threads 3 --sections 2 --hold-ms 2 --first-hold-ms 6"),
           Map.entry("notify-chain", "--threads 3 --work-ms 2"),
           Map.entry("gate-wait", "--waiters 2 --rounds 2 --open-ms 2 --own-ms 1"),
+          Map.entry(
+              "queue-wait", "--consumers 2 --items 3 --capacity 1 --produce-ms 1 --consume-ms 1"),
           Map.entry("delay-chain", "--work-ms 2"),
           Map.entry("fork-join-dag", "--siblings 2 --sibling-ms 2 --branch-ms 8 --leaf-ms 8"),
           Map.entry("fork-join-imbalance", "--elements 8 --max-ms 2"),

@@ -16,13 +16,15 @@ import java.util.TreeMap;
     parent = "time",
     name = "Condition wait",
     info =
-        "Time threads waited to be notified (Object.wait, Condition.await, park, own"
-            + " synchronizers)",
+        "Time threads waited to be notified (Object.wait, Condition.await, park, blocking"
+            + " queues, own synchronizers)",
     description =
         """
-        WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await, park or synchronizer (and \
-        wait kinds this version does not know): the thread waits for another thread to signal \
-        it, for example a consumer waiting for a producer. A synchronizer wait is an acquire of a \
+        WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await, park, queue or synchronizer \
+        (and wait kinds this version does not know): the thread waits for another thread to \
+        signal it, for example a consumer waiting for a producer. A queue wait is a blocking \
+        queue's take, put, timed poll or offer, or transfer: waiting for an element, for room or \
+        for a taker; its waker is not recorded, so it has no delay cost. A synchronizer wait is an acquire of a \
         synchronizer that the program or a library built on AbstractQueuedSynchronizer (a \
         database's own latch, a gate): its waker is not recorded, so it has no delay cost; one \
         made inside another construct's wait (a Lock of the program's own, called as a Lock) is \
@@ -40,7 +42,11 @@ import java.util.TreeMap;
 public final class ConditionWait extends Property {
   /** Causes listed even at 0, so that JSON readers always find them. */
   private static final int[] ALWAYS_LISTED = {
-    WaitKind.OBJECT_WAIT, WaitKind.CONDITION_AWAIT, WaitKind.PARK, WaitKind.SYNCHRONIZER
+    WaitKind.OBJECT_WAIT,
+    WaitKind.CONDITION_AWAIT,
+    WaitKind.PARK,
+    WaitKind.SYNCHRONIZER,
+    WaitKind.QUEUE
   };
 
   private final long[] byKind = new long[8];
