@@ -297,6 +297,10 @@ public final class Analyzer {
     if (unseen != null) {
       notes.add(unseen);
     }
+    String unseenWaits = JvmCrossCheck.waitsNote(defs, replay, notCompared);
+    if (unseenWaits != null) {
+      notes.add(unseenWaits);
+    }
     String unchecked = JvmCrossCheck.uncheckedNote(defs, replay, notCompared);
     if (unchecked != null) {
       notes.add(unchecked);

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
- * Compares, per thread, how often the JVM says the thread blocked entering a monitor (the agent's
+ * Compares, per thread, what the JVM itself counted (the agent's THREAD_JVM_COUNTS record) with
+ * what the trace records: monitor blocks here, waits in {@link #waitsNote}.
+ *
+ * <p>Monitor blocks: how often the JVM says the thread blocked entering a monitor (the agent's
  * THREAD_JVM_COUNTS record) with the monitor waits the trace records for it. More blocks than
  * recorded waits means monitors were contended in code the agent does not weave — inside JDK
  * classes ({@code Collections.synchronizedList}, {@code ConcurrentHashMap.compute}, class-loading
@@ -41,6 +44,9 @@ final class JvmCrossCheck {
 
   /** Blocks per thread the JVM may count beyond the recorded waits without a note. */
   static final long SLACK = 3;
+
+  /** Waits per thread the JVM may count beyond twice the recorded ones without a note. */
+  static final long WAIT_SLACK = 10;
 
   /** Threads named in the note before "and N more". */
   private static final int NAMED = 4;
@@ -98,6 +104,60 @@ final class JvmCrossCheck {
       b.append("; when attached, also synchronized methods of classes loaded before the attach");
     }
     b.append("); their waiting counts as execution here");
+    return b.toString();
+  }
+
+  /**
+   * The note on waits the JVM counted that the trace does not show, or null. The JVM counts every
+   * park, sleep and {@code Object.wait} of a thread ({@code ThreadInfo.getWaitedCount()}), and a
+   * recorded wait may park more than once (a lock or condition woken to find the state unchanged
+   * parks again), so a thread is reported only when the JVM's count exceeds twice its recorded
+   * waits ({@link ThreadState#parkableWaits}) by more than {@link #WAIT_SLACK}. Such waits are in
+   * code Weft does not weave: a JDK class's own waiting that no construct family covers, excluded
+   * classes or families, a synchronizer of a kind Weft does not know. Pool workers are not
+   * compared: they wait for tasks inside the pool's JDK code, which their idle time already shows.
+   *
+   * @param skip streams not to compare (dropped events, damaged stream)
+   */
+  static String waitsNote(Definitions defs, Replay replay, IntPredicate skip) {
+    if (defs.jvmCounts().isEmpty()) {
+      return null;
+    }
+    List<String> named = new ArrayList<>();
+    List<Long> excess = new ArrayList<>();
+    long total = 0;
+    for (ThreadState th : replay.threads) {
+      ThreadJvmCounts c = defs.jvmCounts(th.stream);
+      if (c == null || skip.test(th.stream) || c.waitedCount() < 0 || th.worker() || th.carrier) {
+        continue;
+      }
+      // At least this many of the JVM's waits are none of the recorded ones (two parks each).
+      long more = c.waitedCount() - 2 * th.parkableWaits;
+      if (more > WAIT_SLACK) {
+        int at = 0;
+        while (at < excess.size() && excess.get(at) >= more) {
+          at++;
+        }
+        named.add(at, th.name + " " + more);
+        excess.add(at, more);
+        total += more;
+      }
+    }
+    if (named.isEmpty()) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder();
+    b.append("the JVM counted at least ")
+        .append(total)
+        .append(total == 1 ? " wait" : " waits")
+        .append(" (parks, sleeps, Object.wait) on ")
+        .append(named.size())
+        .append(named.size() == 1 ? " thread" : " threads")
+        .append(" that Weft did not record (");
+    appendNamed(b, named);
+    b.append("): waiting in code Weft does not weave (a JDK class's own waiting that no construct")
+        .append(" family covers, excluded classes or construct families, a synchronizer of a")
+        .append(" kind Weft does not know); that waiting counts as execution here");
     return b.toString();
   }
 

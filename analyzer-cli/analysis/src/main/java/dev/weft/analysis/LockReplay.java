@@ -96,6 +96,9 @@ final class LockReplay {
       a.lastExclusiveReleaser = -1;
     }
     a.monitor = kind == ConstructKind.MONITOR || kind == ConstructKind.SYNCHRONIZED_METHOD;
+    if (!a.monitor) {
+      th.parkableWaits++; // a contended java.util.concurrent lock parks
+    }
     if (a.monitor
         && (flags & LockFlags.AFTER_WAIT) == 0
         && (!acquired || contendedInTrace(th, a) || t - th.start[i] >= JvmCrossCheck.MIN_WAIT_NS)) {

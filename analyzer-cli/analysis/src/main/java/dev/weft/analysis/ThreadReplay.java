@@ -1,7 +1,9 @@
 package dev.weft.analysis;
 
 import static dev.weft.analysis.CallPathTree.ROOT;
+import static dev.weft.analysis.ThreadState.F_BARRIER;
 import static dev.weft.analysis.ThreadState.F_JOIN;
+import static dev.weft.analysis.ThreadState.F_WAIT;
 
 /**
  * The replay of threads: their lifetimes (begin, end), the time between two of a thread's events
@@ -253,6 +255,9 @@ final class ThreadReplay {
       endIdle(th, t, endsIdleOf);
     }
     r.load.opened(node);
+    if (kind == F_WAIT || kind == F_BARRIER || kind == F_JOIN) {
+      th.parkableWaits++;
+    }
     return th.push(kind, node, region, inst, stat, t, obj);
   }
 

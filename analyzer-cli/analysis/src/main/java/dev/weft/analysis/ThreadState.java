@@ -116,6 +116,13 @@ final class ThreadState {
    */
   long monitorWaits;
 
+  /**
+   * Recorded waits the JVM may have counted as waits of this thread (parks, sleeps, Object.wait):
+   * every wait, barrier arrival and join wait, and every request of a lock that is not a monitor.
+   * See {@link JvmCrossCheck#waitsNote}.
+   */
+  long parkableWaits;
+
   /** It ran virtual threads (a VTHREAD_MOUNT on its stream): the JVM does not count carriers. */
   boolean carrier;
 

@@ -59,6 +59,44 @@ class JvmCrossCheckTest {
   }
 
   @Test
+  void waitsTheTraceDoesNotShowAreNamedPerThreadButNotForPoolWorkers() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int take = f.region("BlockingQueue.take", ConstructKind.BLOCKING_QUEUE, 40);
+    int lock = f.region("ReentrantLock.lock", ConstructKind.REENTRANT_LOCK, 41);
+    f.object(LOCK, ConstructKind.REENTRANT_LOCK, 0);
+    f.pool(1, "pool-1", 1);
+    StreamWriter consumer = f.thread("consumer", 0); // nothing recorded: 50 waits unseen
+    StreamWriter taker = f.thread("taker", 0); // 20 recorded takes: 45 waits are within twice
+    StreamWriter locker = f.thread("locker", 0); // 10 lock requests: 31 waits, 11 beyond twice
+    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0); // waits for tasks in JDK code
+    for (int i = 0; i < 20; i++) {
+      taker.waitEnter(100 + i * 100, take, WaitKind.QUEUE);
+      taker.waitExit(150 + i * 100, take);
+    }
+    for (int i = 0; i < 10; i++) {
+      locker.lockRequest(100 + i * 100, lock, LOCK);
+      locker.lockAcquired(150 + i * 100, LOCK, 0);
+      locker.lockReleased(160 + i * 100, LOCK);
+    }
+    for (StreamWriter s : new StreamWriter[] {consumer, taker, locker, worker}) {
+      s.threadEnd(1_000_000);
+    }
+    f.writer.defineThreadJvmCounts(1, 0, 50);
+    f.writer.defineThreadJvmCounts(2, 0, 45);
+    f.writer.defineThreadJvmCounts(3, 0, 31);
+    f.writer.defineThreadJvmCounts(4, 0, 500);
+    List<String> notes = jvmNotes(f.close(2_000_000));
+    assertEquals(
+        List.of(
+            "the JVM counted at least 61 waits (parks, sleeps, Object.wait) on 2 threads that"
+                + " Weft did not record (consumer 50, locker 11): waiting in code Weft does not"
+                + " weave (a JDK class's own waiting that no construct family covers, excluded"
+                + " classes or construct families, a synchronizer of a kind Weft does not know);"
+                + " that waiting counts as execution here"),
+        notes);
+  }
+
+  @Test
   void recordedMonitorWaitsAccountForTheJvmsBlocks() throws IOException {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
