@@ -62,9 +62,7 @@ final class JvmCrossCheck {
     if (defs.jvmCounts().isEmpty()) {
       return null;
     }
-    List<ThreadState> threads = new ArrayList<>();
-    List<Long> excess = new ArrayList<>();
-    long total = 0;
+    Excess blocks = new Excess();
     for (ThreadState th : replay.threads) {
       ThreadJvmCounts c = defs.jvmCounts(th.stream);
       if (c == null || skip.test(th.stream) || c.blockedCount() < 0) {
@@ -72,31 +70,21 @@ final class JvmCrossCheck {
       }
       long more = c.blockedCount() - th.monitorWaits;
       if (more > SLACK) {
-        int at = 0;
-        while (at < excess.size() && excess.get(at) >= more) {
-          at++;
-        }
-        threads.add(at, th);
-        excess.add(at, more);
-        total += more;
+        blocks.add(th.name, more);
       }
     }
-    if (threads.isEmpty()) {
+    if (blocks.named.isEmpty()) {
       return null;
     }
     StringBuilder b = new StringBuilder();
     b.append("the JVM counted ")
-        .append(total)
-        .append(total == 1 ? " monitor block" : " monitor blocks")
+        .append(blocks.total)
+        .append(blocks.total == 1 ? " monitor block" : " monitor blocks")
         .append(" on ")
-        .append(threads.size())
-        .append(threads.size() == 1 ? " thread" : " threads")
+        .append(blocks.named.size())
+        .append(blocks.named.size() == 1 ? " thread" : " threads")
         .append(" that Weft did not record (");
-    List<String> named = new ArrayList<>();
-    for (int i = 0; i < threads.size(); i++) {
-      named.add(threads.get(i).name + " " + excess.get(i));
-    }
-    appendNamed(b, named);
+    appendNamed(b, blocks.named);
     b.append(
             "): contended synchronized blocks or methods in code Weft does not weave (JDK classes,")
         .append(" excluded classes or construct families, class loading");
@@ -123,9 +111,7 @@ final class JvmCrossCheck {
     if (defs.jvmCounts().isEmpty()) {
       return null;
     }
-    List<String> named = new ArrayList<>();
-    List<Long> excess = new ArrayList<>();
-    long total = 0;
+    Excess waits = new Excess();
     for (ThreadState th : replay.threads) {
       ThreadJvmCounts c = defs.jvmCounts(th.stream);
       if (c == null || skip.test(th.stream) || c.waitedCount() < 0 || th.worker() || th.carrier) {
@@ -134,27 +120,21 @@ final class JvmCrossCheck {
       // At least this many of the JVM's waits are none of the recorded ones (two parks each).
       long more = c.waitedCount() - 2 * th.parkableWaits;
       if (more > WAIT_SLACK) {
-        int at = 0;
-        while (at < excess.size() && excess.get(at) >= more) {
-          at++;
-        }
-        named.add(at, th.name + " " + more);
-        excess.add(at, more);
-        total += more;
+        waits.add(th.name, more);
       }
     }
-    if (named.isEmpty()) {
+    if (waits.named.isEmpty()) {
       return null;
     }
     StringBuilder b = new StringBuilder();
     b.append("the JVM counted at least ")
-        .append(total)
-        .append(total == 1 ? " wait" : " waits")
+        .append(waits.total)
+        .append(waits.total == 1 ? " wait" : " waits")
         .append(" (parks, sleeps, Object.wait) on ")
-        .append(named.size())
-        .append(named.size() == 1 ? " thread" : " threads")
+        .append(waits.named.size())
+        .append(waits.named.size() == 1 ? " thread" : " threads")
         .append(" that Weft did not record (");
-    appendNamed(b, named);
+    appendNamed(b, waits.named);
     b.append("): waiting in code Weft does not weave (a JDK class's own waiting that no construct")
         .append(" family covers, excluded classes or construct families, a synchronizer of a")
         .append(" kind Weft does not know); that waiting counts as execution here");
@@ -201,6 +181,23 @@ final class JvmCrossCheck {
         .append("a pool worker retiring, or before the counts were available); monitor blocks")
         .append(" of theirs in code Weft does not weave are not known");
     return b.toString();
+  }
+
+  /** Threads with more counted than recorded, as "name excess", the largest excess first. */
+  private static final class Excess {
+    final List<String> named = new ArrayList<>();
+    private final List<Long> excess = new ArrayList<>();
+    long total;
+
+    void add(String thread, long more) {
+      int at = 0;
+      while (at < excess.size() && excess.get(at) >= more) {
+        at++;
+      }
+      named.add(at, thread + " " + more);
+      excess.add(at, more);
+      total += more;
+    }
   }
 
   /** The first {@link #NAMED} of {@code items}, comma-separated, then "and N more". */
