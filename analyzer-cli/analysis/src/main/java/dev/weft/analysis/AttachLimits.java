@@ -123,6 +123,9 @@ final class AttachLimits {
       unseen.add("synchronized contention, Object.wait");
     }
     unseen.add("Thread.sleep");
+    unseen.add("LockSupport.park");
+    unseen.add("blocking queues' take and put");
+    unseen.add("waits in synchronizers built on AbstractQueuedSynchronizer");
     List<String> out = new ArrayList<>();
     String weaving = weaving(defs);
     if (weaving != null) {

@@ -137,7 +137,11 @@ final class JvmCrossCheck {
     appendNamed(b, waits.named);
     b.append("): waiting in code Weft does not weave (a JDK class's own waiting that no construct")
         .append(" family covers, excluded classes or construct families, a synchronizer of a")
-        .append(" kind Weft does not know); that waiting counts as execution here");
+        .append(" kind Weft does not know");
+    if (AttachLimits.attached(defs)) {
+      b.append("; when attached, also code that was running at the attach");
+    }
+    b.append("); that waiting counts as execution here");
     return b.toString();
   }
 

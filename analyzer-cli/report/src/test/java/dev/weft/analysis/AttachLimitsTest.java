@@ -147,7 +147,11 @@ class AttachLimitsTest {
                 + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
                 + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts)"),
         running);
-    assertTrue(running.contains("Thread.sleep ("), running);
+    assertTrue(
+        running.contains(
+            "Thread.sleep; LockSupport.park; blocking queues' take and put; waits in"
+                + " synchronizers built on AbstractQueuedSynchronizer (seen there:"),
+        running);
     assertFalse(running.contains("; Semaphore"), running);
   }
 
