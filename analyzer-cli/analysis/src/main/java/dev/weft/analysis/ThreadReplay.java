@@ -124,6 +124,10 @@ final class ThreadReplay {
       r.critical.work(th.index, th.node[top], t);
       return;
     }
+    if (k == F_WAIT && th.aux[top] == WaitReplay.PART_OF_OUTER_WAIT) {
+      top--; // how the outer wait is implemented: its time is the outer wait's
+      k = th.kind[top];
+    }
     th.accum[top] += d;
     r.critical.waiting(th.index, th.node[top], t);
     if (k == F_JOIN) {

@@ -45,15 +45,17 @@ final class WaitReplay {
   }
 
   /**
-   * The wait kind kept for a synchronizer's acquire made while another construct's wait is open: a
-   * program's own {@code Lock} built on a synchronizer and called as a {@code Lock} is recorded as
-   * both, and the wait is that lock's. No recorded wait kind (a 32-bit field) reads as this.
+   * The wait kind kept for a wait made directly inside another construct's wait: the wait the
+   * program asked for is the outer one, and the inner one is how a library implements it (Guava's
+   * {@code Future.get} parks, a program's own {@code Lock} waits in its synchronizer, a queue of
+   * the program's own parks), so its time is the outer wait's ({@link ThreadReplay#charge}). Not
+   * for object waits and condition awaits, which give up and re-take a lock. No recorded wait kind
+   * (a 32-bit field) reads as this.
    */
-  private static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
+  static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
 
   void enter(ThreadState th, long t, int region, int kind) {
-    boolean partOfOuter =
-        kind == WaitKind.SYNCHRONIZER && th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
+    boolean partOfOuter = !notifiable(kind) && th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
     int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
     th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT : kind;
     if (notifiable(kind)) {
@@ -97,7 +99,7 @@ final class WaitReplay {
 
   void finishWait(ThreadState th, int i, long t) {
     if (th.aux[i] == PART_OF_OUTER_WAIT && i > 0) {
-      th.accum[i - 1] += th.accum[i]; // the outer wait's own time: nothing of its own to report
+      th.accum[i - 1] += th.accum[i]; // charged to the outer wait already: nothing of its own
       return;
     }
     WaitSpan w = waitSpan;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Waits in synchronizers that programs build on AbstractQueuedSynchronizer: a condition wait of
  * their own kind, unless another construct's wait is open around them (a program's own Lock called
- * as a Lock), whose wait they are.
+ * as a Lock), whose wait they are; likewise a park inside a library's Future.get.
  */
 class SynchronizerWaitTest {
   @TempDir Path tmp;
@@ -62,5 +62,31 @@ class SynchronizerWaitTest {
     assertEquals(30, cause(r, "lock_api_contention", "handoff_latency_ns"));
     assertEquals(0, onThread(r, "condition_wait", "b"));
     Check.partition(r, Map.of("a", 1000L, "b", 1000L));
+  }
+
+  @Test
+  void aParkInsideAJoinWaitIsTheJoinsWaitAndItsCostTheTaskRunners() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
+    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    int park = f.region("LockSupport.park", ConstructKind.PARK, 52);
+    f.pool(1, "pool-1", 1);
+    StreamWriter main = f.thread("main", 0);
+    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
+    main.taskCreate(100, submit, 7, 1);
+    worker.taskBegin(110, 7);
+    // main waits for the task in a library's Future.get, which parks until the task ends.
+    main.joinWaitEnter(120, get, 7);
+    main.waitEnter(130, park, WaitKind.PARK);
+    worker.taskEnd(600, 7);
+    main.waitExit(620, park);
+    main.joinWaitExit(630, get);
+    main.threadEnd(1000);
+    worker.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(510, onThread(r, "join_wait", "main"));
+    assertEquals(0, severity(r, "condition_wait"));
+    assertEquals(480, onThread(r, "delay_cost_join", "pool-1-thread-1"));
   }
 }
