@@ -45,19 +45,24 @@ final class WaitReplay {
   }
 
   /**
-   * The wait kind kept for a wait made directly inside another construct's wait: the wait the
-   * program asked for is the outer one, and the inner one is how a library implements it (Guava's
-   * {@code Future.get} parks, a program's own {@code Lock} waits in its synchronizer, a queue of
-   * the program's own parks), so its time is the outer wait's ({@link ThreadReplay#charge}). Not
-   * for object waits and condition awaits, which give up and re-take a lock. No recorded wait kind
-   * (a 32-bit field) reads as this.
+   * Added to the wait kind kept for a wait made directly inside another construct's wait: the wait
+   * the program asked for is the outer one, and the inner one is how a library implements it
+   * (Guava's {@code Future.get} parks, Netty's waits on its promise's monitor, a program's own
+   * {@code Lock} waits in its synchronizer), so its time is the outer wait's ({@link
+   * ThreadReplay#charge}). An object wait or condition await still gives up and re-takes its lock.
+   * No recorded wait kind (a 32-bit field) reads as such a value ({@link #partOfOuter}).
    */
-  static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
+  private static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
+
+  /** Whether a wait frame's kept kind says it is part of the wait around it. */
+  static boolean partOfOuter(long keptKind) {
+    return keptKind < Integer.MIN_VALUE;
+  }
 
   void enter(ThreadState th, long t, int region, int kind) {
-    boolean partOfOuter = !notifiable(kind) && th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
+    boolean partOfOuter = th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
     int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
-    th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT : kind;
+    th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT + (kind & 0xFFFFFFFFL) : kind;
     if (notifiable(kind)) {
       openNotifiable++;
     }
@@ -98,8 +103,8 @@ final class WaitReplay {
   }
 
   void finishWait(ThreadState th, int i, long t) {
-    if (th.aux[i] == PART_OF_OUTER_WAIT && i > 0) {
-      th.accum[i - 1] += th.accum[i]; // charged to the outer wait already: nothing of its own
+    if (partOfOuter(th.aux[i]) && i > 0) {
+      finishPartOfOuter(th, i, (int) (th.aux[i] - PART_OF_OUTER_WAIT));
       return;
     }
     WaitSpan w = waitSpan;
@@ -132,6 +137,21 @@ final class WaitReplay {
     if (th.waitReleasePending && !th.waitReleaseRecorded) {
       // Object.wait returns holding the monitor again (a recorded release is re-taken by the
       // recorded AFTER_WAIT acquisition, after any contention for it).
+      r.locks.retakeAfterWait(th);
+    }
+  }
+
+  /** A wait inside another's: its time went to the outer wait; a lock it gave up is taken back. */
+  private void finishPartOfOuter(ThreadState th, int i, int kind) {
+    th.accum[i - 1] += th.accum[i]; // nothing, unless a frame above it closed late
+    if (!notifiable(kind)) {
+      return;
+    }
+    openNotifiable = Math.max(0, openNotifiable - 1);
+    if (kind == WaitKind.OBJECT_WAIT) {
+      th.monitorWaits++; // re-entering the monitor inside Object.wait may block
+    }
+    if (th.waitReleasePending && !th.waitReleaseRecorded) {
       r.locks.retakeAfterWait(th);
     }
   }

@@ -8,6 +8,7 @@ import static dev.weft.analysis.TraceFixture.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.LockFlags;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.WaitKind;
 import java.nio.file.Path;
@@ -88,5 +89,52 @@ class SynchronizerWaitTest {
     assertEquals(510, onThread(r, "join_wait", "main"));
     assertEquals(0, severity(r, "condition_wait"));
     assertEquals(480, onThread(r, "delay_cost_join", "pool-1-thread-1"));
+  }
+
+  @Test
+  void anObjectWaitInsideAJoinWaitIsTheJoinsWaitAndGivesItsMonitorBack() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
+    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 52);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 53);
+    int notify = f.region("Object.notifyAll", ConstructKind.NOTIFY, 54);
+    long promise = 21;
+    f.object(promise, ConstructKind.MONITOR, 0);
+    f.pool(1, "pool-1", 1);
+    StreamWriter main = f.thread("main", 0);
+    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
+    main.taskCreate(100, submit, 7, 1);
+    worker.taskBegin(110, 7);
+    // A library's Future.get: synchronized on the promise, Object.wait until the task completes it.
+    main.joinWaitEnter(120, get, 7);
+    main.lockRequest(125, sync, promise);
+    main.lockAcquired(125, promise, 0);
+    main.lockReleased(130, promise);
+    main.waitEnter(130, wait, WaitKind.OBJECT_WAIT);
+    worker.lockRequest(590, sync, promise);
+    worker.lockAcquired(590, promise, 0);
+    worker.notify(595, notify, promise, WaitKind.OBJECT_WAIT);
+    worker.lockReleased(598, promise);
+    worker.taskEnd(600, 7);
+    main.waitExit(610, wait);
+    main.lockRequest(610, wait, promise);
+    main.lockAcquired(610, promise, LockFlags.AFTER_WAIT);
+    main.lockReleased(615, promise);
+    main.joinWaitExit(630, get);
+    // The monitor is free again: a later request of the worker finds it so.
+    worker.lockRequest(700, sync, promise);
+    worker.lockAcquired(700, promise, 0);
+    worker.lockReleased(710, promise);
+    main.threadEnd(1000);
+    worker.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(510, onThread(r, "join_wait", "main")); // the whole call
+    assertEquals(0, severity(r, "condition_wait"));
+    assertEquals(0, severity(r, "lock_contention"));
+    assertEquals(0, severity(r, "delay_cost_condition"));
+    assertEquals(480, onThread(r, "delay_cost_join", "pool-1-thread-1"));
+    Check.partition(r, Map.of("main", 1000L, "pool-1-thread-1", 1000L));
   }
 }

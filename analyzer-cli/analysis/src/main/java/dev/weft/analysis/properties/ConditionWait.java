@@ -26,10 +26,11 @@ import java.util.TreeMap;
         queue's take, put, timed poll or offer, or transfer: waiting for an element, for room or \
         for a taker; its waker is not recorded, so it has no delay cost. A synchronizer wait is an acquire of a \
         synchronizer that the program or a library built on AbstractQueuedSynchronizer (a \
-        database's own latch, a gate): its waker is not recorded, so it has no delay cost. A park, \
-        queue, synchronizer or sleep made directly inside another construct's wait is how a \
-        library implements that wait (Guava's Future.get parks, a Lock of the program's own waits \
-        in its synchronizer): its time is the outer wait's, not a condition wait. Sleep and yield are not waits (programs sleep on purpose): they count as \
+        database's own latch, a gate): its waker is not recorded, so it has no delay cost. A wait \
+        made directly inside another construct's wait is how a library implements that wait \
+        (Guava's Future.get parks, Netty's waits on its promise's monitor, a Lock of the \
+        program's own waits in its synchronizer): its time is the outer wait's, not a condition \
+        wait. Sleep and yield are not waits (programs sleep on purpose): they count as \
         [[execution]]. The monitor re-acquisition when the wait returns is part of this wait; \
         only a separately recorded LOCK_REQUEST for it counts as [[lock_contention]]. Causes: ns \
         per wait kind.\
