@@ -1,5 +1,15 @@
 package dev.weft.agent.bridge;
 
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TransferQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -448,6 +458,74 @@ public final class WeftBridge {
       }
     }
     return true;
+  }
+
+  /** {@link #queuePutAtOnce}'s {@code call}: {@code put}. */
+  public static final int QUEUE_PUT = 0;
+
+  /** {@link #queuePutAtOnce}'s {@code call}: {@code putFirst}. */
+  public static final int QUEUE_PUT_FIRST = 1;
+
+  /** {@link #queuePutAtOnce}'s {@code call}: {@code putLast}. */
+  public static final int QUEUE_PUT_LAST = 2;
+
+  /** {@link #queuePutAtOnce}'s {@code call}: {@code transfer}. */
+  public static final int QUEUE_TRANSFER = 3;
+
+  /**
+   * Makes a blocking queue's {@code put}, {@code putFirst}, {@code putLast} or {@code transfer}
+   * ({@code call}) at once when it would not wait: {@code queue} is one of the JDK's own queue
+   * classes (not a subclass, which may override either method), the thread is not interrupted (the
+   * call would throw first), and {@code offer}, {@code offerFirst}, {@code offerLast} or {@code
+   * tryTransfer} took the element, which is then exactly what the call would have done. True when
+   * it did: the call did not wait, there is no wait to record, and the woven code skips the call.
+   * False when nothing was done (not recording, another class, no room, no waiting taker, or the
+   * offer threw, e.g. for a null element): the call is made as usual and meets the same.
+   */
+  public static boolean queuePutAtOnce(Object queue, Object element, int call) {
+    if (sink == null || !jdkQueue(queue) || Thread.currentThread().isInterrupted()) {
+      return false;
+    }
+    try {
+      switch (call) {
+        case QUEUE_PUT:
+          @SuppressWarnings("unchecked")
+          BlockingQueue<Object> q = (BlockingQueue<Object>) queue;
+          return q.offer(element);
+        case QUEUE_PUT_FIRST:
+          @SuppressWarnings("unchecked")
+          BlockingDeque<Object> first = (BlockingDeque<Object>) queue;
+          return first.offerFirst(element);
+        case QUEUE_PUT_LAST:
+          @SuppressWarnings("unchecked")
+          BlockingDeque<Object> last = (BlockingDeque<Object>) queue;
+          return last.offerLast(element);
+        case QUEUE_TRANSFER:
+          @SuppressWarnings("unchecked")
+          TransferQueue<Object> t = (TransferQueue<Object>) queue;
+          return t.tryTransfer(element);
+        default:
+          return false;
+      }
+    } catch (Throwable hostsOwn) {
+      // A null element, a deque that is not one: the call itself then meets it.
+      return false;
+    }
+  }
+
+  /** One of the JDK's own blocking queue classes, whose offers are their puts without waiting. */
+  private static boolean jdkQueue(Object queue) {
+    if (queue == null) {
+      return false;
+    }
+    Class<?> c = queue.getClass();
+    return c == ArrayBlockingQueue.class
+        || c == LinkedBlockingQueue.class
+        || c == LinkedBlockingDeque.class
+        || c == LinkedTransferQueue.class
+        || c == SynchronousQueue.class
+        || c == PriorityBlockingQueue.class
+        || c == DelayQueue.class;
   }
 
   /** See {@link WeftSink#lockReleased}. */

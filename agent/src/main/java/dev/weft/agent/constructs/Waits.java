@@ -125,8 +125,13 @@ public final class Waits extends ApplicationCallSites {
    * exception, or the subclass's own rule.
    */
   static Bracket namedByOwner(ApplicationCallSites.Call c, ConstructKind kind, int waitKind) {
+    return waiting(regionNamedByOwner(c, kind), waitKind, true);
+  }
+
+  /** The call's region, named {@code <class>.<method>} after the call's owner. */
+  static int regionNamedByOwner(ApplicationCallSites.Call c, ConstructKind kind) {
     String owner = c.owner.substring(c.owner.lastIndexOf('/') + 1);
-    return waiting(c.region(kind, owner + "." + c.name), waitKind, true);
+    return c.region(kind, owner + "." + c.name);
   }
 
   /** WAIT_ENTER before, WAIT_EXIT after (and, when {@code interruptible}, when the call throws). */

@@ -42,6 +42,7 @@ public enum Bridge {
   LOCK_ACQUIRED("lockAcquired", "(Ljava/lang/Object;I)V"),
   LOCK_FIRST_TRY("lockFirstTry", "(ILjava/lang/Object;Z)Z"),
   LOCK_RELEASED("lockReleased", "(Ljava/lang/Object;)V"),
+  QUEUE_PUT_AT_ONCE("queuePutAtOnce", "(Ljava/lang/Object;Ljava/lang/Object;I)Z"),
   WAIT_ENTER("waitEnter", "(II)V"),
   WAIT_EXIT("waitExit", "(I)V"),
   NOTIFY("notify", "(ILjava/lang/Object;I)V"),

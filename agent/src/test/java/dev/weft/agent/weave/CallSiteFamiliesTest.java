@@ -366,13 +366,14 @@ class CallSiteFamiliesTest {
     Woven w = weave(new BlockingQueues(), WaitSamples.class);
     List<String> wait =
         List.of("waitEnter BLOCKING_QUEUE " + WaitKind.QUEUE, "waitExit BLOCKING_QUEUE");
-    // put, take, timed poll, putFirst, takeLast, timed tryTransfer; not offer(e) nor poll().
-    List<String> six = new java.util.ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      six.addAll(wait);
+    // take, timed poll, takeLast, timed tryTransfer; not offer(e) nor poll(), nor the put and
+    // putFirst that found room in a JDK queue (they were offers, made at once).
+    List<String> four = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      four.addAll(wait);
     }
     assertEquals(
-        six,
+        four,
         w.run(
             "queues",
             () ->
@@ -381,6 +382,31 @@ class CallSiteFamiliesTest {
                     new LinkedBlockingDeque<>(),
                     new LinkedTransferQueue<>())));
     assertEquals(wait, w.run("takeWhenInterrupted", () -> args(new ArrayBlockingQueue<>(1))));
+    // A put that finds no room waits; so does every put into a queue class of the program's own.
+    assertEquals(
+        concat(wait, wait),
+        w.run(
+            "putsThatWait",
+            () -> {
+              ArrayBlockingQueue<Object> full = new ArrayBlockingQueue<>(1);
+              full.add("a");
+              Thread caller = Thread.currentThread();
+              Thread taker = // unwoven: its poll records nothing; it makes room once put waits
+                  new Thread(
+                      () -> {
+                        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (caller.getState() != Thread.State.WAITING
+                            && System.nanoTime() < until) {
+                          LockSupport.parkNanos(100_000L);
+                        }
+                        full.poll();
+                      });
+              taker.setDaemon(true);
+              taker.start();
+              return args(full, new WaitSamples.OwnQueue());
+            }));
+    // An interrupted thread's put throws even with room: it is made, as a wait.
+    assertEquals(wait, w.run("putWhenInterrupted", () -> args(new ArrayBlockingQueue<>(4))));
   }
 
   @Test

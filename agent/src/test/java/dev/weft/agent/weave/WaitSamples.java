@@ -168,4 +168,25 @@ public final class WaitSamples {
     Thread.currentThread().interrupt();
     return take.call();
   }
+
+  /** A queue of the program's own: its put is a wait however much room there is. */
+  public static final class OwnQueue extends ArrayBlockingQueue<Object> {
+    public OwnQueue() {
+      super(4);
+    }
+  }
+
+  /** A put into a full queue (which another thread empties), then into an own queue. */
+  public static Object putsThatWait(ArrayBlockingQueue<Object> full, OwnQueue own)
+      throws Exception {
+    full.put("b");
+    own.put("c");
+    return "" + full.peek() + own.peek();
+  }
+
+  /** An interrupted thread's put into a queue with room: it throws, as unwoven. */
+  public static void putWhenInterrupted(ArrayBlockingQueue<Object> queue) throws Exception {
+    Thread.currentThread().interrupt();
+    queue.put("a");
+  }
 }
