@@ -124,7 +124,7 @@ final class ThreadReplay {
       r.critical.work(th.index, th.node[top], t);
       return;
     }
-    if (k == F_WAIT && WaitReplay.partOfOuter(th.aux[top])) {
+    while (k == F_WAIT && WaitReplay.partOfOuter(th.aux[top])) {
       top--; // how the outer wait is implemented: its time is the outer wait's
       k = th.kind[top];
     }
