@@ -275,11 +275,15 @@ class JvmCrossCheckTest {
   void attachedTracesSayWhatAttachingLeavesOut() throws IOException {
     TraceFixture f = workers(tmp.resolve("t"), "a");
     f.writer.defineAttribute("agent.attached", "true");
-    f.writer.defineThreadJvmCounts(1, 10, 0);
+    f.writer.defineThreadJvmCounts(1, 10, 30);
     List<String> notes = jvmNotes(f.close(2_000_000));
-    assertEquals(1, notes.size());
+    assertEquals(2, notes.size(), notes.toString());
     assertTrue(
         notes.get(0).contains("synchronized methods of classes loaded before the attach"),
         notes.get(0));
+    assertTrue(
+        notes.get(1).contains("(a 30)")
+            && notes.get(1).contains("when attached, also code that was running at the attach"),
+        notes.get(1));
   }
 }
