@@ -287,7 +287,11 @@ final class TaskReplay {
   // ---- join waits -------------------------------------------------------------------------------
 
   void joinWaitEnter(ThreadState th, long t, int region, long target) {
-    int i = frames.push(th, F_JOIN, childOrSame(th.currentNode(), region), region, t, region, -1);
+    // A join made directly inside another is how a library implements the one the program called
+    // (Guava's FluentFuture.get calls its superclass's get): it keeps the program's call path.
+    boolean inner = th.depth > 0 && th.kind[th.depth - 1] == F_JOIN;
+    int node = inner ? th.currentNode() : childOrSame(th.currentNode(), region);
+    int i = frames.push(th, F_JOIN, node, region, t, region, -1);
     r.critical.joinEntered(th.index, i, target);
     r.joinCauses.entered(th.index, i, target);
   }

@@ -137,4 +137,28 @@ class SynchronizerWaitTest {
     assertEquals(480, onThread(r, "delay_cost_join", "pool-1-thread-1"));
     Check.partition(r, Map.of("main", 1000L, "pool-1-thread-1", 1000L));
   }
+
+  @Test
+  void aJoinInsideAJoinKeepsTheProgramsCallPath() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
+    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    int superGet = f.region("Future.get", ConstructKind.FUTURE_GET, 91);
+    f.pool(1, "pool-1", 1);
+    StreamWriter main = f.thread("main", 0);
+    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
+    main.taskCreate(100, submit, 7, 1);
+    worker.taskBegin(110, 7);
+    main.joinWaitEnter(120, get, 7);
+    main.joinWaitEnter(125, superGet, 7); // a library's get calling its superclass's
+    worker.taskEnd(600, 7);
+    main.joinWaitExit(620, superGet);
+    main.joinWaitExit(630, get);
+    main.threadEnd(1000);
+    worker.threadEnd(1000);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(510, onThread(r, "join_wait", "main"));
+    assertEquals(510, atPath(r, "join_wait", label("Future.get", 51)));
+  }
 }
