@@ -98,8 +98,9 @@ public final class BlockingQueues extends ApplicationCallSites {
 
   /**
    * A put that first offers the element ({@link WeftBridge#queuePutAtOnce}): most puts find room
-   * and never wait, and then record nothing (a put and a take that never wait cost 19 ns unwoven,
-   * and 205 ns with a wait recorded around each). Otherwise the put is a wait, as {@code take}.
+   * and never wait, and then record nothing (a put and a take that never wait cost 16–23 ns
+   * unwoven, and 198–206 ns with a wait recorded around each). Otherwise the put is a wait, as
+   * {@code take}.
    */
   private static Bracket putOrWait(ApplicationCallSites.Call c, int call) {
     int region = Waits.regionNamedByOwner(c, ConstructKind.BLOCKING_QUEUE);
