@@ -54,6 +54,14 @@ public final class Work {
     return mix(seed * 31 + ms);
   }
 
+  /** {@link #run}, with the time it took added to the truth's busy time. */
+  public long runBusy(long ms, long seed, Truth truth) throws InterruptedException {
+    long t0 = System.nanoTime();
+    long checksum = run(ms, seed);
+    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
+    return checksum;
+  }
+
   /**
    * Runs the spin loop briefly so that it is compiled before measured work starts; without this the
    * first pieces of {@code --cpu} work would run interpreted and take far longer than the others.

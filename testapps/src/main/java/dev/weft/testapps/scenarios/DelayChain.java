@@ -81,19 +81,19 @@ public final class DelayChain implements Scenario {
         i -> {
           switch (i) {
             case 0 -> {
-              checksums[i] = busy(work, truth, 3 * d, i);
+              checksums[i] = work.runBusy(3 * d, i, truth);
               t.lastArrival = System.nanoTime();
               first.await();
             }
             case 1 -> {
               t.firstArrival = System.nanoTime();
               first.await();
-              checksums[i] = busy(work, truth, d, i);
+              checksums[i] = work.runBusy(d, i, truth);
               t.secondArrival = System.nanoTime();
               second.await();
             }
             case 2 -> {
-              checksums[i] = busy(work, truth, d, i);
+              checksums[i] = work.runBusy(d, i, truth);
               t.secondWait = System.nanoTime();
               second.await();
             }
@@ -101,7 +101,7 @@ public final class DelayChain implements Scenario {
               lock.lock();
               try {
                 t.locked = true;
-                checksums[i] = busy(work, truth, 3 * d, i);
+                checksums[i] = work.runBusy(3 * d, i, truth);
                 t.release = System.nanoTime();
               } finally {
                 lock.unlock();
@@ -114,7 +114,7 @@ public final class DelayChain implements Scenario {
               t.request = System.nanoTime();
               lock.lock();
               lock.unlock();
-              checksums[i] = busy(work, truth, d, i);
+              checksums[i] = work.runBusy(d, i, truth);
               synchronized (monitor) {
                 t.notified = true;
                 t.notify = System.nanoTime();
@@ -138,14 +138,6 @@ public final class DelayChain implements Scenario {
       checksum += c;
     }
     return Work.jsonSafe(checksum);
-  }
-
-  /** Works {@code ms} and adds the time it took to the truth's busy time. */
-  private static long busy(Work work, Truth truth, long ms, int seed) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long checksum = work.run(ms, seed);
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
   }
 
   /**

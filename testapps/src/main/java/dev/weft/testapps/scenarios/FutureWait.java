@@ -73,13 +73,13 @@ public final class FutureWait implements Scenario {
             if (completable) {
               CompletableFuture<Long> task =
                   CompletableFuture.supplyAsync(() -> task(work, ms, seed, truth), pool);
-              checksums[j] += own(work, ownMs, ~seed, truth);
+              checksums[j] += work.runBusy(ownMs, ~seed, truth);
               long t0 = System.nanoTime();
               checksums[j] += task.join();
               truth.add(TruthKinds.JOIN_WAIT_NS, System.nanoTime() - t0);
             } else {
               Future<Long> task = pool.submit(() -> task(work, ms, seed, truth));
-              checksums[j] += own(work, ownMs, ~seed, truth);
+              checksums[j] += work.runBusy(ownMs, ~seed, truth);
               long t0 = System.nanoTime();
               checksums[j] += task.get();
               truth.add(TruthKinds.JOIN_WAIT_NS, System.nanoTime() - t0);
@@ -97,22 +97,11 @@ public final class FutureWait implements Scenario {
   }
 
   private static long task(Work work, long ms, long seed, Truth truth) {
-    long t0 = System.nanoTime();
-    long checksum;
     try {
-      checksum = work.run(ms, seed);
+      return work.runBusy(ms, seed, truth);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
-  }
-
-  private static long own(Work work, long ms, long seed, Truth truth) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long checksum = work.run(ms, seed);
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
   }
 }

@@ -59,13 +59,13 @@ public final class GateWait implements Scenario {
           for (int r = 0; r < rounds; r++) {
             long seed = (long) r * (waiters + 1) + j;
             if (j == waiters) {
-              checksums[j] += busy(work, openMs, seed, truth);
+              checksums[j] += work.runBusy(openMs, seed, truth);
               gates[r].open();
             } else {
               long t0 = System.nanoTime();
               gates[r].pass();
               truth.add(TruthKinds.CONDITION_WAIT_NS, System.nanoTime() - t0);
-              checksums[j] += busy(work, ownMs, seed, truth);
+              checksums[j] += work.runBusy(ownMs, seed, truth);
             }
           }
         },
@@ -75,13 +75,6 @@ public final class GateWait implements Scenario {
       checksum += c;
     }
     return Work.jsonSafe(checksum);
-  }
-
-  private static long busy(Work work, long ms, long seed, Truth truth) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long checksum = work.run(ms, seed);
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
   }
 
   /** A one-shot gate: closed until {@link #open()}, then every {@link #pass()} goes through. */

@@ -132,7 +132,7 @@ public final class LockContention implements Scenario {
                 if (i == 0) {
                   firstHeld.set(true);
                 }
-                checksums[i] += busy(work, holdMs, seed, truth);
+                checksums[i] += work.runBusy(holdMs, seed, truth);
               }
             } else {
               Lock lock =
@@ -147,13 +147,13 @@ public final class LockContention implements Scenario {
                 if (i == 0) {
                   firstHeld.set(true);
                 }
-                checksums[i] += busy(work, holdMs, seed, truth);
+                checksums[i] += work.runBusy(holdMs, seed, truth);
               } finally {
                 lock.unlock();
               }
             }
             if (k < sections - 1) {
-              checksums[i] += busy(work, thinkMs, ~seed, truth);
+              checksums[i] += work.runBusy(thinkMs, ~seed, truth);
             }
           }
         },
@@ -182,12 +182,5 @@ public final class LockContention implements Scenario {
     truth.add(TruthKinds.LOCK_ACQUISITIONS, 1);
     truth.add(TruthKinds.CONTENDED_ACQUISITIONS, waited >= REAL_WAIT_NS ? 1 : 0);
     truth.add(TruthKinds.LOCK_CONTENTION_NS, waited >= REAL_WAIT_NS ? waited : 0);
-  }
-
-  private static long busy(Work work, long ms, long seed, Truth truth) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long checksum = work.run(ms, seed);
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
   }
 }

@@ -59,7 +59,7 @@ public final class QueueWait implements Scenario {
         j -> {
           if (j == consumers) {
             for (int i = 0; i < items * consumers; i++) {
-              long item = busy(work, produceMs, i, truth);
+              long item = work.runBusy(produceMs, i, truth);
               long t0 = System.nanoTime();
               queue.put(item);
               truth.add(TruthKinds.CONDITION_WAIT_NS, System.nanoTime() - t0);
@@ -69,7 +69,7 @@ public final class QueueWait implements Scenario {
               long t0 = System.nanoTime();
               long item = queue.take();
               truth.add(TruthKinds.CONDITION_WAIT_NS, System.nanoTime() - t0);
-              checksums[j] += item + busy(work, consumeMs, ~item, truth);
+              checksums[j] += item + work.runBusy(consumeMs, ~item, truth);
             }
           }
         },
@@ -79,12 +79,5 @@ public final class QueueWait implements Scenario {
       checksum += c;
     }
     return Work.jsonSafe(checksum);
-  }
-
-  private static long busy(Work work, long ms, long seed, Truth truth) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long checksum = work.run(ms, seed);
-    truth.add(TruthKinds.BUSY_NS, System.nanoTime() - t0);
-    return checksum;
   }
 }
