@@ -104,7 +104,7 @@ public final class BlockingQueues extends ApplicationCallSites {
    */
   private static Bracket putOrWait(ApplicationCallSites.Call c, int call) {
     int region = Waits.regionNamedByOwner(c, ConstructKind.BLOCKING_QUEUE);
-    return new Bracket() {
+    return new Waits.Waiting(region, WaitKind.QUEUE, true) {
       @Override
       protected boolean keepsOperands() {
         return true;
@@ -121,18 +121,6 @@ public final class BlockingQueues extends ApplicationCallSites {
         site.loadArgument(mv, 0);
         BridgeCalls.push(mv, call);
         Bridge.QUEUE_PUT_AT_ONCE.call(mv);
-      }
-
-      @Override
-      protected void before(MethodVisitor mv, Site site) {
-        BridgeCalls.push(mv, region);
-        BridgeCalls.push(mv, WaitKind.QUEUE);
-        Bridge.WAIT_ENTER.call(mv);
-      }
-
-      @Override
-      protected void after(MethodVisitor mv, Site site) {
-        Bridge.WAIT_EXIT.callWithRegion(mv, region);
       }
     };
   }

@@ -136,24 +136,37 @@ public final class Waits extends ApplicationCallSites {
 
   /** WAIT_ENTER before, WAIT_EXIT after (and, when {@code interruptible}, when the call throws). */
   static Bracket waiting(int region, int kind, boolean interruptible) {
-    return new Bracket() {
-      @Override
-      protected boolean hasThrown() {
-        return interruptible;
-      }
+    return new Waiting(region, kind, interruptible);
+  }
 
-      @Override
-      protected void before(MethodVisitor mv, Site site) {
-        BridgeCalls.push(mv, region);
-        BridgeCalls.push(mv, kind);
-        Bridge.WAIT_ENTER.call(mv);
-      }
+  /** {@link #waiting}'s bracket, for families that add a shortcut to it. */
+  static class Waiting extends Bracket {
+    private final int region;
+    private final int kind;
+    private final boolean interruptible;
 
-      @Override
-      protected void after(MethodVisitor mv, Site site) {
-        Bridge.WAIT_EXIT.callWithRegion(mv, region);
-      }
-    };
+    Waiting(int region, int kind, boolean interruptible) {
+      this.region = region;
+      this.kind = kind;
+      this.interruptible = interruptible;
+    }
+
+    @Override
+    protected boolean hasThrown() {
+      return interruptible;
+    }
+
+    @Override
+    protected void before(MethodVisitor mv, Site site) {
+      BridgeCalls.push(mv, region);
+      BridgeCalls.push(mv, kind);
+      Bridge.WAIT_ENTER.call(mv);
+    }
+
+    @Override
+    protected void after(MethodVisitor mv, Site site) {
+      Bridge.WAIT_EXIT.callWithRegion(mv, region);
+    }
   }
 
   /** NOTIFY before the call, naming the receiver (or, for a static call, the first argument). */
