@@ -24,6 +24,28 @@ import org.junit.jupiter.api.io.TempDir;
 class SynchronizerWaitTest {
   @TempDir Path tmp;
 
+  /**
+   * main submits task 7 to pool-1 at 100 and waits for it at Future.get (line 51); the pool's
+   * worker begins it at 110.
+   */
+  private static final class Submitted {
+    final TraceFixture f;
+    final int get;
+    final StreamWriter main;
+    final StreamWriter worker;
+
+    Submitted(Path dir) {
+      f = TraceFixture.create(dir);
+      int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
+      get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+      f.pool(1, "pool-1", 1);
+      main = f.thread("main", 0);
+      worker = f.worker("pool-1-thread-1", 1, 0);
+      main.taskCreate(100, submit, 7, 1);
+      worker.taskBegin(110, 7);
+    }
+  }
+
   private static final long LOCK = 12;
 
   @Test
@@ -67,15 +89,12 @@ class SynchronizerWaitTest {
 
   @Test
   void aParkInsideAJoinWaitIsTheJoinsWaitAndItsCostTheTaskRunners() {
-    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
-    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    Submitted t = new Submitted(tmp.resolve("t"));
+    TraceFixture f = t.f;
+    StreamWriter main = t.main;
+    StreamWriter worker = t.worker;
+    int get = t.get;
     int park = f.region("LockSupport.park", ConstructKind.PARK, 52);
-    f.pool(1, "pool-1", 1);
-    StreamWriter main = f.thread("main", 0);
-    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
-    main.taskCreate(100, submit, 7, 1);
-    worker.taskBegin(110, 7);
     // main waits for the task in a library's Future.get, which parks until the task ends.
     main.joinWaitEnter(120, get, 7);
     main.waitEnter(130, park, WaitKind.PARK);
@@ -93,19 +112,16 @@ class SynchronizerWaitTest {
 
   @Test
   void anObjectWaitInsideAJoinWaitIsTheJoinsWaitAndGivesItsMonitorBack() {
-    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
-    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    Submitted t = new Submitted(tmp.resolve("t"));
+    TraceFixture f = t.f;
+    StreamWriter main = t.main;
+    StreamWriter worker = t.worker;
+    int get = t.get;
     int sync = f.region("synchronized", ConstructKind.MONITOR, 52);
     int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 53);
     int notify = f.region("Object.notifyAll", ConstructKind.NOTIFY, 54);
     long promise = 21;
     f.object(promise, ConstructKind.MONITOR, 0);
-    f.pool(1, "pool-1", 1);
-    StreamWriter main = f.thread("main", 0);
-    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
-    main.taskCreate(100, submit, 7, 1);
-    worker.taskBegin(110, 7);
     // A library's Future.get: synchronized on the promise, Object.wait until the task completes it.
     main.joinWaitEnter(120, get, 7);
     main.lockRequest(125, sync, promise);
@@ -140,15 +156,12 @@ class SynchronizerWaitTest {
 
   @Test
   void aJoinInsideAJoinKeepsTheProgramsCallPath() {
-    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 50);
-    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 51);
+    Submitted t = new Submitted(tmp.resolve("t"));
+    TraceFixture f = t.f;
+    StreamWriter main = t.main;
+    StreamWriter worker = t.worker;
+    int get = t.get;
     int superGet = f.region("Future.get", ConstructKind.FUTURE_GET, 91);
-    f.pool(1, "pool-1", 1);
-    StreamWriter main = f.thread("main", 0);
-    StreamWriter worker = f.worker("pool-1-thread-1", 1, 0);
-    main.taskCreate(100, submit, 7, 1);
-    worker.taskBegin(110, 7);
     main.joinWaitEnter(120, get, 7);
     main.joinWaitEnter(125, superGet, 7); // a library's get calling its superclass's
     worker.taskEnd(600, 7);
