@@ -308,7 +308,11 @@ public final class Definitions {
           case TraceFiles.DEF_THREAD_JVM_COUNTS:
             {
               int stream = id31(r, file, start);
-              jvmCounts.put(stream, new ThreadJvmCounts(stream, Varint.get(r), Varint.get(r)));
+              long blocked = Varint.get(r);
+              long waited = Varint.get(r);
+              long cpu = r.hasRemaining() ? Varint.get(r) : -1; // trailing fields, added in 1.3
+              long runQueue = cpu >= 0 && r.hasRemaining() ? Varint.get(r) : -1;
+              jvmCounts.put(stream, new ThreadJvmCounts(stream, blocked, waited, cpu, runQueue));
               break;
             }
           case TraceFiles.DEF_TRACE:

@@ -159,11 +159,19 @@ final class DefinitionsFile {
     }
   }
 
-  void writeThreadJvmCounts(int stream, long blockedCount, long waitedCount) throws IOException {
+  void writeThreadJvmCounts(
+      int stream, long blockedCount, long waitedCount, long cpuNs, long runQueueNs)
+      throws IOException {
     ByteBuffer b = record();
     Varint.put(b, stream);
     Varint.put(b, blockedCount);
     Varint.put(b, waitedCount);
+    if (cpuNs >= 0) { // trailing fields: each only when known, the run queue only with the CPU
+      Varint.put(b, cpuNs);
+      if (runQueueNs >= 0) {
+        Varint.put(b, runQueueNs);
+      }
+    }
     append(TraceFiles.DEF_THREAD_JVM_COUNTS, b);
   }
 

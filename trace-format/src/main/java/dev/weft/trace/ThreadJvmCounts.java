@@ -8,5 +8,26 @@ package dev.weft.trace;
  * @param stream the thread's stream
  * @param blockedCount times the thread blocked entering a monitor ({@code getBlockedCount()})
  * @param waitedCount times it waited or parked ({@code getWaitedCount()})
+ * @param cpuNs the thread's CPU time over the same span, in nanoseconds; -1 when not measured
+ *     (older traces, a JVM or system that cannot say)
+ * @param runQueueNs its time runnable but waiting for a core over the same span (Linux's {@code
+ *     schedstat}); -1 when not measured (other systems, threads that began before the recording
+ *     other than the one that started it, threads still alive at the close)
  */
-public record ThreadJvmCounts(int stream, long blockedCount, long waitedCount) {}
+public record ThreadJvmCounts(
+    int stream, long blockedCount, long waitedCount, long cpuNs, long runQueueNs) {
+  /** The JVM's counts alone, without the operating system's times. */
+  public ThreadJvmCounts(int stream, long blockedCount, long waitedCount) {
+    this(stream, blockedCount, waitedCount, -1, -1);
+  }
+
+  /** Whether the thread's CPU time was measured. */
+  public boolean hasCpu() {
+    return cpuNs >= 0;
+  }
+
+  /** Whether its run-queue time was measured. */
+  public boolean hasRunQueue() {
+    return runQueueNs >= 0;
+  }
+}

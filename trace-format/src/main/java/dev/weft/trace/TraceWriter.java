@@ -212,9 +212,20 @@ public final class TraceWriter implements Closeable {
    * What the JVM counted for a stream's thread while it was recorded (FORMAT.md,
    * THREAD_JVM_COUNTS): how many times it blocked entering a monitor and how many times it waited.
    */
-  public synchronized void defineThreadJvmCounts(int stream, long blockedCount, long waitedCount)
+  public void defineThreadJvmCounts(int stream, long blockedCount, long waitedCount)
       throws IOException {
-    definitions.writeThreadJvmCounts(stream, blockedCount, waitedCount);
+    defineThreadJvmCounts(stream, blockedCount, waitedCount, -1, -1);
+  }
+
+  /**
+   * The JVM's counts with the time the operating system counted for the thread over the same span:
+   * its CPU time and its time runnable but waiting for a core ({@code -1} where not measured; the
+   * run queue is written only with the CPU time).
+   */
+  public synchronized void defineThreadJvmCounts(
+      int stream, long blockedCount, long waitedCount, long cpuNs, long runQueueNs)
+      throws IOException {
+    definitions.writeThreadJvmCounts(stream, blockedCount, waitedCount, cpuNs, runQueueNs);
   }
 
   /**

@@ -55,16 +55,23 @@ class SmokeRoundTripTest {
       w.defineClock(new ClockDef(0, 1_000, 1));
       StreamWriter a = w.openStream(1, "reader-1", 0, 0, 0);
       StreamWriter b = w.openStream(2, "reader-2", 0, 0, 0);
+      StreamWriter c = w.openStream(3, "io-1", 0, 0, 0);
+      StreamWriter e = w.openStream(4, "io-2", 0, 0, 0);
       a.enter(10, 0);
       w.defineThreadJvmCounts(a.id(), 53, 0);
       w.defineThreadJvmCounts(b.id(), 0, 1L << 40);
+      w.defineThreadJvmCounts(c.id(), 1, 2, 3_000_000_000L, 40_000);
+      w.defineThreadJvmCounts(e.id(), 0, 0, 0, -1); // CPU measured (none), run queue not
     }
     try (Trace t = Trace.open(dir)) {
       Definitions d = t.definitions();
       assertEquals(new ThreadJvmCounts(1, 53, 0), d.jvmCounts(1));
       assertEquals(new ThreadJvmCounts(2, 0, 1L << 40), d.jvmCounts(2));
-      assertEquals(null, d.jvmCounts(3));
-      assertEquals(2, d.jvmCounts().size());
+      assertEquals(-1, d.jvmCounts(1).cpuNs(), "no trailing fields: not measured");
+      assertEquals(new ThreadJvmCounts(3, 1, 2, 3_000_000_000L, 40_000), d.jvmCounts(3));
+      assertEquals(new ThreadJvmCounts(4, 0, 0, 0, -1), d.jvmCounts(4));
+      assertEquals(null, d.jvmCounts(5));
+      assertEquals(4, d.jvmCounts().size());
       assertEquals(Trace.Status.COMPLETE, t.integrity().status());
     }
   }

@@ -30,6 +30,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *       threads family; {@link ThreadEvents#threadExiting}).
  * </ul>
  *
+ * <p><b>Times.</b> With the counts goes the time the operating system counted for the thread over
+ * the same span, where its whole span can be read: its CPU time and its time waiting for a core
+ * ({@link OsThreadTimes}, on the thread itself as it ends), which the analysis compares with the
+ * time it counts as execution. That span is known for threads that began during the recording (from
+ * 0) and for the thread that starts it ({@code main} under {@code -javaagent}: its times are taken
+ * in the agent's start); not for other threads that began before (an attach), whose times before
+ * the recording cannot be told apart without a native thread id. Threads still alive at the close
+ * get their CPU time from the JVM, without the run queue. Where {@code /proc} is missing, the CPU
+ * time comes from the JVM alone.
+ *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
  * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
  * nothing more is written: the JVM keeps counting while the trace does not. Nothing here ever
@@ -38,12 +48,21 @@ import java.util.concurrent.atomic.AtomicLong;
 final class JvmCounts {
   private static final long[] ZERO = {0, 0};
 
+  /** CPU and run-queue time not measured. */
+  private static final long[] NO_TIMES = {-1, -1};
+
   private final TraceWriter writer;
   private final Set<ThreadState> live = ConcurrentHashMap.newKeySet();
   private volatile boolean off;
 
   /** Threads with a larger Java id were created after the recording started: they start at 0. */
   private final long boundary;
+
+  /** The Java id of the thread that started the recording. */
+  private final long starter;
+
+  /** Its {CPU, run-queue} ns at the recording's start, or null where the system cannot say. */
+  private final long[] starterTimes;
 
   /** Threads that ended before the baseline was taken: they have no record. */
   private final AtomicLong missed = new AtomicLong();
@@ -64,6 +83,8 @@ final class JvmCounts {
     // The next Java id: a thread object never started, only to draw one. Named, so that it takes
     // no number from the JVM's "Thread-N" names (the application's unnamed threads keep theirs).
     this.boundary = new Thread(null, null, "weft-id-boundary", 0, false).getId();
+    this.starter = Thread.currentThread().getId();
+    this.starterTimes = on ? OsThreadTimes.self() : null;
   }
 
   /** Threads that ended after the recording started but before the baseline: no record. */
@@ -151,7 +172,7 @@ final class JvmCounts {
     try {
       long[] now = JvmThreadInfo.counts(id);
       if (now != null && !off) {
-        write(stream, now, base);
+        write(stream, now, base, ownTimes(id, base));
       }
     } catch (Throwable e) {
       // Only this thread's record is lost; nothing may reach the host.
@@ -194,7 +215,7 @@ final class JvmCounts {
       long[] base = base(idArray[i]);
       if (now[i] != null && base != null) {
         try {
-          write(streams.get(i), now[i], base);
+          write(streams.get(i), now[i], base, liveTimes(idArray[i], base));
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
         }
@@ -218,8 +239,39 @@ final class JvmCounts {
     return counts != null ? counts : ZERO; // not alive at the baseline: started after it
   }
 
-  private void write(int stream, long[] now, long[] base) throws Exception {
+  /**
+   * The calling thread's {CPU, run-queue} ns over its recorded span, as it ends; -1 each where not
+   * measured (see the class comment, "Times").
+   */
+  private long[] ownTimes(long javaId, long[] base) {
+    boolean whole = base == ZERO; // began during the recording
+    boolean started = javaId == starter && starterTimes != null;
+    if (!whole && !started) {
+      return NO_TIMES;
+    }
+    long[] now = OsThreadTimes.self();
+    if (now != null) {
+      long[] from = started ? starterTimes : ZERO;
+      return new long[] {Math.max(0, now[0] - from[0]), Math.max(0, now[1] - from[1])};
+    }
+    return whole ? new long[] {JvmThreadInfo.currentCpu(), -1} : NO_TIMES;
+  }
+
+  /** A thread alive at the close: its CPU time from the JVM, without the run queue. */
+  private long[] liveTimes(long javaId, long[] base) {
+    boolean started = javaId == starter && starterTimes != null;
+    if (base != ZERO && !started) {
+      return NO_TIMES;
+    }
+    long cpu = JvmThreadInfo.cpu(javaId);
+    if (cpu < 0) {
+      return NO_TIMES;
+    }
+    return new long[] {Math.max(0, cpu - (started ? starterTimes[0] : 0)), -1};
+  }
+
+  private void write(int stream, long[] now, long[] base, long[] times) throws Exception {
     writer.defineThreadJvmCounts(
-        stream, Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]));
+        stream, Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]), times[0], times[1]);
   }
 }

@@ -44,6 +44,16 @@ final class JvmThreadInfo {
     return counts;
   }
 
+  /** The calling thread's CPU time in ns since it began, or -1 where the JVM cannot say. */
+  static long currentCpu() {
+    return BEAN.isCurrentThreadCpuTimeSupported() ? BEAN.getCurrentThreadCpuTime() : -1;
+  }
+
+  /** A live thread's CPU time in ns since it began, or -1 (not alive, or the JVM cannot say). */
+  static long cpu(long id) {
+    return BEAN.isThreadCpuTimeSupported() ? BEAN.getThreadCpuTime(id) : -1;
+  }
+
   private static long[] of(ThreadInfo info) {
     return info == null ? null : new long[] {info.getBlockedCount(), info.getWaitedCount()};
   }

@@ -301,6 +301,7 @@ public final class Analyzer {
     if (unseenWaits != null) {
       notes.add(unseenWaits);
     }
+    notes.addAll(CpuCrossCheck.notes(defs, replay, notCompared));
     String unchecked = JvmCrossCheck.uncheckedNote(defs, replay, notCompared);
     if (unchecked != null) {
       notes.add(unchecked);

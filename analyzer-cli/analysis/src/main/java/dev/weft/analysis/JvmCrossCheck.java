@@ -188,24 +188,29 @@ final class JvmCrossCheck {
   }
 
   /** Threads with more counted than recorded, as "name excess", the largest excess first. */
-  private static final class Excess {
+  static final class Excess {
     final List<String> named = new ArrayList<>();
     private final List<Long> excess = new ArrayList<>();
     long total;
 
     void add(String thread, long more) {
+      addItem(thread + " " + more, more);
+    }
+
+    /** Names {@code item} by its excess {@code more}: the largest first. */
+    void addItem(String item, long more) {
       int at = 0;
       while (at < excess.size() && excess.get(at) >= more) {
         at++;
       }
-      named.add(at, thread + " " + more);
+      named.add(at, item);
       excess.add(at, more);
       total += more;
     }
   }
 
   /** The first {@link #NAMED} of {@code items}, comma-separated, then "and N more". */
-  private static void appendNamed(StringBuilder b, List<String> items) {
+  static void appendNamed(StringBuilder b, List<String> items) {
     for (int i = 0; i < items.size() && i < NAMED; i++) {
       b.append(i == 0 ? "" : ", ").append(items.get(i));
     }

@@ -173,6 +173,7 @@ final class ThreadReplay {
     long u = w.unclaimed();
     if (u > 0) {
       exec(th, w.node(), stat, u);
+      th.execInWaits += u;
     }
   }
 

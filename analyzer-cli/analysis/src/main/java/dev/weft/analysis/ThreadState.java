@@ -78,6 +78,12 @@ final class ThreadState {
   /** All execution time of this thread so far (barrier-region busy time is its difference). */
   long execTotal;
 
+  /**
+   * The part of {@link #execTotal} spent inside recorded waits that no property claimed (sleeps,
+   * yields, lock requests that found the lock free): what the thread was doing there is known.
+   */
+  long execInWaits;
+
   // Idle stretch of a pool worker, and idle time not yet handed to properties.
   long idleStart;
   long idleInFlightAtStart;

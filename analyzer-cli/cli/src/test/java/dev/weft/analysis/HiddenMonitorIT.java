@@ -1,8 +1,6 @@
 package dev.weft.analysis;
 
-import static dev.weft.cli.ChildJvms.agentJar;
-import static dev.weft.cli.ChildJvms.location;
-import static dev.weft.cli.ChildJvms.read;
+import static dev.weft.cli.ChildJvms.traceApp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,27 +71,9 @@ class HiddenMonitorIT {
   }
 
   private static AnalysisResult analyze(Path jdk, String mode, Path trace) throws Exception {
-    Files.createDirectories(trace.getParent());
-    Path out = trace.resolveSibling(trace.getFileName() + ".out");
-    Path err = trace.resolveSibling(trace.getFileName() + ".err");
-    Process p =
-        new ProcessBuilder(
-                List.of(
-                    jdk.resolve("bin").resolve("java").toString(),
-                    "-javaagent:" + agentJar() + "=out=" + trace,
-                    "-cp",
-                    location(HiddenMonitorApp.class).toString(),
-                    HiddenMonitorApp.class.getName(),
-                    mode,
-                    // Longer than the agent takes, on a loaded host, to load java.management for
-                    // the JVM's counts: threads that end before get none (JvmCounts).
-                    "1500"))
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the program ends");
-    assertEquals(0, p.exitValue(), read(err));
-    assertEquals("", read(err));
+    // Longer than the agent takes, on a loaded host, to load java.management for the JVM's
+    // counts: threads that end before get none (JvmCounts).
+    traceApp(jdk, trace, HiddenMonitorApp.class, mode, "1500");
     return Analyzer.analyze(trace);
   }
 }

@@ -49,6 +49,33 @@ public final class ChildJvms {
     }
   }
 
+  /**
+   * Runs {@code app} on {@code jdk} under the agent, recording into {@code trace}, and asserts that
+   * it ends within two minutes, exits 0 and prints nothing on stderr. Its stdout and stderr go to
+   * files beside the trace.
+   */
+  public static void traceApp(Path jdk, Path trace, Class<?> app, String... args)
+      throws IOException, InterruptedException {
+    Files.createDirectories(trace.getParent());
+    Path out = trace.resolveSibling(trace.getFileName() + ".out");
+    Path err = trace.resolveSibling(trace.getFileName() + ".err");
+    List<String> command = new ArrayList<>();
+    command.add(jdk.resolve("bin").resolve("java").toString());
+    command.add("-javaagent:" + agentJar() + "=out=" + trace);
+    command.add("-cp");
+    command.add(location(app).toString());
+    command.add(app.getName());
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the program ends");
+    assertTrue(p.exitValue() == 0, read(err));
+    assertTrue(read(err).isEmpty(), read(err));
+  }
+
   /** A child's output file, or what kept it from being read (for assertion messages). */
   public static String read(Path file) {
     try {

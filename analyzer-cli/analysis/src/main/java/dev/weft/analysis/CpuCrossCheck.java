@@ -1,0 +1,111 @@
+package dev.weft.analysis;
+
+import dev.weft.trace.Definitions;
+import dev.weft.trace.ThreadJvmCounts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntPredicate;
+
+/**
+ * Compares, per thread, the time the analysis counts as execution with the time the operating
+ * system counted for the thread (the trailing fields of the agent's THREAD_JVM_COUNTS record): its
+ * CPU time and its time runnable but waiting for a core.
+ *
+ * <p>Execution is a thread's time outside every recorded wait, plus what no property claims of
+ * recorded ones (sleeps and yields, which programs do on purpose): this check leaves the latter
+ * out, as their cause is known. A thread blocked where Weft records nothing — a socket read, a
+ * selector, a file, a sleep or wait in native code, a JVM pause — is off the CPU and not waiting
+ * for one, yet that time counts as execution, and the critical path takes it for work. What is
+ * neither CPU nor run queue within a thread's execution is at least {@code execution − CPU − run
+ * queue}: CPU spent inside recorded waits (spinning) only lowers that bound, and the agent's
+ * figures span the thread's whole recorded life or a little more, so the bound never over-states. A
+ * thread is named when it reaches {@link #MIN_NS} and {@link #SHARE} of the thread's lifetime.
+ * Without a run-queue figure (threads still alive at the close), waiting for a core on a busy host
+ * cannot be told apart, and the note says so for that thread.
+ */
+final class CpuCrossCheck {
+  /** Off-CPU execution per thread below this is never reported. */
+  static final long MIN_NS = 20_000_000;
+
+  /** Nor below this share of the thread's lifetime. */
+  static final double SHARE = 0.10;
+
+  /**
+   * Waiting for a core is reported from this share of a thread's lifetime (and {@link #MIN_NS}).
+   */
+  static final double QUEUED_SHARE = 0.20;
+
+  private CpuCrossCheck() {}
+
+  /**
+   * The notes: threads off the CPU in no recorded wait, and threads that waited long for a core;
+   * empty when every compared thread's execution is accounted for.
+   *
+   * @param skip streams not to compare (dropped events, damaged stream)
+   */
+  static List<String> notes(Definitions defs, Replay replay, IntPredicate skip) {
+    if (defs.jvmCounts().isEmpty()) {
+      return List.of();
+    }
+    JvmCrossCheck.Excess off = new JvmCrossCheck.Excess();
+    JvmCrossCheck.Excess queued = new JvmCrossCheck.Excess();
+    boolean runQueueUnknown = false;
+    for (ThreadState th : replay.threads) {
+      ThreadJvmCounts c = defs.jvmCounts(th.stream);
+      if (c == null || !c.hasCpu() || skip.test(th.stream) || th.carrier) {
+        continue;
+      }
+      long lifetime = th.end - th.begin;
+      long runQueue = Math.max(0, c.runQueueNs());
+      long outsideWaits = th.execTotal - th.execInWaits; // sleeps are execution, but recorded
+      long offCpu = outsideWaits - c.cpuNs() - runQueue;
+      if (offCpu >= MIN_NS && offCpu >= SHARE * lifetime) {
+        String unknown = c.hasRunQueue() ? "" : " (run queue unknown)";
+        off.addItem(th.name + " " + share(offCpu, th.execTotal) + unknown, offCpu);
+        runQueueUnknown |= !c.hasRunQueue();
+      }
+      if (runQueue >= MIN_NS && runQueue >= QUEUED_SHARE * lifetime) {
+        queued.addItem(th.name + " " + share(runQueue, lifetime), runQueue);
+      }
+    }
+    List<String> notes = new ArrayList<>();
+    if (!off.named.isEmpty()) {
+      StringBuilder b = named(off, " off the CPU for ", " that counts as execution here, in no");
+      b.append(" recorded wait (");
+      JvmCrossCheck.appendNamed(b, off.named);
+      b.append("): blocking I/O (sockets, selectors, files), sleeping or waiting in native code,")
+          .append(" JVM pauses such as garbage collection, or waiting Weft does not record. The")
+          .append(" system counted that time neither as CPU time nor as waiting for a core, so it")
+          .append(" is not work, though execution and the critical path count it as such");
+      if (runQueueUnknown) {
+        b.append(" (where the run queue is unknown, for threads alive at the close, part of that")
+            .append(" time may be waiting for a core on a busy host)");
+      }
+      notes.add(b.toString());
+    }
+    if (!queued.named.isEmpty()) {
+      StringBuilder b = named(queued, " runnable but waiting for a core for ", "");
+      b.append(" (");
+      JvmCrossCheck.appendNamed(b, queued.named);
+      b.append("): more threads were ready to run than the host had cores for (this program's")
+          .append(" or other processes'). That time counts as execution, or as the wait a thread")
+          .append(" was in, so both read longer than the program's own work and waits");
+      notes.add(b.toString());
+    }
+    return notes;
+  }
+
+  /** "1 thread was" or "N threads were", then {@code what}, the total, and {@code after}. */
+  private static StringBuilder named(JvmCrossCheck.Excess e, String what, String after) {
+    int n = e.named.size();
+    return new StringBuilder(n == 1 ? "1 thread was" : n + " threads were")
+        .append(what)
+        .append(TimeText.duration(e.total))
+        .append(after);
+  }
+
+  /** "PART of WHOLE", as durations. */
+  private static String share(long part, long whole) {
+    return TimeText.duration(part) + " of " + TimeText.duration(whole);
+  }
+}

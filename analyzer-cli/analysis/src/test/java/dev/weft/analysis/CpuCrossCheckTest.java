@@ -1,0 +1,88 @@
+package dev.weft.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.WaitKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The note comparing each thread's execution with the CPU and run-queue time the system counted for
+ * it (THREAD_JVM_COUNTS' trailing fields).
+ */
+class CpuCrossCheckTest {
+  @TempDir Path tmp;
+
+  private static final long MS = 1_000_000;
+
+  private static List<String> cpuNotes(Path dir) {
+    return notes(dir, "off the CPU");
+  }
+
+  private static List<String> notes(Path dir, String containing) {
+    return Analyzer.analyze(dir).notes().stream().filter(n -> n.contains(containing)).toList();
+  }
+
+  /** A thread that runs (no recorded wait) from 0 to {@code end}. */
+  private static int running(TraceFixture f, String name, long end) {
+    StreamWriter w = f.thread(name, 0);
+    w.threadEnd(end);
+    return w.id();
+  }
+
+  @Test
+  void executionOffTheCpuAndOutOfTheRunQueueIsNamedPerThread() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int reader = running(f, "socket-reader", 1_000 * MS); // 10 ms CPU: blocked the rest
+    int busy = running(f, "busy", 1_000 * MS); // CPU and run queue account for it
+    int crowded = running(f, "crowded", 1_000 * MS); // mostly waiting for a core: not named
+    int small = running(f, "small", 100 * MS); // 15 ms off the CPU: under MIN_NS
+    int older = running(f, "older", 1_000 * MS); // no CPU figure (an older agent): not compared
+    StreamWriter alive = f.thread("alive", 0); // at the close: CPU without the run queue
+    f.writer.defineThreadJvmCounts(reader, 0, 0, 10 * MS, 5 * MS);
+    f.writer.defineThreadJvmCounts(busy, 0, 0, 900 * MS, 95 * MS);
+    f.writer.defineThreadJvmCounts(crowded, 0, 0, 400 * MS, 590 * MS);
+    f.writer.defineThreadJvmCounts(small, 0, 0, 80 * MS, 5 * MS);
+    f.writer.defineThreadJvmCounts(older, 0, 0);
+    f.writer.defineThreadJvmCounts(alive.id(), 0, 0, 700 * MS, -1);
+    Path dir = f.close(1_000 * MS);
+    List<String> notes = cpuNotes(dir);
+    assertEquals(
+        List.of(
+            "2 threads were off the CPU for 1.285 s that counts as execution here, in no recorded"
+                + " wait (socket-reader 985.00 ms of 1.000 s, alive 300.00 ms of 1.000 s (run queue"
+                + " unknown)): blocking I/O (sockets, selectors, files), sleeping or waiting in"
+                + " native code, JVM pauses such as garbage collection, or waiting Weft does not"
+                + " record. The system counted that time neither as CPU time nor as waiting for a"
+                + " core, so it is not work, though execution and the critical path count it as"
+                + " such (where the run queue is unknown, for threads alive at the close, part of"
+                + " that time may be waiting for a core on a busy host)"),
+        notes);
+    assertEquals(
+        List.of(
+            "1 thread was runnable but waiting for a core for 590.00 ms (crowded 590.00 ms of"
+                + " 1.000 s): more threads were ready to run than the host had cores for (this"
+                + " program's or other processes'). That time counts as execution, or as the wait"
+                + " a thread was in, so both read longer than the program's own work and waits"),
+        notes(dir, "waiting for a core for"),
+        "busy's 95 ms are under a fifth of its life");
+  }
+
+  /** Time in a recorded wait is not execution: a thread that only waited there is not named. */
+  @Test
+  void recordedWaitsAreNotExecution() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sleep = f.region("Thread.sleep", ConstructKind.SLEEP, 20);
+    StreamWriter sleeper = f.thread("sleeper", 0);
+    sleeper.waitEnter(1 * MS, sleep, WaitKind.SLEEP);
+    sleeper.waitExit(991 * MS, sleep);
+    sleeper.threadEnd(1_000 * MS);
+    f.writer.defineThreadJvmCounts(sleeper.id(), 0, 1, 5 * MS, 1 * MS);
+    assertEquals(List.of(), cpuNotes(f.close(1_000 * MS)));
+  }
+}

@@ -1,0 +1,82 @@
+package dev.weft.analysis;
+
+import static dev.weft.cli.ChildJvms.traceApp;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.analysis.apps.OffCpuApp;
+import dev.weft.report.TextReport;
+import dev.weft.trace.Definitions;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.ThreadJvmCounts;
+import dev.weft.trace.Trace;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * "Never a silent result": a thread blocked in a socket read, where Weft records nothing, is named
+ * as off the CPU from the CPU and run-queue times the agent writes; a thread that computes as long
+ * is not, nor is {@code main}, which sleeps (recorded) and waits in joins.
+ */
+@Tag("child-jvm")
+class OffCpuIT {
+  /** How long each thread runs, in ms; as long as the JVM's counts need (see HiddenMonitorIT). */
+  private static final long MS = 1500;
+
+  @TempDir Path tmp;
+
+  static Stream<Path> jdks() {
+    return HiddenMonitorIT.jdks();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void aThreadBlockedInASocketReadIsNamed(Path jdk) throws Exception {
+    Path trace = tmp.resolve("trace");
+    traceApp(jdk, trace, OffCpuApp.class, Long.toString(MS));
+
+    boolean linux = Files.isReadable(Path.of("/proc/thread-self/schedstat"));
+    try (Trace t = Trace.open(trace)) {
+      Definitions d = t.definitions();
+      ThreadJvmCounts reader = counts(d, "socket-reader");
+      ThreadJvmCounts spinner = counts(d, "spinner");
+      ThreadJvmCounts main = counts(d, "main");
+      String all = "\n" + d.jvmCounts();
+      assertTrue(reader.hasCpu() && reader.cpuNs() < MS * 1_000_000 / 4, all);
+      assertTrue(spinner.hasCpu() && main.hasCpu(), all);
+      if (linux) {
+        assertTrue(reader.hasRunQueue() && spinner.hasRunQueue() && main.hasRunQueue(), all);
+        // A thread that never blocks is on a CPU or waiting for one.
+        assertTrue(spinner.cpuNs() + spinner.runQueueNs() >= MS * 1_000_000 * 8 / 10, all);
+      }
+    }
+
+    AnalysisResult r = Analyzer.analyze(trace);
+    String facts = "\n" + TextReport.render(r);
+    List<String> notes = r.notes().stream().filter(n -> n.contains(" off the CPU for ")).toList();
+    assertEquals(1, notes.size(), facts);
+    String note = notes.get(0);
+    assertTrue(note.startsWith("1 thread was off the CPU for "), facts);
+    assertTrue(note.contains("(socket-reader "), facts);
+    assertFalse(note.contains("spinner") || note.contains("main"), facts);
+    assertTrue(AnalysisJson.toJson(r).contains(note), "the JSON carries it");
+  }
+
+  private static ThreadJvmCounts counts(Definitions d, String name) {
+    for (ThreadDef t : d.threads()) {
+      if (t.name().equals(name)) {
+        ThreadJvmCounts c = d.jvmCounts(t.stream());
+        assertTrue(c != null, name + " has its counts: " + d.attributes());
+        return c;
+      }
+    }
+    throw new AssertionError("no thread " + name);
+  }
+}
