@@ -19,6 +19,9 @@ WALL_INTERVAL_NS = 5_000_000
 JDK = ("java/", "jdk/", "sun/", "java.", "jdk.", "sun.")
 BLOCKING_NATIVE = ("futex", "pthread_cond", "PlatformEvent::park", "PlatformMonitor::wait",
                    "ObjectMonitor::", "Parker::park", "sem_wait", "pthread_clockjoin", "JVM_MonitorWait")
+# Innermost native frames of a thread blocked in the kernel on I/O (sockets, selectors, files).
+IO_NATIVE = ("epoll_wait", "Net_poll", "SocketDispatcher_read", "FileDispatcherImpl_read", "__libc_recv",
+             "__libc_read", "__poll", "__GI___poll", "recvfrom", "NioSocketImpl.park", "EPoll.wait")
 
 
 def site_of(frames):
@@ -66,7 +69,8 @@ def weft(d):
 
 
 def jfr(d, prefixes):
-    types = ["jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.JavaMonitorWait", "jdk.ThreadSleep"]
+    types = ["jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.JavaMonitorWait", "jdk.ThreadSleep",
+             "jdk.SocketRead", "jdk.FileRead"]
     raw = subprocess.run([os.environ.get("JFR", "jfr"), "print", "--json", "--stack-depth", "24", "--events", ",".join(types),
                           f"{d}/jfr.jfr"], capture_output=True, text=True, check=True).stdout
     evs = json.loads(raw)["recording"]["events"]
@@ -116,6 +120,7 @@ def ap_lock(d, prefixes):
 def ap_wall(d, prefixes):
     per_thread = collections.Counter()
     waiting = collections.Counter()
+    io = collections.Counter()
     sites = collections.Counter()
     for line in open(f"{d}/ap-wall.collapsed"):
         stack, n = line.rstrip("\n").rsplit(" ", 1)
@@ -127,12 +132,15 @@ def ap_wall(d, prefixes):
             continue
         n = int(n)
         per_thread[th] += n
-        if any(k in f for f in frames[-6:] for k in BLOCKING_NATIVE):
+        if any(k in f for f in frames[-6:] for k in IO_NATIVE):
+            io[th] += n
+        elif any(k in f for f in frames[-6:] for k in BLOCKING_NATIVE):
             waiting[th] += n
             site, api = site_of(list(reversed(frames[1:])))
             sites[(short(site), short(api))] += n
     return {"thread_ns": sum(per_thread.values()) * WALL_INTERVAL_NS,
             "waiting_ns": sum(waiting.values()) * WALL_INTERVAL_NS,
+            "io_ns": sum(io.values()) * WALL_INTERVAL_NS,
             "top": sorted(((n * WALL_INTERVAL_NS, *k) for k, n in sites.items()), reverse=True)}
 
 
@@ -187,6 +195,13 @@ def main():
     print(f"  async-profiler wall: workload threads {ms(a['thread_ns'])}, of it blocked {ms(a['waiting_ns'])}")
     for ns, site, api in a["top"][:6]:
         print(f"    {ms(ns):>12}  {site}  (via {api})")
+    off = [n for n in w["notes"] if " off the CPU for " in n or "waiting for a core for" in n]
+    jio = {k: v for k, v in j["total_ns"].items() if k in ("SocketRead", "FileRead")}
+    print("  blocked in I/O or off the CPU outside waits: JFR "
+          + (", ".join(f"{k} {ms(v)} ({j['count'][k]} ev)" for k, v in jio.items()) or "nothing")
+          + f"; async-profiler wall in I/O natives {ms(a['io_ns'])}; Weft's notes:")
+    for n in off or ["(none)"]:
+        print("    " + n[:400])
     for k in ("truth_weft_run",):
         t = s[k]
         if t:
