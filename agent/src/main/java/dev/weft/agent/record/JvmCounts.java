@@ -31,14 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p><b>Times.</b> With the counts goes the time the operating system counted for the thread over
- * the same span, where its whole span can be read: its CPU time and its time waiting for a core
- * ({@link OsThreadTimes}, on the thread itself as it ends), which the analysis compares with the
- * time it counts as execution. That span is known for threads that began during the recording (from
- * 0) and for the thread that starts it ({@code main} under {@code -javaagent}: its times are taken
- * in the agent's start); not for other threads that began before (an attach), whose times before
- * the recording cannot be told apart without a native thread id. Threads still alive at the close
- * get their CPU time from the JVM, without the run queue. Where {@code /proc} is missing, the CPU
- * time comes from the JVM alone.
+ * the same span: its CPU time and its time waiting for a core ({@link OsThreadTimes}, on the thread
+ * itself as it ends), which the analysis compares with the time it counts as execution. Both are
+ * known for threads that began during the recording (from 0) and for the thread that starts it
+ * ({@code main} under {@code -javaagent}: its times are taken in the agent's start). Other threads
+ * that began before (an attach) get their CPU time from the JVM, from the baseline on, without the
+ * run queue (without a native thread id their system figures cannot be told apart): the trace
+ * attribute {@link #TIMES_FROM} says when the baseline was taken, so that the analysis allows for
+ * the gap. Threads still alive at the close get their CPU time from the JVM, without the run queue.
+ * Where {@code /proc} is missing, the CPU time comes from the JVM alone.
  *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
  * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
@@ -46,7 +47,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * enables the JVM's thread contention monitoring (it costs on every contended monitor).
  */
 final class JvmCounts {
-  private static final long[] ZERO = {0, 0};
+  private static final long[] ZERO = {0, 0, 0};
+
+  /**
+   * The trace attribute with the trace-clock time of the baseline: CPU times of threads that began
+   * before it count from it.
+   */
+  static final String TIMES_FROM = "agent.thread_times_from";
+
+  /** When the baseline was taken ({@code System.nanoTime}), or 0 before. */
+  private volatile long baselineTime;
 
   /** CPU and run-queue time not measured. */
   private static final long[] NO_TIMES = {-1, -1};
@@ -92,6 +102,11 @@ final class JvmCounts {
     return missed.get();
   }
 
+  /** When the baseline was taken ({@code System.nanoTime}, the trace's clock), or 0 before. */
+  long baselineTime() {
+    return baselineTime;
+  }
+
   /** No more records: measurement was switched off, or the JVM cannot say. */
   void disable() {
     off = true;
@@ -108,7 +123,9 @@ final class JvmCounts {
       return;
     }
     try {
+      long t = System.nanoTime();
       baseline = JvmThreadInfo.snapshot();
+      baselineTime = t;
     } catch (Throwable e) {
       // java.management is not there (a runtime image or module graph without it), or refused.
       disable();
@@ -247,7 +264,7 @@ final class JvmCounts {
     boolean whole = base == ZERO; // began during the recording
     boolean started = javaId == starter && starterTimes != null;
     if (!whole && !started) {
-      return NO_TIMES;
+      return sinceBaseline(JvmThreadInfo.currentCpu(), base);
     }
     long[] now = OsThreadTimes.self();
     if (now != null) {
@@ -259,15 +276,16 @@ final class JvmCounts {
 
   /** A thread alive at the close: its CPU time from the JVM, without the run queue. */
   private long[] liveTimes(long javaId, long[] base) {
-    boolean started = javaId == starter && starterTimes != null;
-    if (base != ZERO && !started) {
-      return NO_TIMES;
-    }
     long cpu = JvmThreadInfo.cpu(javaId);
-    if (cpu < 0) {
-      return NO_TIMES;
+    if (javaId == starter && starterTimes != null) {
+      return cpu < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - starterTimes[0]), -1};
     }
-    return new long[] {Math.max(0, cpu - (started ? starterTimes[0] : 0)), -1};
+    return base == ZERO ? new long[] {cpu, -1} : sinceBaseline(cpu, base);
+  }
+
+  /** A thread that began before the baseline: its CPU time since it, without the run queue. */
+  private static long[] sinceBaseline(long cpu, long[] base) {
+    return cpu < 0 || base[2] < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - base[2]), -1};
   }
 
   private void write(int stream, long[] now, long[] base, long[] times) throws Exception {

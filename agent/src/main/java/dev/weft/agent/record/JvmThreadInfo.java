@@ -16,14 +16,17 @@ final class JvmThreadInfo {
 
   private JvmThreadInfo() {}
 
-  /** Java id → {blocked count, waited count} of every live platform thread. */
+  /**
+   * Java id → {blocked count, waited count, CPU ns} of every live platform thread (CPU -1 where the
+   * JVM cannot say).
+   */
   static Map<Long, long[]> snapshot() {
     long[] ids = BEAN.getAllThreadIds();
     long[][] counts = counts(ids);
     Map<Long, long[]> m = new HashMap<>(ids.length * 2);
     for (int i = 0; i < ids.length; i++) {
       if (counts[i] != null) {
-        m.put(ids[i], counts[i]);
+        m.put(ids[i], new long[] {counts[i][0], counts[i][1], cpu(ids[i])});
       }
     }
     return m;

@@ -498,6 +498,10 @@ public final class Recorder extends WeftSink {
     if (missed > 0) {
       all.put("agent.jvm_counts_missed", Long.toString(missed));
     }
+    long timesFrom = path.jvmCounts.baselineTime();
+    if (timesFrom != 0) {
+      all.put(JvmCounts.TIMES_FROM, Long.toString(timesFrom));
+    }
     long undefined = path.droppedUndefined();
     if (undefined > 0) {
       all.put("agent.events_dropped_undefined", Long.toString(undefined));

@@ -35,6 +35,9 @@ final class CpuCrossCheck {
    */
   static final double QUEUED_SHARE = 0.20;
 
+  /** The trace attribute: when the agent took its baseline of threads that began before it. */
+  static final String TIMES_FROM = "agent.thread_times_from";
+
   private CpuCrossCheck() {}
 
   /**
@@ -47,6 +50,7 @@ final class CpuCrossCheck {
     if (defs.jvmCounts().isEmpty()) {
       return List.of();
     }
+    long timesFrom = timesFrom(defs);
     JvmCrossCheck.Excess off = new JvmCrossCheck.Excess();
     JvmCrossCheck.Excess queued = new JvmCrossCheck.Excess();
     boolean runQueueUnknown = false;
@@ -58,7 +62,10 @@ final class CpuCrossCheck {
       long lifetime = th.end - th.begin;
       long runQueue = Math.max(0, c.runQueueNs());
       long outsideWaits = th.execTotal - th.execInWaits; // sleeps are execution, but recorded
-      long offCpu = outsideWaits - c.cpuNs() - runQueue;
+      // CPU time from the JVM counts from the agent's baseline for threads that began before it:
+      // their CPU before it is unknown, so the time up to it is not held against them.
+      long unmeasured = c.hasRunQueue() ? 0 : Math.max(0, Math.min(timesFrom, th.end) - th.begin);
+      long offCpu = outsideWaits - c.cpuNs() - runQueue - unmeasured;
       if (offCpu >= MIN_NS && offCpu >= SHARE * lifetime) {
         String unknown = c.hasRunQueue() ? "" : " (run queue unknown)";
         off.addItem(th.name + " " + share(offCpu, th.execTotal) + unknown, offCpu);
@@ -78,8 +85,8 @@ final class CpuCrossCheck {
           .append(" system counted that time neither as CPU time nor as waiting for a core, so it")
           .append(" is not work, though execution and the critical path count it as such");
       if (runQueueUnknown) {
-        b.append(" (where the run queue is unknown, for threads alive at the close, part of that")
-            .append(" time may be waiting for a core on a busy host)");
+        b.append(" (where the run queue is unknown, for threads alive at the close or begun before")
+            .append(" an attach, part of that time may be waiting for a core on a busy host)");
       }
       notes.add(b.toString());
     }
@@ -93,6 +100,19 @@ final class CpuCrossCheck {
       notes.add(b.toString());
     }
     return notes;
+  }
+
+  /** The agent's baseline time (attribute {@value #TIMES_FROM}), or Long.MIN_VALUE. */
+  private static long timesFrom(Definitions defs) {
+    String v = defs.attributes().get(TIMES_FROM);
+    if (v == null) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   /** "1 thread was" or "N threads were", then {@code what}, the total, and {@code after}. */

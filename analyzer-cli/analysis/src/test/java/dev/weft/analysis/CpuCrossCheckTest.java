@@ -60,8 +60,8 @@ class CpuCrossCheckTest {
                 + " native code, JVM pauses such as garbage collection, or waiting Weft does not"
                 + " record. The system counted that time neither as CPU time nor as waiting for a"
                 + " core, so it is not work, though execution and the critical path count it as"
-                + " such (where the run queue is unknown, for threads alive at the close, part of"
-                + " that time may be waiting for a core on a busy host)"),
+                + " such (where the run queue is unknown, for threads alive at the close or begun"
+                + " before an attach, part of that time may be waiting for a core on a busy host)"),
         notes);
     assertEquals(
         List.of(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.analysis.Analyzer;
 import dev.weft.cli.apps.TickApp;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
@@ -87,6 +88,15 @@ class AttachCommandIT {
     return ChildJvms.agentJar().toString();
   }
 
+  /** {@code weft attach PID --duration 1500ms OPTIONS --out TRACE --agent JAR}. */
+  private static Cli.Result attach1500ms(ChildJvms.Tick app, Path trace, String... options) {
+    List<String> args = new ArrayList<>(List.of("attach", Long.toString(app.pid())));
+    args.addAll(List.of("--duration", "1500ms"));
+    args.addAll(List.of(options));
+    args.addAll(List.of("--out", trace.toString(), "--agent", agent()));
+    return Cli.run(args.toArray(String[]::new));
+  }
+
   private static void assertFinishedCorrectly(ChildJvms.Tick app, String last) throws Exception {
     assertTrue(last.matches("ticks \\d+ sum \\d+ correct"), last);
     assertEquals(0, app.process.exitValue());
@@ -98,16 +108,7 @@ class AttachCommandIT {
         ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of())) {
       Path trace = tmp.resolve("t1");
       long before = System.nanoTime();
-      Cli.Result r =
-          Cli.run(
-              "attach",
-              Long.toString(app.pid()),
-              "--duration",
-              "1500ms",
-              "--out",
-              trace.toString(),
-              "--agent",
-              agent());
+      Cli.Result r = attach1500ms(app, trace);
       assertEquals(0, r.exit(), r.toString());
       assertEquals(2, r.errLines().size(), r.toString());
       assertTrue(
@@ -177,17 +178,7 @@ class AttachCommandIT {
     try (ChildJvms.Tick app =
         ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of())) {
       Path trace = tmp.resolve("skip");
-      Cli.Result r =
-          Cli.run(
-              "attach",
-              Long.toString(app.pid()),
-              "--duration",
-              "1500ms",
-              "--skip-running",
-              "--out",
-              trace.toString(),
-              "--agent",
-              agent());
+      Cli.Result r = attach1500ms(app, trace, "--skip-running");
       assertEquals(0, r.exit(), r.toString());
       Facts t = Facts.read(trace);
       String skipped = t.attributes().get("agent.skipped_running_classes");
@@ -195,6 +186,34 @@ class AttachCommandIT {
       assertEquals(0, t.tickEnters(), "TickApp was not woven: " + t);
       assertTrue(t.locksAcquired() > 50, "its lock is recorded through the JDK's hook: " + t);
       assertFinishedCorrectly(app, app.finish());
+    }
+  }
+
+  /**
+   * TickApp's {@code stdin} thread is blocked reading its standard input from before the attach to
+   * the end: the JVM counts it runnable and nothing records it, so the analysis says so from the
+   * CPU time the agent takes from its baseline on (without a run-queue figure for a thread that
+   * began before the attach). ({@code main} may be named too: its sleeps are in {@code main()},
+   * which was running at the attach, so they are not recorded.)
+   */
+  @Test
+  void aThreadBlockedInAReadSinceBeforeTheAttachIsNamed() throws Exception {
+    try (ChildJvms.Tick app =
+        ChildJvms.Tick.start(ChildJvms.java(), tmp.resolve("app"), List.of())) {
+      Path trace = tmp.resolve("read");
+      Cli.Result r = attach1500ms(app, trace);
+      assertEquals(0, r.exit(), r.toString());
+      assertFinishedCorrectly(app, app.finish());
+      List<String> notes =
+          Analyzer.analyze(trace).notes().stream()
+              .filter(n -> n.contains(" off the CPU for "))
+              .toList();
+      assertEquals(1, notes.size(), notes.toString());
+      assertTrue(
+          notes
+              .get(0)
+              .matches(".*(\\(|, )stdin [0-9.]+ m?s of [0-9.]+ m?s \\(run queue unknown\\).*"),
+          notes.get(0));
     }
   }
 
