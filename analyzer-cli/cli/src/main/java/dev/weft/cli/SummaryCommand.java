@@ -10,6 +10,7 @@ import dev.weft.trace.EventKind;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.ProcessDef;
 import dev.weft.trace.ThreadDef;
+import dev.weft.trace.ThreadJvmCounts;
 import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -149,6 +150,19 @@ final class SummaryCommand implements Callable<Integer> {
       g.writeNumberField("dropped", ss == null ? 0 : ss.dropped());
       g.writeStringField(
           "state", ss == null ? "no_events" : ss.state().name().toLowerCase(Locale.ROOT));
+      ThreadJvmCounts c = d.jvmCounts(th.stream());
+      if (c != null) {
+        g.writeObjectFieldStart("jvm_counts");
+        g.writeNumberField("blocked", c.blockedCount());
+        g.writeNumberField("waited", c.waitedCount());
+        if (c.hasCpu()) {
+          g.writeNumberField("cpu_ns", c.cpuNs());
+        }
+        if (c.hasRunQueue()) {
+          g.writeNumberField("run_queue_ns", c.runQueueNs());
+        }
+        g.writeEndObject();
+      }
       g.writeEndObject();
     }
     g.writeEndArray();
@@ -301,8 +315,9 @@ final class SummaryCommand implements Callable<Integer> {
   }
 
   /**
-   * One line per thread: stream, name, pool, events, state. When that does not fit {@code width},
-   * or for a name longer than its column, the name gets a line of its own above the rest.
+   * One line per thread: stream, name, pool, events, CPU time over the recording (where the agent
+   * measured it), state. When that does not fit {@code width}, or for a name longer than its
+   * column, the name gets a line of its own above the rest.
    */
   private static void threadTable(
       Definitions d, TraceStats s, PrintWriter out, Style style, int width) {
@@ -318,27 +333,29 @@ final class SummaryCommand implements Callable<Integer> {
           (ss == null ? "no events" : ss.state().name().toLowerCase(Locale.ROOT))
               + ((th.flags() & ThreadDef.DAEMON) != 0 ? " daemon" : "")
               + (th.isVirtual() ? " virtual" : "");
+      ThreadJvmCounts c = d.jvmCounts(th.stream());
       String[] row = {
         Integer.toString(th.stream()),
         th.name(),
         th.pool() == 0 ? "-" : text.pool(th.pool()),
         Long.toString(ss == null ? 0 : ss.events()),
+        c == null || !c.hasCpu() ? "-" : TimeText.duration(c.cpuNs()),
         state
       };
       rows.add(row);
       threadW = Math.max(threadW, row[1].length());
       poolW = Math.max(poolW, row[2].length());
-      stateW = Math.max(stateW, row[4].length());
+      stateW = Math.max(stateW, row[5].length());
     }
     threadW = Math.min(threadW, 32);
     poolW = Math.min(poolW, 24);
-    boolean oneLine = 24 + threadW + poolW + stateW <= width;
+    boolean oneLine = 35 + threadW + poolW + stateW <= width;
     if (!oneLine) {
-      poolW = Math.max(4, Math.min(poolW, width - 22 - stateW));
+      poolW = Math.max(4, Math.min(poolW, width - 33 - stateW));
     }
-    String rest = "%-" + poolW + "s %10s  %s";
+    String rest = "%-" + poolW + "s %10s %10s  %s";
     String head = " %-6s  %-" + threadW + "s  ";
-    String columns = String.format(Locale.ROOT, rest, "Pool", "Events", "State");
+    String columns = String.format(Locale.ROOT, rest, "Pool", "Events", "CPU", "State");
     if (oneLine) {
       out.println(style.bold(String.format(Locale.ROOT, head, "Stream", "Thread") + columns));
     } else {
@@ -349,10 +366,17 @@ final class SummaryCommand implements Callable<Integer> {
       if (oneLine && r[1].length() <= threadW) {
         out.println(
             String.format(
-                Locale.ROOT, " %6s  %-" + threadW + "s  " + rest, r[0], r[1], r[2], r[3], r[4]));
+                Locale.ROOT,
+                " %6s  %-" + threadW + "s  " + rest,
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5]));
       } else {
         out.println(String.format(Locale.ROOT, " %6s  %s", r[0], r[1]));
-        out.println(" ".repeat(9) + String.format(Locale.ROOT, rest, r[2], r[3], r[4]));
+        out.println(" ".repeat(9) + String.format(Locale.ROOT, rest, r[2], r[3], r[4], r[5]));
       }
     }
   }

@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.ConstructKind;
 import dev.weft.trace.EventKind;
+import dev.weft.trace.RegionDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +28,37 @@ class SummaryCommandTest {
   @BeforeEach
   void writeTrace() throws Exception {
     trace = TestTraces.sample(tmp.resolve("trace"));
+  }
+
+  /** The JVM's counts and the thread's CPU and run-queue times, where the agent measured them. */
+  @Test
+  void threadsShowTheirCpuTimeWhereMeasured() throws Exception {
+    Path dir = tmp.resolve("cpu");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      w.defineRegion(
+          new RegionDef(1, ConstructKind.USER_REGION, "work", "demo.A", "run", "A.java", 1, 2));
+      StreamWriter reader = w.openStream(1, "reader", 0, 0, 1000);
+      StreamWriter older = w.openStream(2, "older", 0, 0, 1000);
+      reader.enter(2000, 1);
+      reader.exit(3000, 1);
+      older.enter(2000, 1);
+      older.exit(3000, 1);
+      w.defineThreadJvmCounts(reader.id(), 1, 2, 5_000_000, 1_000_000);
+      w.defineThreadJvmCounts(older.id(), 3, 4); // an agent that did not measure times
+      w.close(4000);
+    }
+    Cli.Result text = Cli.run("summary", dir.toString(), "--color", "never");
+    assertEquals(0, text.exit(), text.toString());
+    assertTrue(
+        text.out().matches("(?s).*\\n +1 +reader +- +2 +5\\.00 ms +complete\\n.*"), text.out());
+    assertTrue(text.out().matches("(?s).*\\n +2 +older +- +2 +- +complete\\n.*"), text.out());
+    Cli.Result json = Cli.run("summary", dir.toString(), "--format", "json");
+    JsonNode threads = new ObjectMapper().readTree(json.out()).get("thread_list");
+    assertEquals(
+        "{\"blocked\":1,\"waited\":2,\"cpu_ns\":5000000,\"run_queue_ns\":1000000}",
+        threads.get(0).get("jvm_counts").toString());
+    assertEquals("{\"blocked\":3,\"waited\":4}", threads.get(1).get("jvm_counts").toString());
   }
 
   @Test
