@@ -326,6 +326,8 @@ final class SummaryCommand implements Callable<Integer> {
     List<String[]> rows = new ArrayList<>();
     int threadW = 6;
     int poolW = 4;
+    int eventsW = 6;
+    int cpuW = 3;
     int stateW = 5;
     for (ThreadDef th : d.threads()) {
       TraceStats.StreamStats ss = byStream.get(th.stream());
@@ -345,15 +347,18 @@ final class SummaryCommand implements Callable<Integer> {
       rows.add(row);
       threadW = Math.max(threadW, row[1].length());
       poolW = Math.max(poolW, row[2].length());
+      eventsW = Math.max(eventsW, row[3].length());
+      cpuW = Math.max(cpuW, row[4].length());
       stateW = Math.max(stateW, row[5].length());
     }
     threadW = Math.min(threadW, 32);
     poolW = Math.min(poolW, 24);
-    boolean oneLine = 35 + threadW + poolW + stateW <= width;
+    int numbersW = eventsW + cpuW + 7; // the spaces around them included
+    boolean oneLine = 12 + threadW + poolW + numbersW + stateW <= width;
     if (!oneLine) {
-      poolW = Math.max(4, Math.min(poolW, width - 33 - stateW));
+      poolW = Math.max(4, Math.min(poolW, width - 10 - numbersW - stateW));
     }
-    String rest = "%-" + poolW + "s %10s %10s  %s";
+    String rest = "%-" + poolW + "s  %" + eventsW + "s  %" + cpuW + "s  %s";
     String head = " %-6s  %-" + threadW + "s  ";
     String columns = String.format(Locale.ROOT, rest, "Pool", "Events", "CPU", "State");
     if (oneLine) {
