@@ -8,7 +8,9 @@ package dev.weft.trace;
  * @param stream the thread's stream
  * @param blockedCount times the thread blocked entering a monitor ({@code getBlockedCount()})
  * @param waitedCount times it waited or parked ({@code getWaitedCount()})
- * @param cpuNs the thread's CPU time over the same span, in nanoseconds; -1 when not measured
+ * @param cpuNs the thread's CPU time over the same span, in nanoseconds (for a thread that began
+ *     before the agent's baseline, other than the one that started the recording, from that
+ *     baseline on: the trace attribute {@code agent.thread_times_from}); -1 when not measured
  *     (older traces, a JVM or system that cannot say)
  * @param runQueueNs its time runnable but waiting for a core over the same span (Linux's {@code
  *     schedstat}); -1 when not measured (other systems, threads that began before the recording

@@ -20,8 +20,10 @@ import java.util.function.IntPredicate;
  * queue}: CPU spent inside recorded waits (spinning) only lowers that bound, and the agent's
  * figures span the thread's whole recorded life or a little more, so the bound never over-states. A
  * thread is named when it reaches {@link #MIN_NS} and {@link #SHARE} of the thread's lifetime.
- * Without a run-queue figure (threads still alive at the close), waiting for a core on a busy host
- * cannot be told apart, and the note says so for that thread.
+ * Without a run-queue figure (threads still alive at the close, threads that began before an
+ * attach), waiting for a core on a busy host cannot be told apart, and the note says so for that
+ * thread; and the CPU time of a thread that began before the agent's baseline ({@link #TIMES_FROM})
+ * counts from it, so its time before the baseline is left out.
  */
 final class CpuCrossCheck {
   /** Off-CPU execution per thread below this is never reported. */
