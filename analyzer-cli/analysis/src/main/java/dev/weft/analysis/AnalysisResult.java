@@ -100,6 +100,12 @@ public record AnalysisResult(
     }
   }
 
+  /** This result with other notes. */
+  public AnalysisResult withNotes(List<String> notes) {
+    return new AnalysisResult(
+        format, status, statusDetail, trace, timeNs, properties, regions, notes, criticalPath);
+  }
+
   /**
    * This result with another status, e.g. {@code result.withStatus(Status.PARTIAL, "stream 3 was
    * salvaged up to byte 81920: 12 blocks skipped")} for an analysis of a salvaged trace. {@code

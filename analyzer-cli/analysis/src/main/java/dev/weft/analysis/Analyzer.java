@@ -301,7 +301,8 @@ public final class Analyzer {
     if (unseenWaits != null) {
       notes.add(unseenWaits);
     }
-    notes.addAll(CpuCrossCheck.notes(defs, replay, notCompared));
+    CpuCrossCheck.Findings cpu = CpuCrossCheck.find(defs, replay, notCompared);
+    int cpuNotesAt = notes.size(); // written once the critical path is known
     String unchecked = JvmCrossCheck.uncheckedNote(defs, replay, notCompared);
     if (unchecked != null) {
       notes.add(unchecked);
@@ -335,6 +336,11 @@ public final class Analyzer {
             replay.eventsRead,
             dropped,
             notes);
+    if (!cpu.isEmpty()) {
+      List<String> all = new ArrayList<>(r.notes());
+      all.addAll(cpuNotesAt, CpuCrossCheck.notes(cpu, r.criticalPath()));
+      r = r.withNotes(all);
+    }
     if (options.partial != null) {
       r =
           r.withStatus(

@@ -3,7 +3,9 @@ package dev.weft.analysis;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.ThreadJvmCounts;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
@@ -42,20 +44,28 @@ final class CpuCrossCheck {
 
   private CpuCrossCheck() {}
 
+  /** A thread named by a note: {@code ns} of its {@code ofNs}. */
+  record Named(String thread, long ns, long ofNs, boolean runQueueKnown) {}
+
+  /** What the comparison found: threads off the CPU, and threads that waited for a core. */
+  record Findings(List<Named> offCpu, List<Named> queued) {
+    boolean isEmpty() {
+      return offCpu.isEmpty() && queued.isEmpty();
+    }
+  }
+
   /**
-   * The notes: threads off the CPU in no recorded wait, and threads that waited long for a core;
-   * empty when every compared thread's execution is accounted for.
+   * Compares every thread's execution with its CPU and run-queue time.
    *
    * @param skip streams not to compare (dropped events, damaged stream)
    */
-  static List<String> notes(Definitions defs, Replay replay, IntPredicate skip) {
+  static Findings find(Definitions defs, Replay replay, IntPredicate skip) {
+    List<Named> off = new ArrayList<>();
+    List<Named> queued = new ArrayList<>();
     if (defs.jvmCounts().isEmpty()) {
-      return List.of();
+      return new Findings(off, queued);
     }
     long timesFrom = timesFrom(defs);
-    JvmCrossCheck.Excess off = new JvmCrossCheck.Excess();
-    JvmCrossCheck.Excess queued = new JvmCrossCheck.Excess();
-    boolean runQueueUnknown = false;
     for (ThreadState th : replay.threads) {
       ThreadJvmCounts c = defs.jvmCounts(th.stream);
       if (c == null || !c.hasCpu() || skip.test(th.stream) || th.carrier) {
@@ -69,30 +79,69 @@ final class CpuCrossCheck {
       long unmeasured = c.hasRunQueue() ? 0 : Math.max(0, Math.min(timesFrom, th.end) - th.begin);
       long offCpu = outsideWaits - c.cpuNs() - runQueue - unmeasured;
       if (offCpu >= MIN_NS && offCpu >= SHARE * lifetime) {
-        String unknown = c.hasRunQueue() ? "" : " (run queue unknown)";
-        off.addItem(th.name + " " + share(offCpu, th.execTotal) + unknown, offCpu);
-        runQueueUnknown |= !c.hasRunQueue();
+        off.add(new Named(th.name, offCpu, th.execTotal, c.hasRunQueue()));
       }
       if (runQueue >= MIN_NS && runQueue >= QUEUED_SHARE * lifetime) {
-        queued.addItem(th.name + " " + share(runQueue, lifetime), runQueue);
+        queued.add(new Named(th.name, runQueue, lifetime, true));
+      }
+    }
+    return new Findings(off, queued);
+  }
+
+  /**
+   * The notes on what {@link #find} found; a named thread's time on the critical path, if any, is
+   * given with it, as the path counts its time off the CPU as work.
+   *
+   * @param path the analysis' critical path, or null
+   */
+  static List<String> notes(Findings f, AnalysisResult.CriticalPath path) {
+    Map<String, Long> onPath = new HashMap<>();
+    if (path != null) {
+      for (AnalysisResult.CriticalThread t : path.byThread()) {
+        onPath.merge(t.thread(), t.ns(), Long::sum);
       }
     }
     List<String> notes = new ArrayList<>();
-    if (!off.named.isEmpty()) {
+    if (!f.offCpu.isEmpty()) {
+      JvmCrossCheck.Excess off = new JvmCrossCheck.Excess();
+      boolean runQueueUnknown = false;
+      boolean anyOnPath = false;
+      for (Named n : f.offCpu) {
+        long path0 = onPath.getOrDefault(n.thread, 0L);
+        List<String> about = new ArrayList<>();
+        if (!n.runQueueKnown) {
+          about.add("run queue unknown");
+        }
+        if (path0 > 0) {
+          about.add(TimeText.duration(path0) + " on the critical path");
+        }
+        String extra = about.isEmpty() ? "" : " (" + String.join("; ", about) + ")";
+        off.addItem(n.thread + " " + share(n.ns, n.ofNs) + extra, n.ns);
+        runQueueUnknown |= !n.runQueueKnown;
+        anyOnPath |= path0 > 0;
+      }
       StringBuilder b = named(off, " off the CPU for ", " that counts as execution here, in no");
       b.append(" recorded wait (");
       JvmCrossCheck.appendNamed(b, off.named);
       b.append("): blocking I/O (sockets, selectors, files), sleeping or waiting in native code,")
           .append(" JVM pauses such as garbage collection, or waiting Weft does not record. The")
           .append(" system counted that time neither as CPU time nor as waiting for a core, so it")
-          .append(" is not work, though execution and the critical path count it as such");
+          .append(" is not work, though ")
+          .append(
+              anyOnPath
+                  ? "execution and the critical path, where it runs through them, count it as such"
+                  : "execution counts it as such");
       if (runQueueUnknown) {
         b.append(" (where the run queue is unknown, for threads alive at the close or begun before")
             .append(" an attach, part of that time may be waiting for a core on a busy host)");
       }
       notes.add(b.toString());
     }
-    if (!queued.named.isEmpty()) {
+    if (!f.queued.isEmpty()) {
+      JvmCrossCheck.Excess queued = new JvmCrossCheck.Excess();
+      for (Named n : f.queued) {
+        queued.addItem(n.thread + " " + share(n.ns, n.ofNs), n.ns);
+      }
       StringBuilder b = named(queued, " runnable but waiting for a core for ", "");
       b.append(" (");
       JvmCrossCheck.appendNamed(b, queued.named);

@@ -1,6 +1,7 @@
 package dev.weft.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
@@ -55,13 +56,15 @@ class CpuCrossCheckTest {
     assertEquals(
         List.of(
             "2 threads were off the CPU for 1.285 s that counts as execution here, in no recorded"
-                + " wait (socket-reader 985.00 ms of 1.000 s, alive 300.00 ms of 1.000 s (run queue"
-                + " unknown)): blocking I/O (sockets, selectors, files), sleeping or waiting in"
-                + " native code, JVM pauses such as garbage collection, or waiting Weft does not"
-                + " record. The system counted that time neither as CPU time nor as waiting for a"
-                + " core, so it is not work, though execution and the critical path count it as"
-                + " such (where the run queue is unknown, for threads alive at the close or begun"
-                + " before an attach, part of that time may be waiting for a core on a busy host)"),
+                + " wait (socket-reader 985.00 ms of 1.000 s (1.000 s on the critical path), alive"
+                + " 300.00 ms of 1.000 s (run queue unknown)): blocking I/O (sockets, selectors,"
+                + " files), sleeping or waiting in native code, JVM pauses such as garbage"
+                + " collection, or waiting Weft does not record. The system counted that time"
+                + " neither as CPU time nor as waiting for a core, so it is not work, though"
+                + " execution and the critical path, where it runs through them, count it as such"
+                + " (where the run queue is unknown, for threads alive at the close or begun"
+                + " before an attach, part of that time may be waiting for a core on a busy"
+                + " host)"),
         notes);
     assertEquals(
         List.of(
@@ -71,6 +74,34 @@ class CpuCrossCheckTest {
                 + " a thread was in, so both read longer than the program's own work and waits"),
         notes(dir, "waiting for a core for"),
         "busy's 95 ms are under a fifth of its life");
+  }
+
+  /**
+   * Threads that began before the agent's baseline (an attach) have their CPU time from it on: the
+   * time before it is not held against them. Neither thread is on the critical path here (a third
+   * one, fully busy, is), so the note does not speak of it.
+   */
+  @Test
+  void threadsFromBeforeTheBaselineCountFromIt() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int reader = running(f, "old-reader", 1_000 * MS); // no CPU since the baseline: 600 ms off
+    int worker = running(f, "old-worker", 1_000 * MS); // busy since the baseline: not named
+    StreamWriter main = f.thread("main", 0);
+    main.threadEnd(1_200 * MS);
+    f.writer.defineAttribute(CpuCrossCheck.TIMES_FROM, Long.toString(400 * MS));
+    f.writer.defineThreadJvmCounts(reader, 0, 0, 0, -1);
+    f.writer.defineThreadJvmCounts(worker, 0, 0, 600 * MS, -1);
+    f.writer.defineThreadJvmCounts(main.id(), 0, 0, 1_200 * MS, 0);
+    List<String> notes = cpuNotes(f.close(1_200 * MS));
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(
+        notes
+            .get(0)
+            .startsWith(
+                "1 thread was off the CPU for 600.00 ms that counts as execution here, in no"
+                    + " recorded wait (old-reader 600.00 ms of 1.000 s (run queue unknown)):"),
+        notes.get(0));
+    assertTrue(notes.get(0).contains(", though execution counts it as such ("), notes.get(0));
   }
 
   /** Time in a recorded wait is not execution: a thread that only waited there is not named. */

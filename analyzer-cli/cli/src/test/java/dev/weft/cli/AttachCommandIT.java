@@ -212,7 +212,7 @@ class AttachCommandIT {
       assertTrue(
           notes
               .get(0)
-              .matches(".*(\\(|, )stdin [0-9.]+ m?s of [0-9.]+ m?s \\(run queue unknown\\).*"),
+              .matches(".*(\\(|, )stdin [0-9.]+ m?s of [0-9.]+ m?s \\(run queue unknown[;)].*"),
           notes.get(0));
     }
   }
