@@ -36,6 +36,15 @@ abstract class ApplicationCallSites implements ConstructInstrumentation, CallTar
   /** The family's table of call targets and their brackets. */
   protected abstract CallTargets targets();
 
+  /**
+   * Every class, unless a family narrows it: the shared {@link ClassScan} finds the calls, once for
+   * all families.
+   */
+  @Override
+  public List<String> applicationHints() {
+    return List.of("");
+  }
+
   /** The bracket of the table's row number {@code row} (rows not made by a lambda); or null. */
   @Override
   public Bracket bracket(int row, Call call) {

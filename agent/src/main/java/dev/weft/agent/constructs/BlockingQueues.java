@@ -9,7 +9,6 @@ import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.WaitKind;
-import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 
@@ -65,12 +64,6 @@ public final class BlockingQueues extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.WAITS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

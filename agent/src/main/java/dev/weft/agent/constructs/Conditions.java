@@ -5,7 +5,6 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.WaitKind;
-import java.util.List;
 
 /**
  * {@code Condition} calls in application code, a {@code waits} family. {@code await} and its
@@ -38,12 +37,6 @@ public final class Conditions extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.WAITS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

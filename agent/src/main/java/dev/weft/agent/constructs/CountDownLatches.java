@@ -7,7 +7,6 @@ import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
-import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -44,12 +43,6 @@ public final class CountDownLatches extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.BARRIERS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

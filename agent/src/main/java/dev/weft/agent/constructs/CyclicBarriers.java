@@ -6,7 +6,6 @@ import dev.weft.agent.constructs.CallSiteWeaver.Site;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
-import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -32,12 +31,6 @@ public final class CyclicBarriers extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.BARRIERS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

@@ -4,7 +4,6 @@ import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
-import java.util.List;
 
 /**
  * Calls of a {@code ReentrantReadWriteLock}'s read and write locks through their own types, a
@@ -31,12 +30,6 @@ public final class ReadWriteLocks extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.LOCKS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -35,12 +34,6 @@ public final class ReentrantLocks extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.LOCKS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

@@ -7,7 +7,6 @@ import dev.weft.agent.constructs.CallTargets.Invoke;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.trace.ConstructKind;
-import java.util.List;
 import org.objectweb.asm.MethodVisitor;
 
 /**
@@ -31,12 +30,6 @@ public final class Spins extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.SPIN;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

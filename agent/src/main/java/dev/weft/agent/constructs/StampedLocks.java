@@ -8,7 +8,6 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,12 +46,6 @@ public final class StampedLocks extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.LOCKS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

@@ -5,7 +5,6 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.WaitKind;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -46,12 +45,6 @@ public final class Synchronizers extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.WAITS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override

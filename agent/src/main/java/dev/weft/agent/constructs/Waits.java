@@ -10,7 +10,6 @@ import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import dev.weft.trace.WaitKind;
-import java.util.List;
 import org.objectweb.asm.MethodVisitor;
 
 /**
@@ -69,12 +68,6 @@ public final class Waits extends ApplicationCallSites {
   @Override
   public Family family() {
     return Family.WAITS;
-  }
-
-  /** Every class: the shared {@link ClassScan} finds the calls, once for all families. */
-  @Override
-  public List<String> applicationHints() {
-    return List.of("");
   }
 
   @Override
