@@ -76,11 +76,16 @@ final class AttachLimits {
    * Long.MIN_VALUE} (no limit) for a recording started with the JVM or without the attribute.
    */
   static long analysedFrom(Definitions defs) {
-    if (!attached(defs)) {
-      return Long.MIN_VALUE;
-    }
+    return attached(defs) ? traceTime(defs, RECORDING_FROM) : Long.MIN_VALUE;
+  }
+
+  /**
+   * A trace time the agent wrote as attribute {@code key}; {@code Long.MIN_VALUE} when it is absent
+   * or not a number.
+   */
+  static long traceTime(Definitions defs, String key) {
     try {
-      return Long.parseLong(defs.attributes().getOrDefault(RECORDING_FROM, ""));
+      return Long.parseLong(defs.attributes().getOrDefault(key, ""));
     } catch (NumberFormatException e) {
       return Long.MIN_VALUE;
     }

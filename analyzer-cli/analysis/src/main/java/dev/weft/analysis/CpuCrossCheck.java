@@ -65,7 +65,7 @@ final class CpuCrossCheck {
     if (defs.jvmCounts().isEmpty()) {
       return new Findings(off, queued);
     }
-    long timesFrom = timesFrom(defs);
+    long timesFrom = AttachLimits.traceTime(defs, TIMES_FROM);
     for (ThreadState th : replay.threads) {
       ThreadJvmCounts c = defs.jvmCounts(th.stream);
       if (c == null || !c.hasCpu() || skip.test(th.stream) || th.carrier) {
@@ -151,19 +151,6 @@ final class CpuCrossCheck {
       notes.add(b.toString());
     }
     return notes;
-  }
-
-  /** The agent's baseline time (attribute {@value #TIMES_FROM}), or Long.MIN_VALUE. */
-  private static long timesFrom(Definitions defs) {
-    String v = defs.attributes().get(TIMES_FROM);
-    if (v == null) {
-      return Long.MIN_VALUE;
-    }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      return Long.MIN_VALUE;
-    }
   }
 
   /** "1 thread was" or "N threads were", then {@code what}, the total, and {@code after}. */
