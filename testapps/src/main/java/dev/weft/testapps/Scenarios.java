@@ -12,6 +12,7 @@ import dev.weft.testapps.scenarios.IdleThreads;
 import dev.weft.testapps.scenarios.LockContention;
 import dev.weft.testapps.scenarios.LockConvoy;
 import dev.weft.testapps.scenarios.Nested;
+import dev.weft.testapps.scenarios.NetworkWait;
 import dev.weft.testapps.scenarios.NotifyChain;
 import dev.weft.testapps.scenarios.ParallelStream;
 import dev.weft.testapps.scenarios.QueueWait;
@@ -35,6 +36,7 @@ public final class Scenarios {
           new NotifyChain(),
           new GateWait(),
           new QueueWait(),
+          new NetworkWait(),
           new DelayChain(),
           new ForkJoinImbalance(),
           new ForkJoinDag(),

@@ -73,6 +73,12 @@ public final class TruthKinds {
   /** Waiting in {@code Object.wait} for a notification, per thread ({@code condition_wait}). */
   public static final String CONDITION_WAIT_NS = "condition_wait_ns";
 
+  /** Time in a selector's {@code select} and a server's {@code accept} ({@code network_idle}). */
+  public static final String NETWORK_IDLE_NS = "network_idle_ns";
+
+  /** Time in reads of a socket's stream, per thread (property {@code io_wait}). */
+  public static final String IO_WAIT_NS = "io_wait_ns";
+
   /** Own request to own acquisition of a lock that was held (property {@code lock_contention}). */
   public static final String LOCK_CONTENTION_NS = "lock_contention_ns";
 

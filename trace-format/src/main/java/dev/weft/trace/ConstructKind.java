@@ -36,7 +36,11 @@ public enum ConstructKind {
   /** An acquire of a synchronizer of the program's own, built on AbstractQueuedSynchronizer. */
   SYNCHRONIZER(28, "synchronizer"),
   /** A blocking queue's take or put (and their timed and deque forms). */
-  BLOCKING_QUEUE(29, "blocking_queue");
+  BLOCKING_QUEUE(29, "blocking_queue"),
+  /** A selector's select, waiting for a channel to become ready. */
+  SELECTOR(30, "selector"),
+  /** A socket's blocking operation: a server socket's accept, a read from a socket's stream. */
+  SOCKET(31, "socket");
 
   private static final ConstructKind[] BY_CODE = new ConstructKind[256];
 

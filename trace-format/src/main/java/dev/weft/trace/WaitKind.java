@@ -22,7 +22,56 @@ public final class WaitKind {
    */
   public static final int QUEUE = 7;
 
+  /**
+   * A selector's {@code select}: an event loop waiting for one of its channels to become ready. The
+   * thread has nothing to do until the network brings it something; the waker is outside the
+   * program.
+   */
+  public static final int SELECT = 8;
+
+  /**
+   * A server socket's {@code accept} ({@code ServerSocket} or {@code ServerSocketChannel}): a
+   * listener waiting for a client to connect.
+   */
+  public static final int ACCEPT = 9;
+
+  /**
+   * A read from a connected socket's stream ({@code java.net.Socket}): waiting for the peer's data,
+   * the read's own system call included. The peer's write is not an event, so the waker is not
+   * known.
+   */
+  public static final int SOCKET_READ = 10;
+
+  /**
+   * {@code java.net.http.HttpClient.send}: waiting for a response, from the request's sending to
+   * the response's body handled. The JDK's own threads do the I/O; the waker is not known.
+   */
+  public static final int HTTP_SEND = 11;
+
   private WaitKind() {}
+
+  /**
+   * Whether a wait of this kind waits for the network to bring work ({@link #SELECT}, {@link
+   * #ACCEPT}): the thread is idle, not held up by anything the program does.
+   */
+  public static boolean networkIdle(long kind) {
+    return kind == SELECT || kind == ACCEPT;
+  }
+
+  /**
+   * Whether a wait of this kind waits for a peer over the network: {@link #SOCKET_READ}, {@link
+   * #HTTP_SEND}.
+   */
+  public static boolean networkPeer(long kind) {
+    return kind == SOCKET_READ || kind == HTTP_SEND;
+  }
+
+  /**
+   * Whether a wait of this kind is a network wait: {@link #networkIdle} or {@link #networkPeer}.
+   */
+  public static boolean network(long kind) {
+    return networkIdle(kind) || networkPeer(kind);
+  }
 
   /** The lower_snake_case name of a wait kind code. */
   public static String name(long kind) {
@@ -41,6 +90,14 @@ public final class WaitKind {
         return "synchronizer";
       case QUEUE:
         return "queue";
+      case SELECT:
+        return "select";
+      case ACCEPT:
+        return "accept";
+      case SOCKET_READ:
+        return "socket_read";
+      case HTTP_SEND:
+        return "http_send";
       default:
         return "wait_" + kind;
     }

@@ -26,6 +26,11 @@ public enum Family {
    * on AbstractQueuedSynchronizer, blocking queues' take and put, notify/signal: WAIT_*, NOTIFY.
    */
   WAITS("waits"),
+  /**
+   * Waits for the network: a selector's select, a server socket's accept, HttpClient.send, a read
+   * from a socket's stream: WAIT_*.
+   */
+  NETWORK("network"),
   /** Thread.onSpinWait and busy waits: SPIN_*. */
   SPIN("spin"),
   /** Thread start, begin and end: THREAD_*. */

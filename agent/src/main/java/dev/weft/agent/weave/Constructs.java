@@ -11,6 +11,7 @@ import dev.weft.agent.constructs.ForkJoinSites;
 import dev.weft.agent.constructs.ForkJoinTasks;
 import dev.weft.agent.constructs.FutureSites;
 import dev.weft.agent.constructs.Monitors;
+import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.Phasers;
 import dev.weft.agent.constructs.ReadWriteLocks;
@@ -28,6 +29,7 @@ import dev.weft.agent.constructs.RunningStampedLocks;
 import dev.weft.agent.constructs.RunningThreadJoins;
 import dev.weft.agent.constructs.RunningThreadStarts;
 import dev.weft.agent.constructs.Semaphores;
+import dev.weft.agent.constructs.SocketReads;
 import dev.weft.agent.constructs.Spins;
 import dev.weft.agent.constructs.StampedLocks;
 import dev.weft.agent.constructs.SynchronizedFlags;
@@ -62,6 +64,8 @@ public final class Constructs {
         new Conditions(),
         new Synchronizers(),
         new BlockingQueues(),
+        new NetworkWaits(),
+        new SocketReads(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

@@ -12,6 +12,7 @@ import dev.weft.agent.constructs.CyclicBarriers;
 import dev.weft.agent.constructs.ExecutorSites;
 import dev.weft.agent.constructs.ForkJoinSites;
 import dev.weft.agent.constructs.FutureSites;
+import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.Phasers;
 import dev.weft.agent.constructs.ReadWriteLocks;
@@ -31,6 +32,9 @@ import dev.weft.trace.WaitKind;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.ServerSocket;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -407,6 +411,28 @@ class CallSiteFamiliesTest {
             }));
     // An interrupted thread's put throws even with room: it is made, as a wait.
     assertEquals(wait, w.run("putWhenInterrupted", () -> args(new ArrayBlockingQueue<>(4))));
+  }
+
+  @Test
+  void networkWaits() throws Exception {
+    Woven w = weave(new NetworkWaits(), WaitSamples.class);
+    List<String> select = List.of("waitEnter SELECTOR " + WaitKind.SELECT, "waitExit SELECTOR");
+    List<String> twoSelects = new java.util.ArrayList<>(select);
+    twoSelects.addAll(select); // select(1) and select(ms) in a lambda; selectNow is not a wait
+    try (Selector selector = Selector.open()) {
+      assertEquals(twoSelects, w.run("selects", () -> args(selector)));
+    }
+    List<String> accept = List.of("waitEnter SOCKET " + WaitKind.ACCEPT, "waitExit SOCKET");
+    List<String> twoAccepts = new java.util.ArrayList<>(accept);
+    twoAccepts.addAll(accept); // the timed-out accept throws: its wait ends all the same
+    try (ServerSocket server = new ServerSocket(0);
+        ServerSocketChannel channel = ServerSocketChannel.open()) {
+      channel.bind(null);
+      assertEquals(twoAccepts, w.run("accepts", () -> args(server, channel)));
+    }
+    assertEquals(
+        List.of("waitEnter SOCKET " + WaitKind.HTTP_SEND, "waitExit SOCKET"),
+        w.run("httpSendRefused", () -> args(java.net.http.HttpClient.newHttpClient())));
   }
 
   @Test

@@ -1,5 +1,15 @@
 package dev.weft.agent.weave;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.BlockingQueue;
@@ -12,6 +22,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
+import java.util.function.ToIntFunction;
 
 /** Calls of the wait and spin families' targets, directly and through method references. */
 public final class WaitSamples {
@@ -188,5 +199,46 @@ public final class WaitSamples {
   public static void putWhenInterrupted(ArrayBlockingQueue<Object> queue) throws Exception {
     Thread.currentThread().interrupt();
     queue.put("a");
+  }
+
+  /**
+   * A selector's select with a timeout, one through a method reference, and selectNow, which never
+   * blocks.
+   */
+  public static Object selects(Selector selector) throws Exception {
+    int now = selector.selectNow();
+    int timed = selector.select(1);
+    ToIntFunction<Long> select =
+        ms -> {
+          try {
+            return selector.select(ms);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        };
+    return now + timed + select.applyAsInt(1L);
+  }
+
+  /** Accepts that time out: a server socket's and a non-blocking channel's, which returns null. */
+  public static Object accepts(ServerSocket server, ServerSocketChannel channel) throws Exception {
+    server.setSoTimeout(1);
+    String socket;
+    try {
+      socket = "accepted " + server.accept();
+    } catch (SocketTimeoutException e) {
+      socket = "timed out";
+    }
+    channel.configureBlocking(false);
+    return socket + " " + channel.accept();
+  }
+
+  /** An HTTP exchange refused by a closed port: the send throws. */
+  public static Object httpSendRefused(HttpClient client) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:1/")).build();
+    try {
+      return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return "refused";
+    }
   }
 }

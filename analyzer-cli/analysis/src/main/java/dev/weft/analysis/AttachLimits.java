@@ -130,6 +130,7 @@ final class AttachLimits {
     unseen.add("Thread.sleep");
     unseen.add("LockSupport.park");
     unseen.add("blocking queues' take and put");
+    unseen.add("selectors' select and servers' accept");
     unseen.add("waits in synchronizers built on AbstractQueuedSynchronizer");
     List<String> out = new ArrayList<>();
     String weaving = weaving(defs);

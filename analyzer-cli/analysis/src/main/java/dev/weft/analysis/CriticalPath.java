@@ -269,6 +269,14 @@ final class CriticalPath {
     p.waitNs = 0;
   }
 
+  /**
+   * Thread {@code th} was idle at {@code node} up to {@code t}, waiting for the network to bring
+   * work (a select, an accept): as a pool worker's idle time, the wait lies on no chain.
+   */
+  void idled(int th, int node, long t) {
+    waitedUnweighed(th, node, t);
+  }
+
   /** As {@link #waited}, but the wait is not weighed: it lies on no chain. */
   private void waitedUnweighed(int th, int node, long t) {
     advance(th, node, WAIT, t);

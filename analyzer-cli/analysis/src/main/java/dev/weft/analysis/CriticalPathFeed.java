@@ -183,6 +183,14 @@ final class CriticalPathFeed {
     put2(header(Op.WAITED, th, node), t);
   }
 
+  void idled(int th, int node, long t) {
+    if (direct != null) {
+      direct.idled(th, node, t);
+      return;
+    }
+    put2(header(Op.IDLED, th, node), t);
+  }
+
   void lockReleased(int slot, int th, long t) {
     if (direct != null) {
       direct.lockReleased(slot, th, t);
@@ -473,6 +481,13 @@ final class CriticalPathFeed {
       @Override
       int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
         p.waited(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    IDLED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.idled(th, arg, ops[i + 1]);
         return i + 2;
       }
     },

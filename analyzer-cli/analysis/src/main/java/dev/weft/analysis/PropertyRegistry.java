@@ -11,11 +11,13 @@ import dev.weft.analysis.properties.DelayCostLock;
 import dev.weft.analysis.properties.DelayCostLongTerm;
 import dev.weft.analysis.properties.Execution;
 import dev.weft.analysis.properties.IdleThreads;
+import dev.weft.analysis.properties.IoWait;
 import dev.weft.analysis.properties.JoinWait;
 import dev.weft.analysis.properties.LimitedParallelism;
 import dev.weft.analysis.properties.LockApiContention;
 import dev.weft.analysis.properties.LockContention;
 import dev.weft.analysis.properties.MonitorContention;
+import dev.weft.analysis.properties.NetworkIdle;
 import dev.weft.analysis.properties.PoolQueueWait;
 import dev.weft.analysis.properties.SpinWait;
 import dev.weft.analysis.properties.ThreadManagement;
@@ -39,6 +41,7 @@ public final class PropertyRegistry {
           Execution::new,
           IdleThreads::new,
           LimitedParallelism::new,
+          NetworkIdle::new,
           ThreadManagement::new,
           JoinWait::new,
           BarrierWait::new,
@@ -47,6 +50,7 @@ public final class PropertyRegistry {
           LockApiContention::new,
           SpinWait::new,
           ConditionWait::new,
+          IoWait::new,
           PoolQueueWait::new,
           WorkImbalance::new,
           DelayCost::new,

@@ -122,7 +122,8 @@ final class WaitReplay {
     }
     out.waitSpan(w);
     if (r.waits != null) {
-      r.waits.end("condition", WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
+      String family = WaitKind.network(w.waitKind) ? "network" : "condition";
+      r.waits.end(family, WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
     if (notifiable(w.waitKind)) {
       openNotifiable = Math.max(0, openNotifiable - 1);
@@ -130,6 +131,8 @@ final class WaitReplay {
     if (notifiable(w.waitKind) && th.waitReleasePending) {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notifyTime, th.node[i], t);
+    } else if (WaitKind.networkIdle(w.waitKind)) {
+      r.critical.idled(th.index, th.node[i], t);
     } else {
       r.critical.waited(th.index, th.node[i], t);
     }

@@ -57,9 +57,10 @@ class CpuCrossCheckTest {
         List.of(
             "2 threads were off the CPU for 1.285 s that counts as execution here, in no recorded"
                 + " wait (socket-reader 985.00 ms of 1.000 s (1.000 s on the critical path), alive"
-                + " 300.00 ms of 1.000 s (run queue unknown)): blocking I/O (sockets, selectors,"
-                + " files), sleeping or waiting in native code, JVM pauses such as garbage"
-                + " collection, or waiting Weft does not record. The system counted that time"
+                + " 300.00 ms of 1.000 s (run queue unknown)): I/O that Weft does not record"
+                + " (socket channels, files, pipes), sleeping or waiting in native code, JVM"
+                + " pauses such as garbage collection, or other waiting Weft does not record."
+                + " The system counted that time"
                 + " neither as CPU time nor as waiting for a core, so it is not work, though"
                 + " execution and the critical path, where it runs through them, count it as such"
                 + " (where the run queue is unknown, for threads alive at the close or begun"

@@ -21,9 +21,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * "Never a silent result": a thread blocked in a socket read, where Weft records nothing, is named
- * as off the CPU from the CPU and run-queue times the agent writes; a thread that computes as long
- * is not, nor is {@code main}, which sleeps (recorded) and waits in joins.
+ * "Never a silent result": a thread blocked in a socket channel's read, where Weft records nothing,
+ * is named as off the CPU from the CPU and run-queue times the agent writes; a thread that computes
+ * as long is not, nor is {@code main}, which sleeps (recorded) and waits in joins. A socket
+ * stream's read and a selector's select are recorded ({@code io_wait}, {@code network_idle}), and
+ * the idle event loop lies on no chain of the critical path although it waited longest.
  */
 @Tag("child-jvm")
 class OffCpuIT {
@@ -38,14 +40,14 @@ class OffCpuIT {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("jdks")
-  void aThreadBlockedInASocketReadIsNamed(Path jdk) throws Exception {
+  void threadsBlockedOnTheNetworkAreRecordedOrNamed(Path jdk) throws Exception {
     Path trace = tmp.resolve("trace");
     traceApp(jdk, trace, OffCpuApp.class, Long.toString(MS));
 
     boolean linux = Files.isReadable(Path.of("/proc/thread-self/schedstat"));
     try (Trace t = Trace.open(trace)) {
       Definitions d = t.definitions();
-      ThreadJvmCounts reader = counts(d, "socket-reader");
+      ThreadJvmCounts reader = counts(d, "channel-reader");
       ThreadJvmCounts spinner = counts(d, "spinner");
       ThreadJvmCounts main = counts(d, "main");
       String all = "\n" + d.jvmCounts();
@@ -64,9 +66,31 @@ class OffCpuIT {
     assertEquals(1, notes.size(), facts);
     String note = notes.get(0);
     assertTrue(note.startsWith("1 thread was off the CPU for "), facts);
-    assertTrue(note.contains("(socket-reader "), facts);
-    assertFalse(note.contains("spinner") || note.contains("main"), facts);
+    assertTrue(note.contains("(channel-reader "), facts);
+    for (String other : List.of("socket-reader", "event-loop", "spinner", "main")) {
+      assertFalse(note.contains(other), other + facts);
+    }
     assertTrue(AnalysisJson.toJson(r).contains(note), "the JSON carries it");
+
+    long ms = MS * 1_000_000L;
+    assertTrue(severity(r, "io_wait", "socket-reader") >= ms * 8 / 10, facts);
+    assertTrue(severity(r, "network_idle", "event-loop") >= ms * 12 / 10, facts);
+    assertEquals(0, severity(r, "condition_wait", "socket-reader"), facts);
+    assertEquals(0, severity(r, "condition_wait", "event-loop"), facts);
+    // The loop waited longest, but idle: the critical path goes through the others' chains.
+    assertTrue(r.criticalPath().byThread().size() > 0, facts);
+    for (AnalysisResult.CriticalThread t : r.criticalPath().byThread()) {
+      assertFalse(t.thread().equals("event-loop"), facts);
+    }
+  }
+
+  private static long severity(AnalysisResult r, String property, String thread) {
+    for (AnalysisResult.ThreadSeverity t : r.property(property).byThread()) {
+      if (t.thread().equals(thread)) {
+        return t.severityNs();
+      }
+    }
+    return 0;
   }
 
   private static ThreadJvmCounts counts(Definitions d, String name) {

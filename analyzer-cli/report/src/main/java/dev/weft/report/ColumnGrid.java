@@ -111,7 +111,7 @@ final class ColumnGrid {
   }
 
   /** Symbols of the encoding: kind-major, then level (1 to 4). */
-  static final String SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
+  static final String SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn";
 
   private char symbol(int track, int col) {
     float[] c = cells[track];

@@ -4,13 +4,14 @@ import java.util.List;
 
 /**
  * What a thread is doing during a timeline interval. Work is drawn in blues and green; the waits
- * each in their own colour: lock vermillion, barrier yellow, join indigo, condition wine, spin
- * black, sleep light grey; a held lock is a thin orange strip under the activity. The colours come
- * from the Okabe–Ito and Tol palettes and were chosen so that every wait kind differs from every
- * other kind by at least 20 CIELAB units with normal vision and as simulated for protanopia,
- * deuteranopia and tritanopia (the lock-hold strip, which also differs in shape, by at least 15);
- * {@code IntervalKindColoursTest} checks this. The legend names every kind, so colour is never the
- * only cue. The page takes ids, labels, colours and the properties each kind shows from here.
+ * each in their own colour: lock vermillion, barrier yellow, join indigo, condition wine, network
+ * violet, spin black, sleep light grey; a held lock is a thin orange strip under the activity. The
+ * colours come from the Okabe–Ito and Tol palettes and were chosen so that every wait kind differs
+ * from every other kind by at least 20 CIELAB units with normal vision and as simulated for
+ * protanopia, deuteranopia and tritanopia (the lock-hold strip, which also differs in shape, by at
+ * least 15); {@code IntervalKindColoursTest} checks this. The legend names every kind, so colour is
+ * never the only cue. The page takes ids, labels, colours and the properties each kind shows from
+ * here.
  */
 public enum IntervalKind {
   /** A task running on a thread: {@code task_begin .. task_end}. */
@@ -33,6 +34,16 @@ public enum IntervalKind {
   JOIN_WAIT("join_wait", "join wait", "#332288", "join_wait"),
   /** {@code Object.wait}, {@code Condition.await}, park, yield: {@code wait_enter .. wait_exit}. */
   WAIT("wait", "condition wait / park", "#882255", "condition_wait"),
+  /**
+   * Waiting for the network: a {@code wait_enter .. wait_exit} of kind select, accept (the loop
+   * idle), socket_read or http_send (waiting for a peer).
+   */
+  NETWORK(
+      "network",
+      "network (select, accept, socket read, HTTP)",
+      "#9933FF",
+      "network_idle",
+      "io_wait"),
   /** Busy-waiting: {@code spin_enter .. spin_exit}. */
   SPIN("spin", "spin wait", "#000000", "spin_wait"),
   /**

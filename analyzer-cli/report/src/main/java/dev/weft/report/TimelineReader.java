@@ -46,6 +46,7 @@ final class TimelineReader implements PairMatcher.Listener {
   private static final int BARRIER_WAIT = IntervalKind.BARRIER_WAIT.ordinal();
   private static final int JOIN_WAIT = IntervalKind.JOIN_WAIT.ordinal();
   private static final int WAIT = IntervalKind.WAIT.ordinal();
+  private static final int NETWORK = IntervalKind.NETWORK.ordinal();
   private static final int SPIN = IntervalKind.SPIN.ordinal();
   private static final int SLEEP = IntervalKind.SLEEP.ordinal();
   private static final int LOCK_HOLD = IntervalKind.LOCK_HOLD.ordinal();
@@ -242,8 +243,9 @@ final class TimelineReader implements PairMatcher.Listener {
         push(track, LOCK_WAIT, key, t, objectLabel((int) e.field(0), key));
         break;
       case WAIT:
-        boolean sleep = e.field(1) == WaitKind.SLEEP;
-        push(track, sleep ? SLEEP : WAIT, key, t, waitLabel((int) key, e.field(1)));
+        long kind = e.field(1);
+        int drawn = kind == WaitKind.SLEEP ? SLEEP : WaitKind.network(kind) ? NETWORK : WAIT;
+        push(track, drawn, key, t, waitLabel((int) key, kind));
         break;
       case SPIN:
         push(track, SPIN, key, t, regionLabel((int) key));

@@ -149,7 +149,8 @@ class AttachLimitsTest {
         running);
     assertTrue(
         running.contains(
-            "Thread.sleep; LockSupport.park; blocking queues' take and put; waits in"
+            "Thread.sleep; LockSupport.park; blocking queues' take and put; selectors' select"
+                + " and servers' accept; waits in"
                 + " synchronizers built on AbstractQueuedSynchronizer (seen there:"),
         running);
     assertFalse(running.contains("; Semaphore"), running);

@@ -158,6 +158,14 @@ record E2eCase(
       variant.addAll(rates);
       cases.add(of("queue-wait", variant, Set.of("condition_wait_ns"), Map.of(), Map.of()));
     }
+    // Clients in socket reads while the event loop works, the loop idle in select while they think.
+    cases.add(
+        of(
+            "network-wait",
+            List.of("--requests", "4"),
+            Set.of("io_wait_ns", "network_idle_ns"),
+            Map.of(),
+            Map.of()));
     cases.add(
         of(
             "delay-chain",

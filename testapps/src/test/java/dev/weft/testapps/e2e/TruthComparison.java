@@ -194,6 +194,11 @@ final class TruthComparison {
         case "condition_wait_ns" ->
             perThread(
                 kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "condition_wait");
+        case "io_wait_ns" ->
+            perThread(kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "io_wait");
+        case "network_idle_ns" ->
+            perThread(
+                kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "network_idle");
         case "critical_path_ns" ->
             criticalPathByThread(truth.get(kind), truth.get("critical_path_ambiguous_ns"));
         case "critical_path_ambiguous_ns" -> {

@@ -26,6 +26,7 @@ public final class SmallRuns {
           Map.entry("gate-wait", "--waiters 2 --rounds 2 --open-ms 2 --own-ms 1"),
           Map.entry(
               "queue-wait", "--consumers 2 --items 3 --capacity 1 --produce-ms 1 --consume-ms 1"),
+          Map.entry("network-wait", "--clients 2 --requests 2 --serve-ms 1 --think-ms 1"),
           Map.entry("delay-chain", "--work-ms 2"),
           Map.entry("fork-join-dag", "--siblings 2 --sibling-ms 2 --branch-ms 8 --leaf-ms 8"),
           Map.entry("fork-join-imbalance", "--elements 8 --max-ms 2"),

@@ -21,7 +21,8 @@ import java.util.TreeMap;
     description =
         """
         WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await, park, queue or synchronizer \
-        (and wait kinds this version does not know): the thread waits for another thread to \
+        (and wait kinds this version does not know; network waits are [[network_idle]] and \
+        [[io_wait]]): the thread waits for another thread to \
         signal it, for example a consumer waiting for a producer. A queue wait is a blocking \
         queue's take, put, timed poll or offer, or transfer: waiting for an element, for room or \
         for a taker; its waker is not recorded, so it has no delay cost. A synchronizer wait is an acquire of a \
@@ -57,7 +58,7 @@ public final class ConditionWait extends Property {
   @Override
   public void onWait(WaitSpan wait) {
     int kind = wait.waitKind();
-    if (kind == WaitKind.SLEEP || kind == WaitKind.YIELD) {
+    if (kind == WaitKind.SLEEP || kind == WaitKind.YIELD || WaitKind.network(kind)) {
       return;
     }
     long n = wait.claim(this, wait.total());

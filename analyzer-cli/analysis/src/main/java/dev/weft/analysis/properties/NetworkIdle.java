@@ -1,0 +1,57 @@
+package dev.weft.analysis.properties;
+
+import dev.weft.analysis.Property;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.WaitSpan;
+import dev.weft.trace.WaitKind;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Event loops and listeners waiting for the network to bring work: select and accept. */
+@PropertyInfo(
+    id = "network_idle",
+    parent = "idle_threads",
+    name = "Network idle",
+    info = "Time event loops and listeners waited for the network (select, accept)",
+    description =
+        """
+        WAIT_ENTER..WAIT_EXIT of kind select (a selector's select: an event loop waiting for one \
+        of its channels to become ready) or accept (ServerSocket.accept, \
+        ServerSocketChannel.accept: a listener waiting for a client). The thread had nothing to \
+        do until the network brought it something, so this time lies on no chain of the \
+        critical path, like a pool worker's idle time. A select or accept made directly inside \
+        another recorded wait is that wait's. Causes: select_ns, accept_ns.\
+        """,
+    diagnosis =
+        """
+        Not a problem in itself: the loop or listener was ready before its work came. If other \
+        threads of the program waited for this server at the same time (their [[io_wait]]), the \
+        server was slow elsewhere: look at its threads' execution and their other waits. A \
+        loop that is never idle is saturated: give it more threads or less work per event.\
+        """)
+public final class NetworkIdle extends Property {
+  private long select;
+  private long accept;
+
+  @Override
+  public void onWait(WaitSpan wait) {
+    int kind = wait.waitKind();
+    if (!WaitKind.networkIdle(kind)) {
+      return;
+    }
+    long n = wait.claim(this, wait.total());
+    if (kind == WaitKind.SELECT) {
+      select += n;
+    } else {
+      accept += n;
+    }
+  }
+
+  @Override
+  public Map<String, Long> causes() {
+    Map<String, Long> m = new TreeMap<>();
+    m.put("select_ns", select);
+    m.put("accept_ns", accept);
+    return m;
+  }
+}
