@@ -39,7 +39,7 @@ public enum ConstructKind {
   BLOCKING_QUEUE(29, "blocking_queue"),
   /** A selector's select, waiting for a channel to become ready. */
   SELECTOR(30, "selector"),
-  /** A socket's blocking operation: a server socket's accept, a read from a socket's stream. */
+  /** A blocking network call: a server socket's accept, a socket stream's read, HttpClient.send. */
   SOCKET(31, "socket");
 
   private static final ConstructKind[] BY_CODE = new ConstructKind[256];

@@ -28,7 +28,7 @@ public enum Family {
   WAITS("waits"),
   /**
    * Waits for the network: a selector's select, a server socket's accept, HttpClient.send, a read
-   * from a socket's stream: WAIT_*.
+   * from a socket's stream, the JDK's HttpClient and HTTP server selector loops: WAIT_*.
    */
   NETWORK("network"),
   /** Thread.onSpinWait and busy waits: SPIN_*. */

@@ -9,12 +9,13 @@ import dev.weft.trace.WaitKind;
 import java.util.Set;
 
 /**
- * Calls in application code that wait for the network to bring work, a {@code network} family:
- * WAIT_ENTER/EXIT (select) around a selector's blocking {@code select} calls, and (accept) around
- * {@code ServerSocket.accept} and {@code ServerSocketChannel.accept}, also when they throw. An
- * event loop waiting in {@code select} (Netty's, a server's own) or a listener waiting for a client
- * is idle: before this family its time counted as execution, and the critical path took an idle
- * loop for the run's work.
+ * Calls in application code that wait for the network, a {@code network} family: WAIT_ENTER/EXIT
+ * (select) around a selector's blocking {@code select} calls, (accept) around {@code
+ * ServerSocket.accept} and {@code ServerSocketChannel.accept}, and (http_send) around {@code
+ * HttpClient.send}, also when they throw. An event loop waiting in {@code select} (Netty's, a
+ * server's own) or a listener waiting for a client is idle: before this family its time counted as
+ * execution, and the critical path took an idle loop for the run's work. {@code HttpClient.send}
+ * waits inside the JDK while the client's own threads exchange the request and the response.
  *
  * <p>{@code selectNow} never blocks and is not an event. A non-blocking channel's {@code accept}
  * returns at once and is recorded as a wait of microseconds. Reads from a socket's stream are

@@ -10,6 +10,7 @@ import dev.weft.agent.constructs.ExecutorTasks;
 import dev.weft.agent.constructs.ForkJoinSites;
 import dev.weft.agent.constructs.ForkJoinTasks;
 import dev.weft.agent.constructs.FutureSites;
+import dev.weft.agent.constructs.JdkSelectorLoops;
 import dev.weft.agent.constructs.Monitors;
 import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
@@ -66,6 +67,7 @@ public final class Constructs {
         new BlockingQueues(),
         new NetworkWaits(),
         new SocketReads(),
+        new JdkSelectorLoops(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

@@ -123,11 +123,9 @@ final class CpuCrossCheck {
       StringBuilder b = named(off, " off the CPU for ", " that counts as execution here, in no");
       b.append(" recorded wait (");
       JvmCrossCheck.appendNamed(b, off.named);
-      b.append(
-              "): I/O that Weft does not record (socket channels, files, pipes), sleeping or waiting in")
-          .append(
-              " native code, JVM pauses such as garbage collection, or other waiting Weft does not")
-          .append(" record. The")
+      b.append("): I/O that Weft does not record (socket channels, files, pipes), sleeping")
+          .append(" or waiting in native code, JVM pauses such as garbage collection, or other")
+          .append(" waiting Weft does not record. The")
           .append(" system counted that time neither as CPU time nor as waiting for a core, so it")
           .append(" is not work, though ")
           .append(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.analysis.apps.HttpApp;
 import dev.weft.analysis.apps.OffCpuApp;
 import dev.weft.report.TextReport;
 import dev.weft.trace.Definitions;
@@ -82,6 +83,41 @@ class OffCpuIT {
     for (AnalysisResult.CriticalThread t : r.criticalPath().byThread()) {
       assertFalse(t.thread().equals("event-loop"), facts);
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void theJdksOwnHttpSelectorLoopsAreIdleAndItsSendsAreIoWaits(Path jdk) throws Exception {
+    Path trace = tmp.resolve("trace");
+    int requests = 20;
+    long ms = 40;
+    traceApp(jdk, trace, HttpApp.class, Integer.toString(requests), Long.toString(ms));
+
+    AnalysisResult r = Analyzer.analyze(trace);
+    String facts = "\n" + TextReport.render(r);
+    long answers = requests * ms * 1_000_000L;
+    for (String client : List.of("http-client-0", "http-client-1")) {
+      assertTrue(severity(r, "io_wait", client) >= answers * 9 / 10, client + facts);
+    }
+    assertEquals(0, r.property("io_wait").causes().get("socket_read_ns"), facts);
+    // The JDK's selector loops wait for the exchanges: idle, not off the CPU in nothing recorded.
+    assertTrue(severityOf(r, "network_idle", "HttpClient-") >= answers / 2, facts);
+    assertTrue(severityOf(r, "network_idle", "HTTP-Dispatcher") >= answers / 2, facts);
+    List<String> off = r.notes().stream().filter(n -> n.contains(" off the CPU for ")).toList();
+    for (String note : off) {
+      assertFalse(note.contains("SelectorManager") || note.contains("HTTP-Dispatcher"), facts);
+    }
+  }
+
+  /** The severity of {@code property} on the threads whose names start with {@code prefix}. */
+  private static long severityOf(AnalysisResult r, String property, String prefix) {
+    long sum = 0;
+    for (AnalysisResult.ThreadSeverity t : r.property(property).byThread()) {
+      if (t.thread().startsWith(prefix)) {
+        sum += t.severityNs();
+      }
+    }
+    return sum;
   }
 
   private static long severity(AnalysisResult r, String property, String thread) {

@@ -6,12 +6,13 @@ import java.util.List;
  * What a thread is doing during a timeline interval. Work is drawn in blues and green; the waits
  * each in their own colour: lock vermillion, barrier yellow, join indigo, condition wine, network
  * violet, spin black, sleep light grey; a held lock is a thin orange strip under the activity. The
- * colours come from the Okabe–Ito and Tol palettes and were chosen so that every wait kind differs
- * from every other kind by at least 20 CIELAB units with normal vision and as simulated for
- * protanopia, deuteranopia and tritanopia (the lock-hold strip, which also differs in shape, by at
- * least 15); {@code IntervalKindColoursTest} checks this. The legend names every kind, so colour is
- * never the only cue. The page takes ids, labels, colours and the properties each kind shows from
- * here.
+ * colours come from the Okabe–Ito and Tol palettes (network's violet, which neither has room for,
+ * was searched for against the others with the same measure) and were chosen so that every wait
+ * kind differs from every other kind by at least 20 CIELAB units with normal vision and as
+ * simulated for protanopia, deuteranopia and tritanopia (the lock-hold strip, which also differs in
+ * shape, by at least 15); {@code IntervalKindColoursTest} checks this. The legend names every kind,
+ * so colour is never the only cue. The page takes ids, labels, colours and the properties each kind
+ * shows from here.
  */
 public enum IntervalKind {
   /** A task running on a thread: {@code task_begin .. task_end}. */

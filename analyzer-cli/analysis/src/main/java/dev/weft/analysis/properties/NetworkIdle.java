@@ -17,7 +17,8 @@ import java.util.TreeMap;
         """
         WAIT_ENTER..WAIT_EXIT of kind select (a selector's select: an event loop waiting for one \
         of its channels to become ready) or accept (ServerSocket.accept, \
-        ServerSocketChannel.accept: a listener waiting for a client). The thread had nothing to \
+        ServerSocketChannel.accept: a listener waiting for a client), at the program's call sites \
+        and in the JDK's own HttpClient selector thread and HTTP server dispatcher. The thread had nothing to \
         do until the network brought it something, so this time lies on no chain of the \
         critical path, like a pool worker's idle time. A select or accept made directly inside \
         another recorded wait is that wait's. Causes: select_ns, accept_ns.\
