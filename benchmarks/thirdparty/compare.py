@@ -52,11 +52,12 @@ def weft(d):
     out = {"time_ns": j["time_ns"], "props": {}, "top": []}
     for pid in ("lock_contention", "monitor_contention", "lock_api_contention", "condition_wait",
                 "join_wait", "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism",
-                "thread_management", "pool_queue_wait", "work_imbalance"):
+                "thread_management", "pool_queue_wait", "work_imbalance", "io_wait", "network_idle"):
         if pid in props:
             out["props"][pid] = props[pid]["severity_ns"]
     for pid in ("monitor_contention", "lock_api_contention", "condition_wait", "join_wait",
-                "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism", "pool_queue_wait"):
+                "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism", "pool_queue_wait",
+                "io_wait", "network_idle"):
         p = props.get(pid)
         if not p:
             continue
@@ -166,10 +167,13 @@ def main():
          "ap_wall": ap_wall(d, prefixes)}
     for v in ("plain", "weft", "jfr", "ap-lock", "ap-wall"):
         s["truth_" + v.replace("-", "_") + "_run"] = truth(f"{d}/{v}.out")
-    # Waits each tool reported, against the JVM's own blocked + waited time of the same run.
+    # Waits each tool reported, against the JVM's own blocked + waited time of the same run. Weft's
+    # network waits (io_wait, network_idle) are left out: the JVM counts those threads RUNNABLE;
+    # they are compared with the driver's own read timer below.
     w = s["weft"]
+    network = w["props"].get("io_wait", 0) + w["props"].get("network_idle", 0)
     s["reported_ns"] = {
-        "weft": w["time_ns"] - json_exec(d) - w["props"].get("spin_wait", 0),
+        "weft": w["time_ns"] - json_exec(d) - w["props"].get("spin_wait", 0) - network,
         "jfr": sum(s["jfr"]["total_ns"].get(k, 0) for k in ("JavaMonitorEnter", "ThreadPark", "JavaMonitorWait")),
         "ap_lock": s["ap_lock"]["total_ns"], "ap_wall": s["ap_wall"]["waiting_ns"]}
     s["jvm_blocked_waited_ns"] = {}
@@ -202,6 +206,12 @@ def main():
           + f"; async-profiler wall in I/O natives {ms(a['io_ns'])}; Weft's notes:")
     for n in off or ["(none)"]:
         print("    " + n[:400])
+    t = s["truth_weft_run"]
+    if network or jio:
+        read = (t or {}).get("timers_ms", {}).get("client.read")
+        print(f"  network waits: Weft io_wait {ms(w['props'].get('io_wait', 0))}, network_idle "
+              f"{ms(w['props'].get('network_idle', 0))}; JFR SocketRead {ms(jio.get('SocketRead', 0))}"
+              + (f"; the driver's client.read timer {read:,.0f} ms" if read is not None else ""))
     for k in ("truth_weft_run",):
         t = s[k]
         if t:

@@ -39,7 +39,7 @@ for w in ws:
           f"| {ms(s['ap_lock']['total_ns'])} | {ms(s['ap_wall']['waiting_ns'])} | {b:,} ms / {wt:,} ms |")
 print()
 print("Waits each tool reported / the JVM's blocked+waited time (ThreadMXBean) in the same run:")
-print("| workload | Weft (all wait properties) | JFR (MonitorEnter+ThreadPark+MonitorWait) | a-p lock | a-p wall (blocked samples) |")
+print("| workload | Weft (wait properties but io_wait, network_idle) | JFR (MonitorEnter+ThreadPark+MonitorWait) | a-p lock | a-p wall (blocked samples) |")
 print("|---|---|---|---|---|")
 virtual = []
 for w in ws:
