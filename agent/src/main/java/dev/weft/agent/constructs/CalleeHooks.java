@@ -38,7 +38,8 @@ public final class CalleeHooks {
    * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code stamped_locks}, {@code
    * latches}, {@code phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get,
    * CompletableFuture), then {@code phaser_arrivals} (Phaser.arrive, arriveAndDeregister) and
-   * {@code forkjoin} (ForkJoinTask joins and invoke).
+   * {@code forkjoin} (ForkJoinTask joins and invoke), then {@code thread_starts} and {@code
+   * selects} (Selector.select).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
@@ -66,6 +67,9 @@ public final class CalleeHooks {
     }
     if (options.enabled(Family.THREADS)) {
       out.add("thread_starts");
+    }
+    if (options.enabled(Family.NETWORK)) {
+      out.add("selects");
     }
     return out.toString();
   }

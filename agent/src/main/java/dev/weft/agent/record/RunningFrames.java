@@ -151,6 +151,12 @@ public final class RunningFrames {
    */
   public static final int THREAD_START = 30;
 
+  /**
+   * A selector's blocking {@code select} (any of its four forms): WAIT_ENTER/EXIT (select) for a
+   * select in code the agent has not woven (an event loop whose frame ran at the attach).
+   */
+  public static final int SELECT = 31;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -238,6 +244,9 @@ public final class RunningFrames {
         recorder.releasedByHook(target);
         recorder.waitEnterAt(start, region, WaitKind.CONDITION_AWAIT);
         break;
+      case SELECT:
+        recorder.waitEnterAt(start, region, WaitKind.SELECT);
+        break;
       default:
         recorder.lockRequestAt(start, region, target);
         break;
@@ -288,6 +297,9 @@ public final class RunningFrames {
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
+        break;
+      case SELECT:
+        recorder.waitExit(region);
         break;
       case TRY_LOCK:
       case TRY_LOCK_TIMED:
@@ -344,6 +356,9 @@ public final class RunningFrames {
         break;
       case CONDITION_AWAIT:
         reacquire(region, target);
+        break;
+      case SELECT:
+        recorder.waitExit(region);
         break;
       default:
         recorder.lockAcquired(target, LockFlags.ABORTED | RunningOperations.sharedFlag(op));
@@ -408,6 +423,7 @@ public final class RunningFrames {
       case FORK_JOIN_POOL_INVOKE:
         return ForkJoinTask.getPool() == target; // from one of its own workers: not recorded
       case PHASER_ARRIVE:
+      case SELECT:
         return false; // the caller's code says (callerRegion)
       case CONDITION_AWAIT:
         // The call site released the condition's lock before the call; unheld, it is theirs.
@@ -439,6 +455,7 @@ public final class RunningFrames {
       }
       StackFrame caller = two.get(1);
       if ((op == PHASER_ARRIVE
+              || op == SELECT
               || op == FORK_JOIN_INVOKE
               || op == FORK_JOIN_POOL_INVOKE
               || op == THREAD_START)

@@ -13,6 +13,7 @@ import static dev.weft.agent.record.RunningFrames.LATCH_COUNT_DOWN;
 import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE;
 import static dev.weft.agent.record.RunningFrames.PHASER_ARRIVE_AND_AWAIT;
 import static dev.weft.agent.record.RunningFrames.PHASER_AWAIT_ADVANCE;
+import static dev.weft.agent.record.RunningFrames.SELECT;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_ACQUIRE;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_TRY;
 import static dev.weft.agent.record.RunningFrames.SEMAPHORE_TRY_TIMED;
@@ -30,6 +31,7 @@ import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.lang.StackWalker.StackFrame;
+import java.nio.channels.Selector;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -78,6 +80,8 @@ final class RunningOperations {
         return ForkJoinTask.class;
       case FORK_JOIN_POOL_INVOKE:
         return ForkJoinPool.class;
+      case SELECT:
+        return Selector.class;
       case FUTURE_GET:
         return FutureTask.class;
       case COMPLETABLE_GET:
@@ -128,6 +132,8 @@ final class RunningOperations {
         return ConstructKind.FORK_JOIN_TASK;
       case FORK_JOIN_POOL_INVOKE:
         return ConstructKind.FORK_JOIN_POOL;
+      case SELECT:
+        return ConstructKind.SELECTOR;
       case FUTURE_GET:
         return ConstructKind.FUTURE_GET;
       case COMPLETABLE_GET:

@@ -25,6 +25,7 @@ import dev.weft.agent.constructs.RunningLatches;
 import dev.weft.agent.constructs.RunningLocks;
 import dev.weft.agent.constructs.RunningPhasers;
 import dev.weft.agent.constructs.RunningReadWriteLocks;
+import dev.weft.agent.constructs.RunningSelects;
 import dev.weft.agent.constructs.RunningSemaphores;
 import dev.weft.agent.constructs.RunningStampedLocks;
 import dev.weft.agent.constructs.RunningThreadJoins;
@@ -68,6 +69,7 @@ public final class Constructs {
         new NetworkWaits(),
         new SocketReads(),
         new JdkSelectorLoops(),
+        new RunningSelects(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

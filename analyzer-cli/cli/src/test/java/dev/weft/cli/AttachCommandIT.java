@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
 import dev.weft.cli.apps.TickApp;
+import dev.weft.report.TextReport;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.RegionDef;
@@ -214,6 +216,33 @@ class AttachCommandIT {
               .get(0)
               .matches(".*(\\(|, )stdin [0-9.]+ m?s of [0-9.]+ m?s \\(run queue unknown[;)].*"),
           notes.get(0));
+    }
+  }
+
+  /**
+   * An event loop that waits in {@code Selector.select} in a frame running since before the attach
+   * (its class is not retransformed) is recorded through the hooks in the JDK's selector: its time
+   * is {@code network_idle}, not execution, and no note calls it off the CPU.
+   */
+  @Test
+  void anEventLoopSelectingSinceBeforeTheAttachIsNetworkIdle() throws Exception {
+    try (ChildJvms.Tick app =
+        ChildJvms.Tick.start(
+            ChildJvms.java(), tmp.resolve("app"), List.of("-Dtick.eventLoop=true"))) {
+      Path trace = tmp.resolve("loop");
+      Cli.Result r = attach1500ms(app, trace);
+      assertEquals(0, r.exit(), r.toString());
+      assertFinishedCorrectly(app, app.finish());
+      AnalysisResult a = Analyzer.analyze(trace);
+      String facts = "\n" + TextReport.render(a);
+      long idle = 0;
+      for (AnalysisResult.ThreadSeverity t : a.property("network_idle").byThread()) {
+        idle += t.thread().equals("event-loop") ? t.severityNs() : 0;
+      }
+      assertTrue(idle >= a.trace().durationNs() / 2, facts);
+      for (String note : a.notes()) {
+        assertFalse(note.contains(" off the CPU for ") && note.contains("event-loop"), facts);
+      }
     }
   }
 

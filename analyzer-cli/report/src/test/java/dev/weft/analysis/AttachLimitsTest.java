@@ -137,7 +137,7 @@ class AttachLimitsTest {
                 "true",
                 "agent.running_frames",
                 "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,"
-                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts"));
+                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts,selects"));
     String running = r.trace().notSeenWhenAttached().get(1);
     assertTrue(
         running.contains(
@@ -145,13 +145,13 @@ class AttachLimitsTest {
                 + " Semaphore acquisitions, read/write lock acquisitions, StampedLock acquisitions,"
                 + " CountDownLatch waits,"
                 + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
-                + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts)"),
+                + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts,"
+                + " selectors' select)"),
         running);
     assertTrue(
         running.contains(
-            "Thread.sleep; LockSupport.park; blocking queues' take and put; selectors' select"
-                + " and servers' accept; waits in"
-                + " synchronizers built on AbstractQueuedSynchronizer (seen there:"),
+            "Thread.sleep; LockSupport.park; blocking queues' take and put; servers' accept;"
+                + " waits in synchronizers built on AbstractQueuedSynchronizer (seen there:"),
         running);
     assertFalse(running.contains("; Semaphore"), running);
   }

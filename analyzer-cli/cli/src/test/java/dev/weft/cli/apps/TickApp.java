@@ -5,6 +5,7 @@ import dev.weft.api.Traced;
 import dev.weft.api.Weft;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -14,7 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * calls the {@code @Traced} method {@link #step}, until a line arrives on stdin (or, with an
  * argument, that many milliseconds have passed). Then it prints {@code ticks N sum S correct} when
  * S is the sum it must be, so a test sees that it computed correctly whatever was attached and
- * detached meanwhile.
+ * detached meanwhile. With {@code -Dtick.eventLoop=true} a thread {@code event-loop} also waits in
+ * a selector's {@code select(5)} over and over in a frame that runs from the start, as a server's
+ * event loop does.
  */
 public final class TickApp {
   private static final ReentrantLock LOCK = new ReentrantLock();
@@ -58,6 +61,22 @@ public final class TickApp {
             "stdin");
     stdin.setDaemon(true);
     stdin.start();
+    if (Boolean.getBoolean("tick.eventLoop")) {
+      Thread loop =
+          new Thread(
+              () -> {
+                try (Selector selector = Selector.open()) {
+                  while (!stop) {
+                    selector.select(5);
+                  }
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              },
+              "event-loop");
+      loop.setDaemon(true);
+      loop.start();
+    }
     System.out.println("ready");
     System.out.flush();
     long begin = System.nanoTime();
