@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,7 +12,7 @@ import java.util.Set;
  * agent weaves them. The wait is recorded as the call-site hooks record it (the lock given up, the
  * wait, the lock taken back), when the thread's hold of the lock was recorded.
  */
-public final class RunningConditions implements ConstructInstrumentation {
+public final class RunningConditions extends CalleeHookFamily {
   private static final String CONDITION_OBJECT =
       "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject";
 
@@ -26,18 +24,7 @@ public final class RunningConditions implements ConstructInstrumentation {
           "await(JLjava/util/concurrent/TimeUnit;)Z", RunningFrames.CONDITION_AWAIT,
           "awaitUntil(Ljava/util/Date;)Z", RunningFrames.CONDITION_AWAIT);
 
-  @Override
-  public Family family() {
-    return Family.WAITS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(Set.of(CONDITION_OBJECT));
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS, Set.of());
+  public RunningConditions() {
+    super(Family.WAITS, Map.of(CONDITION_OBJECT, OPERATIONS), Set.of());
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +15,7 @@ import java.util.Set;
  * joining thread runs meanwhile are recorded by {@link ForkJoinTasks}, nested in the wait, as under
  * call-site weaving. Not {@code invokeAll} (static: no task to hand to the hook).
  */
-public final class RunningForkJoins implements ConstructInstrumentation {
+public final class RunningForkJoins extends CalleeHookFamily {
   private static final String TIMEOUT = "(JLjava/util/concurrent/TimeUnit;)";
 
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -43,18 +41,7 @@ public final class RunningForkJoins implements ConstructInstrumentation {
               "invoke(Ljava/util/concurrent/ForkJoinTask;)Ljava/lang/Object;",
               RunningFrames.FORK_JOIN_POOL_INVOKE));
 
-  @Override
-  public Family family() {
-    return Family.FORKJOIN;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningForkJoins() {
+    super(Family.FORKJOIN, OPERATIONS, Set.of());
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,7 +11,7 @@ import java.util.Set;
  * {@code futures}): hooks in those methods, which such frames call afresh. Only an attached agent
  * weaves them; the recorder keeps the user's calls that call-site weaving did not see.
  */
-public final class RunningFutures implements ConstructInstrumentation {
+public final class RunningFutures extends CalleeHookFamily {
   private static final String GET_TIMED = "get(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;";
 
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -33,18 +31,7 @@ public final class RunningFutures implements ConstructInstrumentation {
               "join()Ljava/lang/Object;",
               RunningFrames.COMPLETABLE_GET));
 
-  @Override
-  public Family family() {
-    return Family.FUTURES;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningFutures() {
+    super(Family.FUTURES, OPERATIONS, Set.of());
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,7 +11,7 @@ import java.util.Set;
  * which such frames call afresh. Only an attached agent weaves them; the recorder keeps the user's
  * calls that call-site weaving did not see.
  */
-public final class RunningLatches implements ConstructInstrumentation {
+public final class RunningLatches extends CalleeHookFamily {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
       Map.of(
           "java/util/concurrent/CountDownLatch",
@@ -22,18 +20,7 @@ public final class RunningLatches implements ConstructInstrumentation {
               "await(JLjava/util/concurrent/TimeUnit;)Z", RunningFrames.LATCH_AWAIT_TIMED,
               "countDown()V", RunningFrames.LATCH_COUNT_DOWN));
 
-  @Override
-  public Family family() {
-    return Family.BARRIERS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningLatches() {
+    super(Family.BARRIERS, OPERATIONS, Set.of());
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,7 +11,7 @@ import java.util.Set;
  * tryLock}s and {@code unlock} themselves, which such frames call afresh. Only an attached agent
  * weaves them; the recorder keeps the user's calls that call-site weaving did not see.
  */
-public final class RunningLocks implements ConstructInstrumentation {
+public final class RunningLocks extends CalleeHookFamily {
   private static final String REENTRANT_LOCK = "java/util/concurrent/locks/ReentrantLock";
 
   /** The {@code Lock} methods, also those of a read/write lock's views. */
@@ -25,18 +23,7 @@ public final class RunningLocks implements ConstructInstrumentation {
           "tryLock(JLjava/util/concurrent/TimeUnit;)Z", RunningFrames.TRY_LOCK_TIMED,
           "unlock()V", RunningFrames.UNLOCK);
 
-  @Override
-  public Family family() {
-    return Family.LOCKS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(Set.of(REENTRANT_LOCK));
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, LOCK_API, Set.of(RunningFrames.UNLOCK));
+  public RunningLocks() {
+    super(Family.LOCKS, Map.of(REENTRANT_LOCK, LOCK_API), Set.of(RunningFrames.UNLOCK));
   }
 }

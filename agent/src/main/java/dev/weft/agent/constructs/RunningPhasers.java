@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,7 +13,7 @@ import java.util.Set;
  * arrival's call site records it after the call, so the recorder cannot tell from its own state
  * whether one will: it records an arrival only when the caller's frame does not run woven code.
  */
-public final class RunningPhasers implements ConstructInstrumentation {
+public final class RunningPhasers extends CalleeHookFamily {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
       Map.of(
           "java/util/concurrent/Phaser",
@@ -28,18 +26,7 @@ public final class RunningPhasers implements ConstructInstrumentation {
               "arrive()I", RunningFrames.PHASER_ARRIVE,
               "arriveAndDeregister()I", RunningFrames.PHASER_ARRIVE));
 
-  @Override
-  public Family family() {
-    return Family.BARRIERS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningPhasers() {
+    super(Family.BARRIERS, OPERATIONS, Set.of());
   }
 }

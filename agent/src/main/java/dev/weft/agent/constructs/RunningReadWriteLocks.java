@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,25 +12,13 @@ import java.util.Set;
  * RunningLocks} records a {@code ReentrantLock} (read acquisitions SHARED). Only an attached agent
  * weaves them.
  */
-public final class RunningReadWriteLocks implements ConstructInstrumentation {
+public final class RunningReadWriteLocks extends CalleeHookFamily {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
       Map.of(
           "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock", RunningLocks.LOCK_API,
           "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock", RunningLocks.LOCK_API);
 
-  @Override
-  public Family family() {
-    return Family.LOCKS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(
-        target, OPERATIONS.get(target.internalName()), Set.of(RunningFrames.UNLOCK));
+  public RunningReadWriteLocks() {
+    super(Family.LOCKS, OPERATIONS, Set.of(RunningFrames.UNLOCK));
   }
 }

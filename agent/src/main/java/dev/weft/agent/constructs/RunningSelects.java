@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,7 +13,7 @@ import java.util.Set;
  * retransforms); without these hooks its idle time counted as execution. Only an attached agent
  * weaves them; the recorder keeps the selects that call-site weaving did not see.
  */
-public final class RunningSelects implements ConstructInstrumentation {
+public final class RunningSelects extends CalleeHookFamily {
   private static final String CONSUMER = "Ljava/util/function/Consumer;";
 
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -31,18 +29,7 @@ public final class RunningSelects implements ConstructInstrumentation {
               "select(" + CONSUMER + "J)I",
               RunningFrames.SELECT));
 
-  @Override
-  public Family family() {
-    return Family.NETWORK;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningSelects() {
+    super(Family.NETWORK, OPERATIONS, Set.of());
   }
 }

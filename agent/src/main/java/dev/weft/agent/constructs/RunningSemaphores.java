@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,7 +11,7 @@ import java.util.Set;
  * tryAcquire} and {@code release}, which such frames call afresh. Only an attached agent weaves
  * them; the recorder keeps the user's calls that call-site weaving did not see.
  */
-public final class RunningSemaphores implements ConstructInstrumentation {
+public final class RunningSemaphores extends CalleeHookFamily {
   private static final String TIMED = "JLjava/util/concurrent/TimeUnit;)Z";
 
   private static final Map<String, Map<String, Integer>> OPERATIONS =
@@ -41,19 +39,7 @@ public final class RunningSemaphores implements ConstructInstrumentation {
               "release(I)V",
               RunningFrames.SEMAPHORE_RELEASE));
 
-  @Override
-  public Family family() {
-    return Family.LOCKS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(
-        target, OPERATIONS.get(target.internalName()), Set.of(RunningFrames.SEMAPHORE_RELEASE));
+  public RunningSemaphores() {
+    super(Family.LOCKS, OPERATIONS, Set.of(RunningFrames.SEMAPHORE_RELEASE));
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,7 +13,7 @@ import java.util.Set;
  * timed try). Optimistic reads and conversions are not locks here either. Only an attached agent
  * weaves them.
  */
-public final class RunningStampedLocks implements ConstructInstrumentation {
+public final class RunningStampedLocks extends CalleeHookFamily {
   private static final String STAMPED_LOCK = "java/util/concurrent/locks/StampedLock";
   private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)J";
 
@@ -34,18 +32,7 @@ public final class RunningStampedLocks implements ConstructInstrumentation {
           Map.entry("unlockWrite(J)V", RunningFrames.SEMAPHORE_RELEASE),
           Map.entry("unlock(J)V", RunningFrames.SEMAPHORE_RELEASE));
 
-  @Override
-  public Family family() {
-    return Family.LOCKS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(Set.of(STAMPED_LOCK));
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.SEMAPHORE_RELEASE));
+  public RunningStampedLocks() {
+    super(Family.LOCKS, Map.of(STAMPED_LOCK, OPERATIONS), Set.of(RunningFrames.SEMAPHORE_RELEASE));
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,7 +11,7 @@ import java.util.Set;
  * attached agent weaves them; the recorder keeps the user's calls that call-site weaving did not
  * see.
  */
-public final class RunningThreadJoins implements ConstructInstrumentation {
+public final class RunningThreadJoins extends CalleeHookFamily {
   private static final Map<String, Map<String, Integer>> OPERATIONS =
       Map.of(
           "java/lang/Thread",
@@ -23,18 +21,7 @@ public final class RunningThreadJoins implements ConstructInstrumentation {
               "join(JI)V", RunningFrames.THREAD_JOIN,
               "join(Ljava/time/Duration;)Z", RunningFrames.THREAD_JOIN));
 
-  @Override
-  public Family family() {
-    return Family.JOINS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(OPERATIONS.keySet());
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS.get(target.internalName()), Set.of());
+  public RunningThreadJoins() {
+    super(Family.JOINS, OPERATIONS, Set.of());
   }
 }

@@ -2,8 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.RunningFrames;
-import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.WeaveTarget;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,24 +12,13 @@ import java.util.Set;
  * counts as alive from its first event to its exit) and the critical path does not follow the
  * start. Only an attached agent weaves it; starts at woven call sites are recorded there.
  */
-public final class RunningThreadStarts implements ConstructInstrumentation {
+public final class RunningThreadStarts extends CalleeHookFamily {
   private static final String THREAD = "java/lang/Thread";
 
   private static final Map<String, Integer> OPERATIONS =
       Map.of("start()V", RunningFrames.THREAD_START);
 
-  @Override
-  public Family family() {
-    return Family.THREADS;
-  }
-
-  @Override
-  public Set<String> jdkClasses() {
-    return CalleeHooks.whenAttached(Set.of(THREAD));
-  }
-
-  @Override
-  public byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, OPERATIONS, Set.of(RunningFrames.THREAD_START));
+  public RunningThreadStarts() {
+    super(Family.THREADS, Map.of(THREAD, OPERATIONS), Set.of(RunningFrames.THREAD_START));
   }
 }
