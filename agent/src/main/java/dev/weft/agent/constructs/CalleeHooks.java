@@ -38,8 +38,8 @@ public final class CalleeHooks {
    * hooked said, then {@code semaphores}, {@code read_write_locks}, {@code stamped_locks}, {@code
    * latches}, {@code phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get,
    * CompletableFuture), then {@code phaser_arrivals} (Phaser.arrive, arriveAndDeregister) and
-   * {@code forkjoin} (ForkJoinTask joins and invoke), then {@code thread_starts} and {@code
-   * selects} (Selector.select).
+   * {@code forkjoin} (ForkJoinTask joins and invoke), then {@code thread_starts}, {@code selects}
+   * (Selector.select) and {@code accepts} (ServerSocket and ServerSocketChannel accept).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
@@ -69,7 +69,7 @@ public final class CalleeHooks {
       out.add("thread_starts");
     }
     if (options.enabled(Family.NETWORK)) {
-      out.add("selects");
+      out.add("selects").add("accepts");
     }
     return out.toString();
   }

@@ -157,6 +157,13 @@ public final class RunningFrames {
    */
   public static final int SELECT = 31;
 
+  /**
+   * {@code ServerSocket.accept()} or a {@code ServerSocketChannel}'s {@code accept()}:
+   * WAIT_ENTER/EXIT (accept) for an accept in code the agent has not woven (a listener whose frame
+   * ran at the attach).
+   */
+  public static final int ACCEPT = 32;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -247,6 +254,9 @@ public final class RunningFrames {
       case SELECT:
         recorder.waitEnterAt(start, region, WaitKind.SELECT);
         break;
+      case ACCEPT:
+        recorder.waitEnterAt(start, region, WaitKind.ACCEPT);
+        break;
       default:
         recorder.lockRequestAt(start, region, target);
         break;
@@ -299,6 +309,7 @@ public final class RunningFrames {
         reacquire(region, target);
         break;
       case SELECT:
+      case ACCEPT:
         recorder.waitExit(region);
         break;
       case TRY_LOCK:
@@ -358,6 +369,7 @@ public final class RunningFrames {
         reacquire(region, target);
         break;
       case SELECT:
+      case ACCEPT:
         recorder.waitExit(region);
         break;
       default:
@@ -424,6 +436,7 @@ public final class RunningFrames {
         return ForkJoinTask.getPool() == target; // from one of its own workers: not recorded
       case PHASER_ARRIVE:
       case SELECT:
+      case ACCEPT:
         return false; // the caller's code says (callerRegion)
       case CONDITION_AWAIT:
         // The call site released the condition's lock before the call; unheld, it is theirs.
@@ -456,6 +469,7 @@ public final class RunningFrames {
       StackFrame caller = two.get(1);
       if ((op == PHASER_ARRIVE
               || op == SELECT
+              || op == ACCEPT
               || op == FORK_JOIN_INVOKE
               || op == FORK_JOIN_POOL_INVOKE
               || op == THREAD_START)

@@ -1,5 +1,6 @@
 package dev.weft.agent.record;
 
+import static dev.weft.agent.record.RunningFrames.ACCEPT;
 import static dev.weft.agent.record.RunningFrames.BARRIER_AWAIT;
 import static dev.weft.agent.record.RunningFrames.COMPLETABLE_GET;
 import static dev.weft.agent.record.RunningFrames.CONDITION_AWAIT;
@@ -31,7 +32,9 @@ import dev.weft.trace.BarrierOutcome;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.LockFlags;
 import java.lang.StackWalker.StackFrame;
+import java.net.ServerSocket;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -82,6 +85,8 @@ final class RunningOperations {
         return ForkJoinPool.class;
       case SELECT:
         return Selector.class;
+      case ACCEPT:
+        return target instanceof ServerSocket ? ServerSocket.class : ServerSocketChannel.class;
       case FUTURE_GET:
         return FutureTask.class;
       case COMPLETABLE_GET:
@@ -134,6 +139,8 @@ final class RunningOperations {
         return ConstructKind.FORK_JOIN_POOL;
       case SELECT:
         return ConstructKind.SELECTOR;
+      case ACCEPT:
+        return ConstructKind.SOCKET;
       case FUTURE_GET:
         return ConstructKind.FUTURE_GET;
       case COMPLETABLE_GET:

@@ -23,9 +23,9 @@ import dev.weft.agent.constructs.RunningForkJoins;
 import dev.weft.agent.constructs.RunningFutures;
 import dev.weft.agent.constructs.RunningLatches;
 import dev.weft.agent.constructs.RunningLocks;
+import dev.weft.agent.constructs.RunningNetworkWaits;
 import dev.weft.agent.constructs.RunningPhasers;
 import dev.weft.agent.constructs.RunningReadWriteLocks;
-import dev.weft.agent.constructs.RunningSelects;
 import dev.weft.agent.constructs.RunningSemaphores;
 import dev.weft.agent.constructs.RunningStampedLocks;
 import dev.weft.agent.constructs.RunningThreadJoins;
@@ -69,7 +69,7 @@ public final class Constructs {
         new NetworkWaits(),
         new SocketReads(),
         new JdkSelectorLoops(),
-        new RunningSelects(),
+        new RunningNetworkWaits(),
         new Spins(),
         new ForkJoinTasks(),
         new ForkJoinSites(),

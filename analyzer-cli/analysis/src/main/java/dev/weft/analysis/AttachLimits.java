@@ -113,6 +113,7 @@ final class AttachLimits {
     (hooked.contains("forkjoin") ? seen : unseen).add("fork-join joins and invoke");
     (hooked.contains("thread_starts") ? seen : unseen).add("thread starts");
     (hooked.contains("selects") ? seen : unseen).add("selectors' select");
+    (hooked.contains("accepts") ? seen : unseen).add("servers' accept");
     String monitorsFrom = monitorsFrom(defs);
     if (MONITORS_FROM_THE_START.equals(monitorsFrom)) {
       seen.add("synchronized contention and Object.wait, through the JVM's events");
@@ -131,7 +132,6 @@ final class AttachLimits {
     unseen.add("Thread.sleep");
     unseen.add("LockSupport.park");
     unseen.add("blocking queues' take and put");
-    unseen.add("servers' accept");
     unseen.add("waits in synchronizers built on AbstractQueuedSynchronizer");
     List<String> out = new ArrayList<>();
     String weaving = weaving(defs);

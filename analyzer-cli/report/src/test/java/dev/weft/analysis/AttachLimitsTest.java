@@ -137,7 +137,7 @@ class AttachLimitsTest {
                 "true",
                 "agent.running_frames",
                 "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,"
-                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts,selects"));
+                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts,selects,accepts"));
     String running = r.trace().notSeenWhenAttached().get(1);
     assertTrue(
         running.contains(
@@ -146,12 +146,12 @@ class AttachLimitsTest {
                 + " CountDownLatch waits,"
                 + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
                 + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts,"
-                + " selectors' select)"),
+                + " selectors' select, servers' accept)"),
         running);
     assertTrue(
         running.contains(
-            "Thread.sleep; LockSupport.park; blocking queues' take and put; servers' accept;"
-                + " waits in synchronizers built on AbstractQueuedSynchronizer (seen there:"),
+            "Thread.sleep; LockSupport.park; blocking queues' take and put; waits in"
+                + " synchronizers built on AbstractQueuedSynchronizer (seen there:"),
         running);
     assertFalse(running.contains("; Semaphore"), running);
   }

@@ -5,6 +5,8 @@ import dev.weft.api.Traced;
 import dev.weft.api.Weft;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.ReentrantLock;
@@ -17,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * S is the sum it must be, so a test sees that it computed correctly whatever was attached and
  * detached meanwhile. With {@code -Dtick.eventLoop=true} a thread {@code event-loop} also waits in
  * a selector's {@code select(5)} over and over in a frame that runs from the start, as a server's
- * event loop does.
+ * event loop does, and a thread {@code listener} in a server socket's {@code accept} that times out
+ * after 5 ms, as a listener does.
  */
 public final class TickApp {
   private static final ReentrantLock LOCK = new ReentrantLock();
@@ -76,6 +79,25 @@ public final class TickApp {
               "event-loop");
       loop.setDaemon(true);
       loop.start();
+      Thread listener =
+          new Thread(
+              () -> {
+                try (ServerSocket server = new ServerSocket(0)) {
+                  server.setSoTimeout(5);
+                  while (!stop) {
+                    try {
+                      server.accept().close();
+                    } catch (SocketTimeoutException e) {
+                      // nobody connects: accept again
+                    }
+                  }
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              },
+              "listener");
+      listener.setDaemon(true);
+      listener.start();
     }
     System.out.println("ready");
     System.out.flush();
