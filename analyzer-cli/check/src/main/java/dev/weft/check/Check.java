@@ -129,13 +129,15 @@ public final class Check {
     Set<String> ids = new HashSet<>();
     for (PropertyRow row : rows) {
       ids.add(row.id());
+      boolean newSinceBaseline = !baseline.isEmpty() && absentFromAll(baseline, row.id());
       samples.add(
           new CheckRules.Samples(
               row.id(),
               row.name(),
               row.parent(),
               shares(current, row.id()),
-              shares(baseline, row.id())));
+              newSinceBaseline ? new double[0] : shares(baseline, row.id()),
+              newSinceBaseline));
     }
     for (String id : settings.budgets().keySet()) { // a budget on a property no run has: it is 0
       if (!ids.contains(id)) {
@@ -167,6 +169,16 @@ public final class Check {
       verdicts.add(v.failed() ? v.withWorst(worst(v, current, baseline, children)) : v);
     }
     return new CheckResult(verdicts);
+  }
+
+  /** Whether no analysis of {@code runs} has property {@code id} (made by an older Weft). */
+  private static boolean absentFromAll(List<AnalysisFile> runs, String id) {
+    for (AnalysisFile a : runs) {
+      if (a.property(id) != null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static double[] shares(List<AnalysisFile> runs, String id) {

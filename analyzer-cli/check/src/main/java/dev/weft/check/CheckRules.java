@@ -37,9 +37,22 @@ public final class CheckRules {
    * @param parent the parent's id, or null for a root
    * @param current one value per current run (at least one)
    * @param baseline one value per baseline run, empty when there is no baseline
+   * @param newSinceBaseline the baseline's analyses do not have this property at all (an older
+   *     Weft, which counted its time elsewhere, e.g. as execution): not compared, and not held
+   *     against its parent either ({@code baseline} is then empty)
    */
   public record Samples(
-      String id, String name, String parent, double[] current, double[] baseline) {}
+      String id,
+      String name,
+      String parent,
+      double[] current,
+      double[] baseline,
+      boolean newSinceBaseline) {
+    /** A property that the baseline's analyses know (or there is no baseline). */
+    public Samples(String id, String name, String parent, double[] current, double[] baseline) {
+      this(id, name, parent, current, baseline, false);
+    }
+  }
 
   private final double maxRegression;
   private final double noiseFloor;
@@ -74,7 +87,9 @@ public final class CheckRules {
       Samples s = rows.get(i);
       List<Samples> failing = new ArrayList<>();
       collectRegressed(s.id(), children, verdicts, failing, new ArrayList<>());
-      verdicts.put(s.id(), judge(s, failing));
+      List<Samples> unknown = new ArrayList<>();
+      collectNew(s.id(), children, unknown, new ArrayList<>());
+      verdicts.put(s.id(), judge(s, failing, unknown));
     }
     List<Verdict> ordered = new ArrayList<>();
     rows.forEach(s -> ordered.add(verdicts.get(s.id())));
@@ -102,7 +117,23 @@ public final class CheckRules {
     }
   }
 
-  private Verdict judge(Samples s, List<Samples> failingDescendants) {
+  /** The outermost descendants of {@code id} that the baseline's analyses do not have. */
+  private static void collectNew(
+      String id, Map<String, List<Samples>> children, List<Samples> out, List<String> seen) {
+    if (seen.contains(id)) {
+      return;
+    }
+    seen.add(id);
+    for (Samples child : children.getOrDefault(id, List.of())) {
+      if (child.newSinceBaseline()) {
+        out.add(child);
+      } else {
+        collectNew(child.id(), children, out, seen);
+      }
+    }
+  }
+
+  private Verdict judge(Samples s, List<Samples> failingDescendants, List<Samples> newDescendants) {
     String id = s.id();
     double cur = RankTest.median(s.current());
     boolean hasBaseline = s.baseline().length > 0;
@@ -117,7 +148,11 @@ public final class CheckRules {
     String note = null;
     boolean checked = budget != null;
     boolean regressed = false;
-    if (!hasBaseline) {
+    if (s.newSinceBaseline()) {
+      note =
+          "not in the baseline's analysis (an older Weft, which counted this time elsewhere): not"
+              + " compared";
+    } else if (!hasBaseline) {
       note = budget == null ? "no budget and no baseline" : null;
     } else if (AnalysisDiff.isWork(id)) {
       note = "not a wait state, not checked for growth";
@@ -126,6 +161,17 @@ public final class CheckRules {
     } else {
       checked = true;
       Growth g = growth(s.current(), s.baseline());
+      if (g.regressed && !newDescendants.isEmpty()) {
+        // Time the baseline's analyzer counted elsewhere is no growth of this property.
+        Growth own = growth(without(s, newDescendants, true), s.baseline());
+        g =
+            new Growth(
+                own.regressed,
+                own.text
+                    + " (without "
+                    + String.join(", ", newDescendants.stream().map(Samples::id).toList())
+                    + ", new since the baseline's analysis)");
+      }
       if (g.regressed && !failingDescendants.isEmpty()) {
         Growth own =
             growth(without(s, failingDescendants, true), without(s, failingDescendants, false));
@@ -185,7 +231,9 @@ public final class CheckRules {
       double cur = current[0];
       double base = baseline[0];
       if (base <= 0) {
-        return new Growth(cur > 0, Percent.format(cur) + " of time, baseline 0: a new wait state");
+        return new Growth(
+            cur > 0,
+            Percent.format(cur) + " of time, baseline 0" + (cur > 0 ? ": a new wait state" : ""));
       }
       double growth = (cur - base) / base * 100;
       String change =

@@ -115,7 +115,7 @@ class CheckCommandTest {
   @Test
   void aWaitStateThatWasNotThereFails() throws Exception {
     Map<String, Double> p = Analyses.baseline();
-    p.remove("thread_management");
+    p.put("thread_management", 0.0);
     Path baseWithout = Analyses.write(tmp.resolve("b0.json"), p, 0);
     Cli.Result r = Cli.run("check", base.toString(), "--baseline", baseWithout.toString());
     assertEquals(1, r.exit(), r.toString());
@@ -123,6 +123,43 @@ class CheckCommandTest {
         lines(r, "FAIL")
             .get(0)
             .contains("thread_management: 1.00 % of time, baseline 0: a new wait state"),
+        r.out());
+  }
+
+  /**
+   * A baseline analysed by an older Weft lacks a property this one has (it counted that time
+   * elsewhere, e.g. as execution): the property is not compared, and its parent is compared without
+   * it, so that upgrading Weft does not fail a CI gate.
+   */
+  @Test
+  void aPropertyTheBaselinesAnalyzerDidNotHaveIsNotCompared() throws Exception {
+    Map<String, Double> older = Analyses.baseline();
+    older.remove("limited_parallelism");
+    older.put("idle_threads", 6.0);
+    older.put("execution", 74.0);
+    Path baseOlder = Analyses.write(tmp.resolve("older.json"), older, 0);
+    Cli.Result r = Cli.run("check", base.toString(), "--baseline", baseOlder.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "----  limited_parallelism: not in the baseline's analysis (an older Weft, which"
+                    + " counted this time elsewhere): not compared"),
+        r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "PASS  idle_threads: 6.00 % of time, baseline 6.00 %: +0.0 %, within +10.0 %"
+                    + " (without limited_parallelism, new since the baseline's analysis)"),
+        r.out());
+    // The parent's own growth still counts.
+    Map<String, Double> grown = Analyses.baseline();
+    grown.put("idle_threads", 12.0);
+    Path cur = Analyses.write(tmp.resolve("grown.json"), grown, 0);
+    r = Cli.run("check", cur.toString(), "--baseline", baseOlder.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        lines(r, "FAIL").get(0).startsWith("FAIL  idle_threads: 8.00 % of time, baseline 6.00 %"),
         r.out());
   }
 
