@@ -55,26 +55,16 @@ public final class CompletableFutures implements ConstructInstrumentation {
             return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
           });
     }
-    return JdkMethods.weave(
+    return JdkMethods.callSitesIn(
         target,
-        (mv, access, name, descriptor, version) -> {
-          if (!name.equals("run") || !descriptor.equals("()V")) {
-            return mv;
+        "run",
+        "()V",
+        (opcode, owner, callName, callDescriptor) -> {
+          if (!owner.equals("java/lang/Runnable") || !callName.equals("run")) {
+            return null;
           }
-          return JdkMethods.callSites(
-              mv,
-              target.internalName(),
-              access,
-              name,
-              descriptor,
-              version,
-              (opcode, owner, callName, callDescriptor) -> {
-                if (!owner.equals("java/lang/Runnable") || !callName.equals("run")) {
-                  return null;
-                }
-                target.changed();
-                return ASYNC_TASK_RUN;
-              });
+          target.changed();
+          return ASYNC_TASK_RUN;
         });
   }
 

@@ -159,6 +159,21 @@ final class JdkMethods {
     };
   }
 
+  /**
+   * The class file with the calls that {@code brackets} chooses bracketed in method {@code name
+   * descriptor} of {@code target}, or null when nothing was changed (the brackets call {@code
+   * target.changed()}, or register a region, which does).
+   */
+  static byte[] callSitesIn(
+      WeaveTarget target, String name, String descriptor, CallBrackets brackets) {
+    return weave(
+        target,
+        (mv, access, method, desc, version) ->
+            method.equals(name) && desc.equals(descriptor)
+                ? callSites(mv, target.internalName(), access, method, desc, version, brackets)
+                : mv);
+  }
+
   /** Which calls of a JDK method are bracketed. */
   interface CallBrackets {
     CallSiteWeaver.Bracket bracketFor(int opcode, String owner, String name, String descriptor);

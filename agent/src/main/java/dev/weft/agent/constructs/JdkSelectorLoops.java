@@ -34,29 +34,19 @@ public final class JdkSelectorLoops implements ConstructInstrumentation {
 
   @Override
   public byte[] transformJdkClass(WeaveTarget target) {
-    return JdkMethods.weave(
+    return JdkMethods.callSitesIn(
         target,
-        (mv, access, name, descriptor, version) -> {
-          if (!name.equals("run") || !descriptor.equals("()V")) {
-            return mv;
+        "run",
+        "()V",
+        (opcode, owner, callName, callDescriptor) -> {
+          if (!owner.equals("java/nio/channels/Selector")
+              || !callName.equals("select")
+              || !callDescriptor.equals("(J)I")) {
+            return null;
           }
-          return JdkMethods.callSites(
-              mv,
-              target.internalName(),
-              access,
-              name,
-              descriptor,
-              version,
-              (opcode, owner, callName, callDescriptor) -> {
-                if (!owner.equals("java/nio/channels/Selector")
-                    || !callName.equals("select")
-                    || !callDescriptor.equals("(J)I")) {
-                  return null;
-                }
-                int region =
-                    ExecutorTasks.region(target, ConstructKind.SELECTOR, "Selector.select", name);
-                return Waits.waiting(region, WaitKind.SELECT, true);
-              });
+          int region =
+              ExecutorTasks.region(target, ConstructKind.SELECTOR, "Selector.select", "run");
+          return Waits.waiting(region, WaitKind.SELECT, true);
         });
   }
 }

@@ -35,28 +35,17 @@ public final class SocketReads implements ConstructInstrumentation {
 
   @Override
   public byte[] transformJdkClass(WeaveTarget target) {
-    return JdkMethods.weave(
+    return JdkMethods.callSitesIn(
         target,
-        (mv, access, name, descriptor, version) -> {
-          if (!name.equals("read") || !descriptor.equals("([BII)I")) {
-            return mv;
+        "read",
+        "([BII)I",
+        (opcode, owner, callName, callDescriptor) -> {
+          // JDK 17: implRead([BII)I; JDK 21 and later add the read's deadline: ([BIIJ)I.
+          if (!owner.equals(SOCKET_IMPL) || !callName.equals("implRead")) {
+            return null;
           }
-          return JdkMethods.callSites(
-              mv,
-              target.internalName(),
-              access,
-              name,
-              descriptor,
-              version,
-              (opcode, owner, callName, callDescriptor) -> {
-                // JDK 17: implRead([BII)I; JDK 21 and later add the read's deadline: ([BIIJ)I.
-                if (!owner.equals(SOCKET_IMPL) || !callName.equals("implRead")) {
-                  return null;
-                }
-                int region =
-                    ExecutorTasks.region(target, ConstructKind.SOCKET, "Socket read", name);
-                return Waits.waiting(region, WaitKind.SOCKET_READ, true);
-              });
+          int region = ExecutorTasks.region(target, ConstructKind.SOCKET, "Socket read", "read");
+          return Waits.waiting(region, WaitKind.SOCKET_READ, true);
         });
   }
 }
