@@ -5,7 +5,6 @@ import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.WaitSpan;
 import dev.weft.trace.WaitKind;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Waiting for a notification: Object.wait, Condition.await, LockSupport.park, and acquires of
@@ -43,17 +42,13 @@ import java.util.TreeMap;
         batches.\
         """)
 public final class ConditionWait extends Property {
-  /** Causes listed even at 0, so that JSON readers always find them. */
-  private static final int[] ALWAYS_LISTED = {
-    WaitKind.OBJECT_WAIT,
-    WaitKind.CONDITION_AWAIT,
-    WaitKind.PARK,
-    WaitKind.SYNCHRONIZER,
-    WaitKind.QUEUE
-  };
-
-  private final long[] byKind = new long[8];
-  private final Map<String, Long> other = new TreeMap<>();
+  private final WaitKindTimes byKind =
+      new WaitKindTimes(
+          WaitKind.OBJECT_WAIT,
+          WaitKind.CONDITION_AWAIT,
+          WaitKind.PARK,
+          WaitKind.SYNCHRONIZER,
+          WaitKind.QUEUE);
 
   @Override
   public void onWait(WaitSpan wait) {
@@ -61,25 +56,11 @@ public final class ConditionWait extends Property {
     if (kind == WaitKind.SLEEP || kind == WaitKind.YIELD || WaitKind.network(kind)) {
       return;
     }
-    long n = wait.claim(this, wait.total());
-    if (kind >= 0 && kind < byKind.length) {
-      byKind[kind] += n;
-    } else {
-      other.merge(WaitKind.name(kind) + "_ns", n, Long::sum);
-    }
+    byKind.add(kind, wait.claim(this, wait.total()));
   }
 
   @Override
   public Map<String, Long> causes() {
-    Map<String, Long> m = new TreeMap<>(other);
-    for (int k : ALWAYS_LISTED) {
-      m.put(WaitKind.name(k) + "_ns", byKind[k]);
-    }
-    for (int k = 0; k < byKind.length; k++) {
-      if (byKind[k] != 0) {
-        m.put(WaitKind.name(k) + "_ns", byKind[k]);
-      }
-    }
-    return m;
+    return byKind.causes();
   }
 }

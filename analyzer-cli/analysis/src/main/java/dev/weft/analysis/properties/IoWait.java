@@ -5,7 +5,6 @@ import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.WaitSpan;
 import dev.weft.trace.WaitKind;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Threads blocked waiting for a peer over the network: a socket read, an HTTP exchange. */
 @PropertyInfo(
@@ -35,28 +34,18 @@ import java.util.TreeMap;
         pipelining) or asynchronous I/O keep the thread busy meanwhile.\
         """)
 public final class IoWait extends Property {
-  private long socketRead;
-  private long httpSend;
+  private final WaitKindTimes byKind = new WaitKindTimes(WaitKind.SOCKET_READ, WaitKind.HTTP_SEND);
 
   @Override
   public void onWait(WaitSpan wait) {
     int kind = wait.waitKind();
-    if (!WaitKind.networkPeer(kind)) {
-      return;
-    }
-    long n = wait.claim(this, wait.total());
-    if (kind == WaitKind.SOCKET_READ) {
-      socketRead += n;
-    } else {
-      httpSend += n;
+    if (WaitKind.networkPeer(kind)) {
+      byKind.add(kind, wait.claim(this, wait.total()));
     }
   }
 
   @Override
   public Map<String, Long> causes() {
-    Map<String, Long> m = new TreeMap<>();
-    m.put("socket_read_ns", socketRead);
-    m.put("http_send_ns", httpSend);
-    return m;
+    return byKind.causes();
   }
 }

@@ -5,7 +5,6 @@ import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.WaitSpan;
 import dev.weft.trace.WaitKind;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Event loops and listeners waiting for the network to bring work: select and accept. */
 @PropertyInfo(
@@ -31,28 +30,18 @@ import java.util.TreeMap;
         loop that is never idle is saturated: give it more threads or less work per event.\
         """)
 public final class NetworkIdle extends Property {
-  private long select;
-  private long accept;
+  private final WaitKindTimes byKind = new WaitKindTimes(WaitKind.SELECT, WaitKind.ACCEPT);
 
   @Override
   public void onWait(WaitSpan wait) {
     int kind = wait.waitKind();
-    if (!WaitKind.networkIdle(kind)) {
-      return;
-    }
-    long n = wait.claim(this, wait.total());
-    if (kind == WaitKind.SELECT) {
-      select += n;
-    } else {
-      accept += n;
+    if (WaitKind.networkIdle(kind)) {
+      byKind.add(kind, wait.claim(this, wait.total()));
     }
   }
 
   @Override
   public Map<String, Long> causes() {
-    Map<String, Long> m = new TreeMap<>();
-    m.put("select_ns", select);
-    m.put("accept_ns", accept);
-    return m;
+    return byKind.causes();
   }
 }
