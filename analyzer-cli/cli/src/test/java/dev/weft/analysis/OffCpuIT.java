@@ -74,10 +74,10 @@ class OffCpuIT {
     assertTrue(AnalysisJson.toJson(r).contains(note), "the JSON carries it");
 
     long ms = MS * 1_000_000L;
-    assertTrue(severity(r, "io_wait", "socket-reader") >= ms * 8 / 10, facts);
-    assertTrue(severity(r, "network_idle", "event-loop") >= ms * 12 / 10, facts);
-    assertEquals(0, severity(r, "condition_wait", "socket-reader"), facts);
-    assertEquals(0, severity(r, "condition_wait", "event-loop"), facts);
+    assertTrue(Check.onThread(r, "io_wait", "socket-reader") >= ms * 8 / 10, facts);
+    assertTrue(Check.onThread(r, "network_idle", "event-loop") >= ms * 12 / 10, facts);
+    assertEquals(0, Check.onThread(r, "condition_wait", "socket-reader"), facts);
+    assertEquals(0, Check.onThread(r, "condition_wait", "event-loop"), facts);
     // The loop waited longest, but idle: the critical path goes through the others' chains.
     assertTrue(r.criticalPath().byThread().size() > 0, facts);
     for (AnalysisResult.CriticalThread t : r.criticalPath().byThread()) {
@@ -97,7 +97,7 @@ class OffCpuIT {
     String facts = "\n" + TextReport.render(r);
     long answers = requests * ms * 1_000_000L;
     for (String client : List.of("http-client-0", "http-client-1")) {
-      assertTrue(severity(r, "io_wait", client) >= answers * 9 / 10, client + facts);
+      assertTrue(Check.onThread(r, "io_wait", client) >= answers * 9 / 10, client + facts);
     }
     assertEquals(0, r.property("io_wait").causes().get("socket_read_ns"), facts);
     // The JDK's selector loops wait for the exchanges: idle, not off the CPU in nothing recorded.
@@ -118,15 +118,6 @@ class OffCpuIT {
       }
     }
     return sum;
-  }
-
-  private static long severity(AnalysisResult r, String property, String thread) {
-    for (AnalysisResult.ThreadSeverity t : r.property(property).byThread()) {
-      if (t.thread().equals(thread)) {
-        return t.severityNs();
-      }
-    }
-    return 0;
   }
 
   private static ThreadJvmCounts counts(Definitions d, String name) {

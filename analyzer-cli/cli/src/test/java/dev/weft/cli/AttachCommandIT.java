@@ -237,10 +237,7 @@ class AttachCommandIT {
       AnalysisResult a = Analyzer.analyze(trace);
       String facts = "\n" + TextReport.render(a);
       for (String thread : List.of("event-loop", "listener")) {
-        long idle = 0;
-        for (AnalysisResult.ThreadSeverity t : a.property("network_idle").byThread()) {
-          idle += t.thread().equals(thread) ? t.severityNs() : 0;
-        }
+        long idle = a.property("network_idle").thread(thread);
         assertTrue(idle >= a.trace().durationNs() / 2, thread + facts);
         for (String note : a.notes()) {
           assertFalse(note.contains(" off the CPU for ") && note.contains(thread), thread + facts);
