@@ -48,6 +48,14 @@ public final class WaitKind {
    */
   public static final int HTTP_SEND = 11;
 
+  /**
+   * A take or timed poll of a blocking queue whose element the calling code takes as a task (it
+   * casts the element to {@code Runnable}, {@code Callable} or a class implementing one): the run
+   * loop of a pool of the program's or a library's own, waiting for its next task. The thread is
+   * idle, as a JDK pool's worker between tasks.
+   */
+  public static final int NEXT_TASK = 12;
+
   private WaitKind() {}
 
   /**
@@ -71,6 +79,14 @@ public final class WaitKind {
    */
   public static boolean network(long kind) {
     return networkIdle(kind) || networkPeer(kind);
+  }
+
+  /**
+   * Whether a thread waiting with this kind is idle, waiting for work to come rather than held up
+   * by anything the program does: {@link #networkIdle} or {@link #NEXT_TASK}.
+   */
+  public static boolean idle(long kind) {
+    return networkIdle(kind) || kind == NEXT_TASK;
   }
 
   /** The lower_snake_case name of a wait kind code. */
@@ -98,6 +114,8 @@ public final class WaitKind {
         return "socket_read";
       case HTTP_SEND:
         return "http_send";
+      case NEXT_TASK:
+        return "next_task";
       default:
         return "wait_" + kind;
     }

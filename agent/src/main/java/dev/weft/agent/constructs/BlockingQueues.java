@@ -21,6 +21,11 @@ import org.objectweb.asm.MethodVisitor;
  * inside the JDK's queue code, where no call site is woven: without this family the wait was not
  * recorded and counted as execution.
  *
+ * <p>A take or timed poll whose element the code casts to a task at once ({@code Runnable job =
+ * jobs.take()}) is a worker of a pool of the program's or a library's own waiting for its next
+ * task: its wait has the kind next_task, idle time rather than a consumer's wait ({@link
+ * TaskQueueTakes}).
+ *
  * <p>The calls that never block ({@code offer(e)}, {@code poll()}, {@code add}) are not events, so
  * the wait has no waker. The JDK's own uses of its queues (an executor's workers taking tasks) are
  * not application code and stay unrecorded, as their pool's idle time shows them.
@@ -75,7 +80,8 @@ public final class BlockingQueues extends ApplicationCallSites {
   public Bracket bracket(int row, ApplicationCallSites.Call c) {
     switch (row) {
       case WAIT:
-        return Waits.namedByOwner(c, ConstructKind.BLOCKING_QUEUE, WaitKind.QUEUE);
+        return Waits.namedByOwner(
+            c, ConstructKind.BLOCKING_QUEUE, takesTask(c) ? WaitKind.NEXT_TASK : WaitKind.QUEUE);
       case PUT:
         return putOrWait(c, WeftBridge.QUEUE_PUT);
       case PUT_FIRST:
@@ -87,6 +93,11 @@ public final class BlockingQueues extends ApplicationCallSites {
       default:
         return null;
     }
+  }
+
+  /** Whether a take or timed poll is a worker's wait for its next task ({@link TaskQueueTakes}). */
+  private static boolean takesTask(ApplicationCallSites.Call c) {
+    return (c.name.startsWith("take") || c.name.startsWith("poll")) && TaskQueueTakes.takesTask(c);
   }
 
   /**

@@ -411,6 +411,20 @@ class CallSiteFamiliesTest {
             }));
     // An interrupted thread's put throws even with room: it is made, as a wait.
     assertEquals(wait, w.run("putWhenInterrupted", () -> args(new ArrayBlockingQueue<>(4))));
+    // A worker's take of its next task (the element cast to a task at once) is next_task; a
+    // String, or a task kept as an Object, is a queue wait.
+    List<String> nextTask =
+        List.of("waitEnter BLOCKING_QUEUE " + WaitKind.NEXT_TASK, "waitExit BLOCKING_QUEUE");
+    assertEquals(
+        concat(concat(nextTask, concat(nextTask, nextTask)), concat(wait, wait)),
+        w.run(
+            "taskTakes",
+            () ->
+                args(
+                    new ArrayBlockingQueue<>(4),
+                    new ArrayBlockingQueue<>(4),
+                    new ArrayBlockingQueue<>(4),
+                    new ArrayBlockingQueue<>(4))));
   }
 
   @Test

@@ -173,6 +173,38 @@ public final class WaitSamples {
     return "" + first + second + none + third + taken;
   }
 
+  /** A job of a pool of the program's own: a class implementing Runnable. */
+  public static final class Job implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  /**
+   * A worker loop of a pool of the program's own: the take and the timed polls cast their element
+   * to a task at once (Runnable, Callable, a class implementing Runnable); a String taken from the
+   * same kind of queue, and a task kept as an Object, are not tasks.
+   */
+  public static Object taskTakes(
+      BlockingQueue<Runnable> jobs,
+      BlockingQueue<Callable<String>> calls,
+      BlockingQueue<Job> own,
+      BlockingQueue<String> words)
+      throws Exception {
+    jobs.put(() -> {});
+    jobs.put(() -> {});
+    calls.put(() -> "x");
+    own.put(new Job());
+    words.put("w");
+    Runnable job = jobs.take();
+    job.run();
+    Callable<String> call = calls.poll(1, TimeUnit.MILLISECONDS);
+    Job mine = own.poll(1, TimeUnit.MILLISECONDS);
+    mine.run();
+    String word = words.take();
+    Object kept = jobs.take();
+    return call.call() + word + (kept != null);
+  }
+
   /** A take by reference on an empty queue, interrupted: it throws. */
   public static Object takeWhenInterrupted(ArrayBlockingQueue<Object> queue) throws Exception {
     Callable<Object> take = queue::take;

@@ -35,4 +35,11 @@ public @interface PropertyInfo {
 
   /** The unit of the severity. */
   String unit() default "ns";
+
+  /**
+   * Whether the property is time threads were ready for work that had not come (an event loop in
+   * select, a worker waiting for its next task): not a problem in itself, so reports rank it after
+   * the waits that hold work up.
+   */
+  boolean readyForWork() default false;
 }

@@ -20,6 +20,7 @@ import dev.weft.analysis.properties.MonitorContention;
 import dev.weft.analysis.properties.NetworkIdle;
 import dev.weft.analysis.properties.PoolQueueWait;
 import dev.weft.analysis.properties.SpinWait;
+import dev.weft.analysis.properties.TaskQueueIdle;
 import dev.weft.analysis.properties.ThreadManagement;
 import dev.weft.analysis.properties.Time;
 import dev.weft.analysis.properties.VthreadPinning;
@@ -42,6 +43,7 @@ public final class PropertyRegistry {
           IdleThreads::new,
           LimitedParallelism::new,
           NetworkIdle::new,
+          TaskQueueIdle::new,
           ThreadManagement::new,
           JoinWait::new,
           BarrierWait::new,

@@ -122,7 +122,10 @@ final class WaitReplay {
     }
     out.waitSpan(w);
     if (r.waits != null) {
-      String family = WaitKind.network(w.waitKind) ? "network" : "condition";
+      String family =
+          WaitKind.network(w.waitKind)
+              ? "network"
+              : w.waitKind == WaitKind.NEXT_TASK ? "idle" : "condition";
       r.waits.end(family, WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
     if (notifiable(w.waitKind)) {
@@ -131,7 +134,7 @@ final class WaitReplay {
     if (notifiable(w.waitKind) && th.waitReleasePending) {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notifyTime, th.node[i], t);
-    } else if (WaitKind.networkIdle(w.waitKind)) {
+    } else if (WaitKind.idle(w.waitKind)) {
       r.critical.idled(th.index, th.node[i], t);
     } else {
       r.critical.waited(th.index, th.node[i], t);

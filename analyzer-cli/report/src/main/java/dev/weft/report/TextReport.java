@@ -156,6 +156,11 @@ public final class TextReport {
     return d;
   }
 
+  private static boolean readyForWork(String id) {
+    PropertyInfo info = PropertyRegistry.info(id);
+    return info != null && info.readyForWork();
+  }
+
   private void worst(StringBuilder b, AnalysisResult r) {
     List<PropertyResult> candidates = new ArrayList<>();
     for (PropertyResult p : r.properties()) {
@@ -167,7 +172,11 @@ public final class TextReport {
         candidates.add(p);
       }
     }
-    candidates.sort(Comparator.comparingLong(PropertyResult::exclusiveNs).reversed());
+    // Threads ready for work that had not come (an idle event loop or pool worker) are not a
+    // problem in themselves: they rank after every wait that holds work up.
+    candidates.sort(
+        Comparator.comparing((PropertyResult p) -> readyForWork(p.id()))
+            .thenComparing(Comparator.comparingLong(PropertyResult::exclusiveNs).reversed()));
     if (candidates.isEmpty()) {
       b.append("No wait states found.\n\n");
       return;

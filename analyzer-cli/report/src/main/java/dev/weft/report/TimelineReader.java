@@ -244,7 +244,10 @@ final class TimelineReader implements PairMatcher.Listener {
         break;
       case WAIT:
         long kind = e.field(1);
-        int drawn = kind == WaitKind.SLEEP ? SLEEP : WaitKind.network(kind) ? NETWORK : WAIT;
+        int drawn =
+            kind == WaitKind.SLEEP || kind == WaitKind.NEXT_TASK
+                ? SLEEP
+                : WaitKind.network(kind) ? NETWORK : WAIT;
         push(track, drawn, key, t, waitLabel((int) key, kind));
         break;
       case SPIN:

@@ -21,7 +21,7 @@ import java.util.Map;
         """
         WAIT_ENTER..WAIT_EXIT of kind object_wait, condition_await, park, queue or synchronizer \
         (and wait kinds this version does not know; network waits are [[network_idle]] and \
-        [[io_wait]]): the thread waits for another thread to \
+        [[io_wait]], a worker's take of its next task [[task_queue_idle]]): the thread waits for another thread to \
         signal it, for example a consumer waiting for a producer. A queue wait is a blocking \
         queue's take, put, timed poll or offer, or transfer: waiting for an element, for room or \
         for a taker; its waker is not recorded, so it has no delay cost. A synchronizer wait is an acquire of a \
@@ -53,7 +53,10 @@ public final class ConditionWait extends Property {
   @Override
   public void onWait(WaitSpan wait) {
     int kind = wait.waitKind();
-    if (kind == WaitKind.SLEEP || kind == WaitKind.YIELD || WaitKind.network(kind)) {
+    if (kind == WaitKind.SLEEP
+        || kind == WaitKind.YIELD
+        || kind == WaitKind.NEXT_TASK
+        || WaitKind.network(kind)) {
       return;
     }
     byKind.add(kind, wait.claim(this, wait.total()));

@@ -10,6 +10,7 @@ import java.util.Map;
 @PropertyInfo(
     id = "network_idle",
     parent = "idle_threads",
+    readyForWork = true,
     name = "Network idle",
     info = "Time event loops and listeners waited for the network (select, accept)",
     description =
