@@ -40,7 +40,12 @@ public enum ConstructKind {
   /** A selector's select, waiting for a channel to become ready. */
   SELECTOR(30, "selector"),
   /** A blocking network call: a server socket's accept, a socket stream's read, HttpClient.send. */
-  SOCKET(31, "socket");
+  SOCKET(31, "socket"),
+  /**
+   * A task an executor was given to run later ({@code ScheduledThreadPoolExecutor.schedule} with a
+   * delay): its wait until it is due is on purpose, not a wait in the pool's queue.
+   */
+  DELAYED_TASK(32, "delayed_task");
 
   private static final ConstructKind[] BY_CODE = new ConstructKind[256];
 

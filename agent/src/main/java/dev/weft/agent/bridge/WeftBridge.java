@@ -198,6 +198,22 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#taskScheduled}. */
+  public static void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskScheduled(region, delayedRegion, task, pool);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#taskCreate}. */
   public static void taskCreate(int region, Object task, Object pool) {
     WeftSink s = sink;

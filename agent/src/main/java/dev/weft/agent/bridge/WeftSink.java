@@ -70,6 +70,12 @@ public abstract class WeftSink {
   /** A task is created or submitted (the submit site). */
   public abstract void taskCreate(int region, Object task, Object pool);
 
+  /**
+   * A task is queued to run when it is due ({@code task} a {@code java.util.concurrent.Delayed}):
+   * created at {@code region} if it is due now, at {@code delayedRegion} if it is due later.
+   */
+  public abstract void taskScheduled(int region, int delayedRegion, Object task, Object pool);
+
   /** The calling thread starts executing {@code task}. */
   public abstract void taskBegin(Object task);
 

@@ -26,7 +26,10 @@ import org.objectweb.asm.Opcodes;
  *       thread definition names the pool).
  *   <li>{@code ScheduledThreadPoolExecutor}: TASK_CREATE when a task is queued ({@code
  *       delayedExecute}) and each time a periodic task is queued again ({@code reExecutePeriodic}),
- *       so every run of a periodic task has its own create → begin.
+ *       so every run of a periodic task has its own create → begin. A task due later (its delay
+ *       above 0 as it is queued) is created at a region of construct kind {@code delayed_task}: its
+ *       wait until it is due is on purpose, and the analysis does not count it as a wait in the
+ *       queue nor the task as work in flight until it begins.
  *   <li>Thread-per-task executors (JDK 21+, e.g. {@code newVirtualThreadPerTaskExecutor()}):
  *       TASK_CREATE when the task's thread is made ({@code newThread}), TASK_BEGIN/END in the run
  *       of the task's {@code Future} or runner, on the task's (virtual) thread.
@@ -148,9 +151,18 @@ public final class ExecutorTasks implements ConstructInstrumentation {
         (mv, access, name, descriptor, version) -> {
           if ((name.equals("delayedExecute") || name.equals("reExecutePeriodic"))
               && descriptor.equals("(Ljava/util/concurrent/RunnableScheduledFuture;)V")) {
-            int region =
-                region(target, ConstructKind.EXECUTOR, "ScheduledThreadPoolExecutor." + name, name);
-            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+            String label = "ScheduledThreadPoolExecutor." + name;
+            int region = region(target, ConstructKind.EXECUTOR, label, name);
+            int delayed = region(target, ConstructKind.DELAYED_TASK, label + " (delayed)", name);
+            return JdkMethods.atEntry(
+                mv,
+                m -> {
+                  BridgeCalls.push(m, region);
+                  BridgeCalls.push(m, delayed);
+                  m.visitVarInsn(Opcodes.ALOAD, 1);
+                  m.visitVarInsn(Opcodes.ALOAD, 0);
+                  Bridge.TASK_SCHEDULED.call(m);
+                });
           }
           return mv;
         });

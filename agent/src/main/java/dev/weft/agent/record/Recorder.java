@@ -298,6 +298,11 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
+    tasks.taskScheduled(region, delayedRegion, task, pool);
+  }
+
+  @Override
   public void taskBegin(Object task) {
     tasks.taskBegin(task);
   }

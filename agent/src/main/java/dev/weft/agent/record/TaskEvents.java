@@ -1,8 +1,10 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.StreamWriter;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Parallel regions and tasks: FORK and JOIN of a pool, TASK_CREATE, TASK_BEGIN, TASK_END and
@@ -85,6 +87,15 @@ final class TaskEvents {
         s.writing.busy = false;
       }
     }
+  }
+
+  /**
+   * A task queued to run when due: a task due later is created at {@code delayedRegion} (a {@code
+   * delayed_task} construct), so that its wait until then is not read as a wait in the queue.
+   */
+  void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
+    boolean later = task instanceof Delayed && ((Delayed) task).getDelay(TimeUnit.NANOSECONDS) > 0;
+    taskCreate(later ? delayedRegion : region, task, pool);
   }
 
   void taskBegin(Object task) {

@@ -27,6 +27,7 @@ public enum Bridge {
   FORK("fork", "(ILjava/lang/Object;I)V"),
   JOIN("join", "(ILjava/lang/Object;)V"),
   TASK_CREATE("taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V"),
+  TASK_SCHEDULED("taskScheduled", "(IILjava/lang/Object;Ljava/lang/Object;)V"),
   TASK_BEGIN("taskBegin", "(Ljava/lang/Object;)V"),
   TASK_END("taskEnd", "(Ljava/lang/Object;)V"),
   TASK_SUMMARY("taskSummary", "(ILjava/lang/Object;JJ)V"),

@@ -105,6 +105,11 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
+    add("taskScheduled", r(region), r(delayedRegion), o(task), o(pool));
+  }
+
+  @Override
   public void taskBegin(Object task) {
     add("taskBegin", o(task));
   }

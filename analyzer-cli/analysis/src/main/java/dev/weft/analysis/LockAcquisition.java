@@ -12,6 +12,8 @@ public final class LockAcquisition extends ThreadTime {
   boolean acquired;
   boolean heldExclusivelyByOther;
   boolean heldByOther;
+
+  boolean signalled;
   long lastRelease;
   int lastReleaser;
   int releaserNode;
@@ -48,6 +50,16 @@ public final class LockAcquisition extends ThreadTime {
   }
 
   /** At the request, another thread held the lock in any mode (exclusive or shared). */
+  /**
+   * Whether this is a semaphore's acquisition that waited for a signal: the permit it got was
+   * released after its request by a thread that held none (a semaphore used to wake a thread up, as
+   * Jetty's reserved threads wait for a job). Nobody held what it waited for: a condition wait, not
+   * lock contention.
+   */
+  public boolean signalled() {
+    return signalled;
+  }
+
   public boolean heldByOther() {
     return heldByOther;
   }

@@ -83,6 +83,12 @@ final class LockReplay {
     }
     ConstructKind kind = r.kindOf(obj, th.region[i]);
     a.kind = kind;
+    a.signalled =
+        kind == ConstructKind.SEMAPHORE
+            && l >= 0
+            && locks.lastReleaseSignal[l]
+            && a.lastRelease > a.start()
+            && a.lastReleaser != th.index;
     if (!acquired && l >= 0 && kind != ConstructKind.SEMAPHORE && heldByOtherNow(th, l, obj)) {
       // Still waiting where its wait ends (the run ended, or the acquisition is missing) while
       // another thread holds the lock: it was waiting for that holder, whatever releases came in
@@ -238,6 +244,7 @@ final class LockReplay {
       return;
     }
     if (locks.holder[l] == th.index) {
+      locks.lastReleaseSignal[l] = false;
       th.releaseEvent = th.events;
       th.releasedLock = obj;
       th.releasedDepth = locks.depth[l];
@@ -248,10 +255,14 @@ final class LockReplay {
       locks.shared[l]--;
       locks.lastRelease[l] = t;
       locks.lastReleaser[l] = th.index;
+      locks.lastReleaseSignal[l] = false;
     } else {
       // Held since before the trace started, or a semaphore permit released by another thread.
       boolean semaphore = isSemaphore(obj);
       if (semaphore) {
+        // A thread that held no permit gives one: a signal (a producer's, or a wake-up call), not
+        // a permit given back. (A permit taken by a signalled thread is never given back.)
+        locks.lastReleaseSignal[l] = true;
         if (locks.shared[l] > 0) {
           locks.shared[l]--;
         }

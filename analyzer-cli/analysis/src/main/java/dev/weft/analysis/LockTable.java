@@ -24,6 +24,13 @@ final class LockTable {
   int[] releaseNode = new int[16];
   long[] lastExclusiveRelease = new long[16];
   int[] lastExclusiveReleaser = new int[16];
+
+  /**
+   * Whether the latest release was a semaphore's permit given by a thread that held none: a signal
+   * (a semaphore used to wake a thread up), not a permit given back.
+   */
+  boolean[] lastReleaseSignal = new boolean[16];
+
   // The releases while someone waits (time, thread, call path), oldest first: each ends a piece
   // of the waiters' waits. Emptied when nobody waits any more.
   long[][] releaseTimes = new long[16][];
@@ -60,6 +67,7 @@ final class LockTable {
         releaseNode = Arrays.copyOf(releaseNode, cap);
         lastExclusiveRelease = Arrays.copyOf(lastExclusiveRelease, cap);
         lastExclusiveReleaser = Arrays.copyOf(lastExclusiveReleaser, cap);
+        lastReleaseSignal = Arrays.copyOf(lastReleaseSignal, cap);
         releaseTimes = Arrays.copyOf(releaseTimes, cap);
         releaseThreads = Arrays.copyOf(releaseThreads, cap);
         releaseNodes = Arrays.copyOf(releaseNodes, cap);
@@ -77,6 +85,7 @@ final class LockTable {
     releaseNode[i] = 0;
     lastExclusiveRelease[i] = NEVER;
     lastExclusiveReleaser[i] = -1;
+    lastReleaseSignal[i] = false;
     releases[i] = 0;
     slots.put(lock, i);
     return i;

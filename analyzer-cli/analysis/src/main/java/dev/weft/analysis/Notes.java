@@ -85,6 +85,16 @@ final class Notes {
         "tasks were still queued at the end of the run: their queue wait counts up to it");
     add(
         n,
+        c.delayedTasks,
+        "tasks ran after a delay they were scheduled with: their wait until then was on purpose"
+            + " and is not pool queue wait (nor work in flight for their pool before they began)");
+    add(
+        n,
+        c.delayedTasksNotRun,
+        "tasks scheduled with a delay had not begun at the end of the run (not yet due, or"
+            + " cancelled): not counted as queued");
+    add(
+        n,
         c.eventsWithoutThread,
         "events belonged to a stream without a thread definition: not analysed");
     add(

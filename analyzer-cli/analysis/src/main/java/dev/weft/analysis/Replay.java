@@ -117,6 +117,8 @@ final class Replay implements PairMatcher.Listener {
     long openWaitsAtCut;
     long eventsWithoutThread;
     long tasksStillQueued;
+    long delayedTasks;
+    long delayedTasksNotRun;
     long summaryTasks;
     long measurementOff;
     long virtualThreadRecords;

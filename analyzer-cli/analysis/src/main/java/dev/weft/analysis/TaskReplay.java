@@ -6,6 +6,7 @@ import static dev.weft.analysis.ThreadState.F_JOIN;
 import static dev.weft.analysis.ThreadState.F_TASK;
 
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.RegionDef;
 
 /**
  * The replay of parallel regions and tasks: FORK..JOIN (a region instance, its team and its
@@ -170,7 +171,17 @@ final class TaskReplay {
       instances.liveTasks[inst]++;
       instances.retain(inst);
     }
-    r.pools.change(poolSlot, t, 0, 1);
+    if (delayedCreation(region)) {
+      tasks.delayed[slot] = true; // in flight from its begin on
+    } else {
+      r.pools.change(poolSlot, t, 0, 1);
+    }
+  }
+
+  /** Whether region {@code region} creates tasks that are due later ({@code delayed_task}). */
+  private boolean delayedCreation(int region) {
+    RegionDef d = r.defs().region(region);
+    return d != null && d.kind() == ConstructKind.DELAYED_TASK;
   }
 
   void begin(ThreadState th, long t, long task) {
@@ -190,7 +201,12 @@ final class TaskReplay {
       inst = tasks.inst[s];
       if (!tasks.begun[s]) {
         tasks.begun[s] = true;
-        startTask(s, t, false);
+        if (tasks.delayed[s]) {
+          r.pools.change(tasks.pool[s], t, 0, 1);
+          r.counters.delayedTasks++;
+        } else {
+          startTask(s, t, false);
+        }
         // An idle worker (nothing open) waited for this submission.
         boolean idle = th.depth == 0 && th.worker();
         r.critical.taskBegun(th.index, node, s, idle, tasks.created[s], t);
@@ -241,7 +257,9 @@ final class TaskReplay {
   }
 
   private void endTaskRecord(int s, long t) {
-    r.pools.change(tasks.pool[s], t, 0, -1);
+    if (tasks.begun[s] || !tasks.delayed[s]) {
+      r.pools.change(tasks.pool[s], t, 0, -1);
+    }
     int inst = tasks.inst[s];
     if (inst >= 0) {
       instances.liveTasks[inst]--;
@@ -257,7 +275,12 @@ final class TaskReplay {
   void endStillQueued(long end) {
     tasks.forEachLive(
         s -> {
-          if (!tasks.begun[s]) {
+          if (tasks.begun[s]) {
+            return;
+          }
+          if (tasks.delayed[s]) {
+            r.counters.delayedTasksNotRun++;
+          } else {
             r.counters.tasksStillQueued++;
             if (tasks.creator[s] >= 0) {
               startTask(s, end, true);

@@ -20,6 +20,12 @@ final class TaskTable {
   long[] created = new long[16];
   boolean[] begun = new boolean[16];
 
+  /**
+   * Whether the task was given to run later (created at a {@code delayed_task} region): it is not
+   * work in flight, nor waiting in the queue, until it begins.
+   */
+  boolean[] delayed = new boolean[16];
+
   int get(long task) {
     return slots.get(task);
   }
@@ -50,6 +56,7 @@ final class TaskTable {
         inst = Arrays.copyOf(inst, cap);
         created = Arrays.copyOf(created, cap);
         begun = Arrays.copyOf(begun, cap);
+        delayed = Arrays.copyOf(delayed, cap);
       }
       i = size++;
     }
@@ -61,6 +68,7 @@ final class TaskTable {
     inst[i] = instance;
     created[i] = t;
     begun[i] = false;
+    delayed[i] = false;
     slots.put(task, i);
     return i;
   }

@@ -260,6 +260,35 @@ class LockContentionTest {
   }
 
   /**
+   * A semaphore used as a signal (no permits; a thread that holds none releases one to wake a
+   * waiter, as Jetty's reserved threads wait for a job): the waiter waited for the signal, not for
+   * a holder, so its wait is a condition wait with no lock delay cost; the hand-over from the
+   * signalling thread stays on the critical path.
+   */
+  @Test
+  void aSemaphoreReleasedByAThreadThatHeldNoPermitIsASignalNotContention() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int acquire = f.region("Semaphore.tryAcquire", ConstructKind.SEMAPHORE, 51);
+    f.object(21, ConstructKind.SEMAPHORE, 0);
+    StreamWriter waiter = f.thread("waiter", 0);
+    StreamWriter signaller = f.thread("signaller", 0);
+    waiter.lockRequest(10, acquire, 21); // no permit until the signal at 600
+    signaller.lockReleased(600, 21);
+    waiter.lockAcquired(610, 21, LockFlags.SHARED);
+    waiter.lockRequest(700, acquire, 21); // consumed the first signal; waits for the next
+    signaller.lockReleased(900, 21);
+    waiter.lockAcquired(905, 21, LockFlags.SHARED);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(0, severity(r, "lock_contention"));
+    assertEquals(0, severity(r, "delay_cost_lock"));
+    assertEquals(805, onThread(r, "condition_wait", "waiter"));
+    assertEquals(805, cause(r, "condition_wait", "semaphore_signal_ns"));
+    Check.partition(r, Map.of("waiter", 1000L, "signaller", 1000L));
+    // The waiter's chain took the signaller's over at each signal: the path runs through both.
+    assertEquals(2, r.criticalPath().byThread().size(), r.criticalPath().byThread().toString());
+  }
+
+  /**
    * A convoy: w0 holds the lock 0..100; w1, w2 and w3 request it at 10, 20 and 30 and get it in
    * turn, each holding it 100 after a hand-over of 5. Each wait is split at the releases during it:
    * w1's 90 all goes to w0; w2's 180 to w0 (80) and w1 (100); w3's 270 to w0 (70), w1 and w2 (100

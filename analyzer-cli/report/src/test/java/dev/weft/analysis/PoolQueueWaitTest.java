@@ -53,6 +53,48 @@ class PoolQueueWaitTest {
     Check.partition(r, Map.of("a", 1000L, "b", 1000L, "io-1", 1000L, "cpu-1", 1000L));
   }
 
+  /**
+   * A task scheduled with a delay (created at a delayed_task region) waits until it is due on
+   * purpose: that is no queue wait, nor work in flight that would make the pool's idle workers
+   * limited parallelism; one cancelled or not yet due at the end is not "still queued".
+   */
+  @Test
+  void aDelayedTasksWaitUntilDueIsNeitherQueueWaitNorWorkInFlight() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int now = f.region("ScheduledThreadPoolExecutor.delayedExecute", ConstructKind.EXECUTOR, 0);
+    int later =
+        f.region(
+            "ScheduledThreadPoolExecutor.delayedExecute (delayed)", ConstructKind.DELAYED_TASK, 0);
+    f.pool(1, "scheduler", 2);
+    StreamWriter main = f.thread("main", 0);
+    StreamWriter w1 = f.worker("scheduler-1", 1, 0);
+    StreamWriter w2 = f.worker("scheduler-2", 1, 0);
+    main.taskCreate(100, now, 1, 1); // due now: 50 in the queue
+    w1.taskBegin(150, 1);
+    w1.taskEnd(200, 1);
+    main.taskCreate(100, later, 2, 1); // due at 600, begun at once then
+    w1.taskBegin(600, 2);
+    w1.taskEnd(700, 2);
+    main.taskCreate(100, later, 3, 1); // cancelled, or due after the end
+    for (StreamWriter s : List.of(main, w1, w2)) {
+      s.threadEnd(1000);
+    }
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(50, severity(r, "pool_queue_wait"));
+    // In flight: the first task 100..200, the delayed one 600..700; w2 idle in flight for 200.
+    assertEquals(200, onThread(r, "limited_parallelism", "scheduler-2"));
+    assertEquals(
+        800, onThread(r, "idle_threads", "scheduler-2")); // its own part: nothing in flight
+    assertTrue(
+        r.notes().stream().anyMatch(n -> n.startsWith("1 tasks ran after a delay")),
+        r.notes().toString());
+    assertTrue(
+        r.notes().stream().anyMatch(n -> n.startsWith("1 tasks scheduled with a delay")),
+        r.notes().toString());
+    assertFalse(r.notes().stream().anyMatch(n -> n.contains("still queued")), r.notes().toString());
+  }
+
   @Test
   void queueWaitIsTaskTimeWithPerTaskFiguresNeverAShareOfTime() throws Exception {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));

@@ -1,5 +1,6 @@
 package dev.weft.analysis.properties;
 
+import dev.weft.analysis.LockAcquisition;
 import dev.weft.analysis.Property;
 import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.WaitSpan;
@@ -32,8 +33,10 @@ import java.util.Map;
         program's own waits in its synchronizer): its time is the outer wait's, not a condition \
         wait. Sleep and yield are not waits (programs sleep on purpose): they count as \
         [[execution]]. The monitor re-acquisition when the wait returns is part of this wait; \
-        only a separately recorded LOCK_REQUEST for it counts as [[lock_contention]]. Causes: ns \
-        per wait kind.\
+        only a separately recorded LOCK_REQUEST for it counts as [[lock_contention]]. A semaphore's \
+        acquisition that waited for a signal (a permit released by a thread that held none) \
+        is a condition wait too: cause semaphore_signal_ns. Causes: ns per \
+        wait kind.\
         """,
     diagnosis =
         """
@@ -62,8 +65,20 @@ public final class ConditionWait extends Property {
     byKind.add(kind, wait.claim(this, wait.total()));
   }
 
+  /** Semaphore acquisitions that waited for a signal ({@link LockAcquisition#signalled}). */
+  private long semaphoreSignals;
+
+  @Override
+  public void onLockAcquisition(LockAcquisition a) {
+    if (a.signalled()) {
+      semaphoreSignals += a.claim(this, a.total());
+    }
+  }
+
   @Override
   public Map<String, Long> causes() {
-    return byKind.causes();
+    Map<String, Long> m = byKind.causes();
+    m.put("semaphore_signal_ns", semaphoreSignals);
+    return m;
   }
 }

@@ -25,7 +25,7 @@ import java.util.Map;
         acquisition that found the lock free, a re-entrant one, and a failed or aborted tryLock \
         contribute nothing (their time is [[execution]]). A shared (read) acquisition waits only \
         for exclusive holders. A semaphore permit waits when another thread released a permit \
-        after the request. When the holder at the request never recorded a release (missing \
+        after the request, unless that release was a signal (below). When the holder at the request never recorded a release (missing \
         events), the whole wait is waiting_for_holder_ns; so is a request still waiting when the \
         trace was cut while another thread held the lock (counted up to the cut; a holder whose \
         stream ended before its release still holds it). Object.wait (and Condition.await) gives \
@@ -33,7 +33,10 @@ import java.util.Map;
         just before the WAIT_ENTER is that release, and the LOCK_REQUEST..LOCK_ACQUIRED \
         (AFTER_WAIT) after the WAIT_EXIT is the re-acquisition, contended like any other; without \
         a recorded release, the innermost lock held is given up at the WAIT_ENTER and re-taken at \
-        the WAIT_EXIT. Split into \
+        the WAIT_EXIT. A semaphore's acquisition that waited for a permit released by a thread \
+        that held none (a producer's signal, or a semaphore used to wake a thread, as Jetty's \
+        reserved threads wait for a job) waited for a signal, not a holder: it is \
+        [[condition_wait]]. Split into \
         [[monitor_contention]] and [[lock_api_contention]]; attributed to the lock's call site.\
         """,
     diagnosis =
@@ -50,8 +53,9 @@ public final class LockContention extends Property {
   @Override
   public void onLockAcquisition(LockAcquisition a) {
     int flags = a.flags();
-    if ((flags & (LockFlags.REENTRANT | LockFlags.FAILED | LockFlags.ABORTED)) != 0) {
-      return;
+    if ((flags & (LockFlags.REENTRANT | LockFlags.FAILED | LockFlags.ABORTED)) != 0
+        || a.signalled()) {
+      return; // a semaphore's signal: nobody held what it waited for ([[condition_wait]])
     }
     long release;
     int releaser;

@@ -1,0 +1,91 @@
+package dev.weft.analysis.apps;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code PoolsApp MS}: pools as servers run them, idle most of the time.
+ *
+ * <ul>
+ *   <li>A pool of its own (as Jetty's or Netty's): two threads {@code own-worker-<i>} loop on
+ *       {@code Runnable job = jobs.poll(timeout)}; main hands them a short job every 100 ms for MS
+ *       ms. Idle workers, waiting for their next task.
+ *   <li>A {@code ScheduledThreadPoolExecutor} of two threads {@code scheduler-<i>}: a task run at
+ *       once, one scheduled MS / 2 ms ahead (it runs), and an idle timeout scheduled 60 s ahead and
+ *       cancelled, as servers arm and cancel them.
+ * </ul>
+ *
+ * Prints one line that does not depend on the run.
+ */
+public final class PoolsApp {
+  private static volatile boolean running = true;
+  private static volatile long sink;
+
+  public static void main(String[] args) throws Exception {
+    long ms = Long.parseLong(args[0]);
+    BlockingQueue<Runnable> jobs = new LinkedBlockingQueue<>();
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Thread w = new Thread(() -> work(jobs), "own-worker-" + i);
+      workers.add(w);
+      w.start();
+    }
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(
+            2,
+            r -> {
+              Thread t = new Thread(r);
+              t.setName("scheduler-" + t.getId());
+              return t;
+            });
+    ScheduledExecutorService timers = scheduler;
+    timers.execute(PoolsApp::compute);
+    ScheduledFuture<?> due = timers.schedule(PoolsApp::compute, ms / 2, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> idleTimeout = timers.schedule(PoolsApp::compute, 60, TimeUnit.SECONDS);
+    long end = System.nanoTime() + ms * 1_000_000;
+    int handed = 0;
+    while (System.nanoTime() < end) {
+      jobs.put(PoolsApp::compute);
+      handed++;
+      Thread.sleep(100);
+    }
+    due.get();
+    idleTimeout.cancel(false);
+    running = false;
+    for (Thread w : workers) {
+      w.join();
+    }
+    scheduler.shutdown();
+    scheduler.awaitTermination(10, TimeUnit.SECONDS);
+    System.out.println("pools done: " + (handed > 0));
+  }
+
+  private static void work(BlockingQueue<Runnable> jobs) {
+    try {
+      while (running) {
+        Runnable job = jobs.poll(50, TimeUnit.MILLISECONDS);
+        if (job != null) {
+          job.run();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void compute() {
+    long x = 0;
+    for (int i = 0; i < 100_000; i++) {
+      x += i * 31L;
+    }
+    sink += x;
+  }
+
+  private PoolsApp() {}
+}
