@@ -52,12 +52,13 @@ def weft(d):
     out = {"time_ns": j["time_ns"], "props": {}, "top": []}
     for pid in ("lock_contention", "monitor_contention", "lock_api_contention", "condition_wait",
                 "join_wait", "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism",
-                "thread_management", "pool_queue_wait", "work_imbalance", "io_wait", "network_idle"):
+                "thread_management", "pool_queue_wait", "work_imbalance", "io_wait", "network_idle",
+                "task_queue_idle"):
         if pid in props:
             out["props"][pid] = props[pid]["severity_ns"]
     for pid in ("monitor_contention", "lock_api_contention", "condition_wait", "join_wait",
                 "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism", "pool_queue_wait",
-                "io_wait", "network_idle"):
+                "io_wait", "network_idle", "task_queue_idle"):
         p = props.get(pid)
         if not p:
             continue

@@ -20,7 +20,10 @@ import java.util.TreeMap;
         """
         For every task: its TASK_CREATE (on the submitting thread) to its first TASK_BEGIN (on \
         whichever thread ran it). A task still queued when the run ends (or is cut) counts up to \
-        that end. Attributed to the creation call path (the submit call site under the submitter's \
+        that end. A task scheduled with a delay (created at a delayed_task region, e.g. \
+        ScheduledThreadPoolExecutor.schedule) waited for its due time on purpose and is not \
+        counted, nor is it work in flight for its pool before it begins (a note counts such \
+        tasks). Attributed to the creation call path (the submit call site under the submitter's \
         path) and the submitting thread; the causes object gives the total per pool name. This is \
         task time, not thread time: several tasks can wait at once, so the total can exceed the \
         run's CPU allocation time many times over. It is a separate root, has no percentage of \
