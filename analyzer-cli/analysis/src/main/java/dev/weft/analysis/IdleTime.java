@@ -7,6 +7,7 @@ package dev.weft.analysis;
  */
 public final class IdleTime extends ThreadTime {
   long inFlight;
+  long timer;
   long afterFork;
   int forkNode;
 
@@ -15,6 +16,14 @@ public final class IdleTime extends ThreadTime {
   /** The part during which the worker's pool had work in flight (a region open or a task live). */
   public long inFlight() {
     return inFlight;
+  }
+
+  /**
+   * The part during which the worker's pool had no work in flight but a task scheduled with a delay
+   * that had not begun: the worker waited for a timer (disjoint from {@link #inFlight()}).
+   */
+  public long timer() {
+    return timer;
   }
 
   /**

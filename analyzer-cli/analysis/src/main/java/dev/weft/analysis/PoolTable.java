@@ -5,8 +5,9 @@ import dev.weft.trace.PoolDef;
 import java.util.Arrays;
 
 /**
- * Per-pool replay state: open regions, live tasks, and a running total of the time the pool had
- * work in flight, from which any worker's idle stretch learns its in-flight overlap in O(1).
+ * Per-pool replay state: open regions, live tasks, tasks due later, and running totals of the time
+ * the pool had work in flight and of the time it had none but waited for a task to come due, from
+ * which any worker's idle stretch learns its overlap with each in O(1).
  */
 final class PoolTable {
   private final Definitions defs;
@@ -18,6 +19,14 @@ final class PoolTable {
   int[] live = new int[4];
   boolean[] inFlight = new boolean[4];
   long[] inFlightTotal = new long[4];
+
+  /** Tasks scheduled with a delay that have not begun (created at a delayed_task region). */
+  int[] delayed = new int[4];
+
+  /** Whether the pool has no work in flight but a task due later: it waits for a timer. */
+  boolean[] timer = new boolean[4];
+
+  long[] timerTotal = new long[4];
   long[] lastChange = new long[4];
   int[][] workers = new int[4][];
   int[] workerCount = new int[4];
@@ -43,6 +52,9 @@ final class PoolTable {
       live = Arrays.copyOf(live, cap);
       inFlight = Arrays.copyOf(inFlight, cap);
       inFlightTotal = Arrays.copyOf(inFlightTotal, cap);
+      delayed = Arrays.copyOf(delayed, cap);
+      timer = Arrays.copyOf(timer, cap);
+      timerTotal = Arrays.copyOf(timerTotal, cap);
       lastChange = Arrays.copyOf(lastChange, cap);
       workers = Arrays.copyOf(workers, cap);
       workerCount = Arrays.copyOf(workerCount, cap);
@@ -72,6 +84,14 @@ final class PoolTable {
   }
 
   /**
+   * Total time pool {@code p} had no work in flight but a task due later, up to {@code t} (t not
+   * before the last change).
+   */
+  long timerUpTo(int p, long t) {
+    return timer[p] ? timerTotal[p] + Math.max(0, t - lastChange[p]) : timerTotal[p];
+  }
+
+  /**
    * Adjusts open regions and live tasks of {@code p} at {@code t}. A time before the pool's last
    * change (a thread's frames closed at its own last event when the run ends) counts as that
    * change's time, so the totals never run backwards.
@@ -83,13 +103,32 @@ final class PoolTable {
     t = Math.max(t, lastChange[p]);
     open[p] = Math.max(0, open[p] + openDelta);
     live[p] = Math.max(0, live[p] + liveDelta);
-    boolean now = open[p] > 0 || live[p] > 0;
-    if (now != inFlight[p]) {
+    settle(p, t);
+  }
+
+  /** Adjusts the tasks of {@code p} due later at {@code t}, as {@link #change}. */
+  void changeDelayed(int p, long t, int delta) {
+    if (p < 0) {
+      return;
+    }
+    t = Math.max(t, lastChange[p]);
+    delayed[p] = Math.max(0, delayed[p] + delta);
+    settle(p, t);
+  }
+
+  private void settle(int p, long t) {
+    boolean busy = open[p] > 0 || live[p] > 0;
+    boolean waitsForTimer = !busy && delayed[p] > 0;
+    if (busy != inFlight[p] || waitsForTimer != timer[p]) {
       if (inFlight[p]) {
         inFlightTotal[p] += t - lastChange[p];
       }
+      if (timer[p]) {
+        timerTotal[p] += t - lastChange[p];
+      }
       lastChange[p] = t;
-      inFlight[p] = now;
+      inFlight[p] = busy;
+      timer[p] = waitsForTimer;
     }
   }
 }

@@ -23,6 +23,7 @@ import dev.weft.analysis.properties.SpinWait;
 import dev.weft.analysis.properties.TaskQueueIdle;
 import dev.weft.analysis.properties.ThreadManagement;
 import dev.weft.analysis.properties.Time;
+import dev.weft.analysis.properties.TimerIdle;
 import dev.weft.analysis.properties.VthreadPinning;
 import dev.weft.analysis.properties.WorkImbalance;
 import java.util.ArrayList;
@@ -44,6 +45,7 @@ public final class PropertyRegistry {
           LimitedParallelism::new,
           NetworkIdle::new,
           TaskQueueIdle::new,
+          TimerIdle::new,
           ThreadManagement::new,
           JoinWait::new,
           BarrierWait::new,

@@ -172,7 +172,8 @@ final class TaskReplay {
       instances.retain(inst);
     }
     if (delayedCreation(region)) {
-      tasks.delayed[slot] = true; // in flight from its begin on
+      tasks.delayed[slot] = true; // in flight from its begin on; until then the pool waits for it
+      r.pools.changeDelayed(poolSlot, t, 1);
     } else {
       r.pools.change(poolSlot, t, 0, 1);
     }
@@ -202,6 +203,7 @@ final class TaskReplay {
       if (!tasks.begun[s]) {
         tasks.begun[s] = true;
         if (tasks.delayed[s]) {
+          r.pools.changeDelayed(tasks.pool[s], t, -1);
           r.pools.change(tasks.pool[s], t, 0, 1);
           r.counters.delayedTasks++;
         } else {
@@ -259,6 +261,8 @@ final class TaskReplay {
   private void endTaskRecord(int s, long t) {
     if (tasks.begun[s] || !tasks.delayed[s]) {
       r.pools.change(tasks.pool[s], t, 0, -1);
+    } else {
+      r.pools.changeDelayed(tasks.pool[s], t, -1);
     }
     int inst = tasks.inst[s];
     if (inst >= 0) {
@@ -300,6 +304,7 @@ final class TaskReplay {
     long fromInFlight = Math.min(busy, th.pendingIdleInFlight);
     th.pendingIdle -= busy;
     th.pendingIdleInFlight -= fromInFlight;
+    th.pendingIdleTimer = Math.min(th.pendingIdleTimer, th.pendingIdle - th.pendingIdleInFlight);
     frames.flushIdle(th);
     if (busy > 0) {
       frames.exec(th, r.tree.child(ROOT, region), -1, busy);

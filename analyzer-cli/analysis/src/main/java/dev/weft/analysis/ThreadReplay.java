@@ -182,6 +182,7 @@ final class ThreadReplay {
   private void startIdle(ThreadState th, long t) {
     th.idleStart = t;
     th.idleInFlightAtStart = r.pools.inFlightUpTo(th.pool, t);
+    th.idleTimerAtStart = r.pools.timerUpTo(th.pool, t);
   }
 
   /**
@@ -198,36 +199,50 @@ final class ThreadReplay {
     }
     InstanceTable instances = r.instances;
     long inFlight = r.pools.inFlightUpTo(th.pool, e) - th.idleInFlightAtStart;
+    long timer = r.pools.timerUpTo(th.pool, e) - th.idleTimerAtStart;
     long afterFork = 0;
     if (inst >= 0 && !instances.started(inst, th.index)) {
       afterFork = Math.min(total, e - Math.max(s, instances.fork[inst]));
       if (afterFork > 0) {
         inFlight = Math.max(inFlight, afterFork);
-        dispatchIdle(th, afterFork, afterFork, afterFork, instances.node[inst], e - afterFork, e);
+        dispatchIdle(
+            th, afterFork, afterFork, 0, afterFork, instances.node[inst], e - afterFork, e);
       } else {
         afterFork = 0;
       }
     }
     th.pendingIdle += total - afterFork;
     th.pendingIdleInFlight += Math.min(inFlight, total) - afterFork;
+    th.pendingIdleTimer += Math.max(0, Math.min(timer, total - Math.min(inFlight, total)));
     th.idleStart = e;
     th.idleInFlightAtStart = r.pools.inFlightUpTo(th.pool, e);
+    th.idleTimerAtStart = r.pools.timerUpTo(th.pool, e);
   }
 
   void flushIdle(ThreadState th) {
     long total = th.pendingIdle;
     if (total > 0) {
       long inFlight = Math.max(0, Math.min(th.pendingIdleInFlight, total));
-      dispatchIdle(th, total, inFlight, 0, -1, th.idleStart - total, th.idleStart);
+      long timer = Math.max(0, Math.min(th.pendingIdleTimer, total - inFlight));
+      dispatchIdle(th, total, inFlight, timer, 0, -1, th.idleStart - total, th.idleStart);
     }
     th.pendingIdle = 0;
     th.pendingIdleInFlight = 0;
+    th.pendingIdleTimer = 0;
   }
 
   private void dispatchIdle(
-      ThreadState th, long total, long inFlight, long afterFork, int forkNode, long s, long e) {
+      ThreadState th,
+      long total,
+      long inFlight,
+      long timer,
+      long afterFork,
+      int forkNode,
+      long s,
+      long e) {
     idle.reset(r.cube, th.index, ROOT, s, e, total);
     idle.inFlight = inFlight;
+    idle.timer = timer;
     idle.afterFork = afterFork;
     idle.forkNode = forkNode;
     out.idle(idle);

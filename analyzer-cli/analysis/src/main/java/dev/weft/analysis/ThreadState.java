@@ -87,8 +87,10 @@ final class ThreadState {
   // Idle stretch of a pool worker, and idle time not yet handed to properties.
   long idleStart;
   long idleInFlightAtStart;
+  long idleTimerAtStart;
   long pendingIdle;
   long pendingIdleInFlight;
+  long pendingIdleTimer;
 
   // Locks held, innermost last.
   long[] held = new long[8];

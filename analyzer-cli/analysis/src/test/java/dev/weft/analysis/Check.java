@@ -31,6 +31,17 @@ final class Check {
   }
 
   /** Exclusive severity of a property at one call path (labels from the outermost). */
+  /** The severity of property {@code id} summed over the threads whose names start so. */
+  static long onThreadsStartingWith(AnalysisResult r, String id, String prefix) {
+    long sum = 0;
+    for (AnalysisResult.ThreadSeverity t : property(r, id).byThread()) {
+      if (t.thread().startsWith(prefix)) {
+        sum += t.severityNs();
+      }
+    }
+    return sum;
+  }
+
   static long atPath(AnalysisResult r, String id, String... path) {
     for (CallPathSeverity c : property(r, id).byCallpath()) {
       if (c.path().equals(List.of(path))) {

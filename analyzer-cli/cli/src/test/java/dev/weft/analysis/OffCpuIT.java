@@ -101,23 +101,13 @@ class OffCpuIT {
     }
     assertEquals(0, r.property("io_wait").causes().get("socket_read_ns"), facts);
     // The JDK's selector loops wait for the exchanges: idle, not off the CPU in nothing recorded.
-    assertTrue(severityOf(r, "network_idle", "HttpClient-") >= answers / 2, facts);
-    assertTrue(severityOf(r, "network_idle", "HTTP-Dispatcher") >= answers / 2, facts);
+    assertTrue(Check.onThreadsStartingWith(r, "network_idle", "HttpClient-") >= answers / 2, facts);
+    assertTrue(
+        Check.onThreadsStartingWith(r, "network_idle", "HTTP-Dispatcher") >= answers / 2, facts);
     List<String> off = r.notes().stream().filter(n -> n.contains(" off the CPU for ")).toList();
     for (String note : off) {
       assertFalse(note.contains("SelectorManager") || note.contains("HTTP-Dispatcher"), facts);
     }
-  }
-
-  /** The severity of {@code property} on the threads whose names start with {@code prefix}. */
-  private static long severityOf(AnalysisResult r, String property, String prefix) {
-    long sum = 0;
-    for (AnalysisResult.ThreadSeverity t : r.property(property).byThread()) {
-      if (t.thread().startsWith(prefix)) {
-        sum += t.severityNs();
-      }
-    }
-    return sum;
   }
 
   private static ThreadJvmCounts counts(Definitions d, String name) {

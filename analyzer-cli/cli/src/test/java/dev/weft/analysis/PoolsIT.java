@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Pools as servers run them, idle most of the time, are not read as waits: a pool of the program's
  * own whose workers poll their queue for the next task is {@code task_queue_idle}, not a condition
  * wait; a scheduled executor's delayed task and a cancelled idle timeout are neither pool queue
- * wait nor work in flight that would make its idle workers limited parallelism.
+ * wait nor work in flight that would make its idle workers limited parallelism, and its threads
+ * waiting for them are {@code timer_idle}.
  */
 @Tag("child-jvm")
 class PoolsIT {
@@ -47,6 +48,11 @@ class PoolsIT {
     // purpose: the one task run at once waited only for a worker to start.
     assertTrue(Check.severity(r, "pool_queue_wait") < MS * NS / 4, facts);
     assertTrue(Check.severity(r, "limited_parallelism") < MS * NS / 4, facts);
+    // Its two threads wait for a timer nearly all the run (the cancelled timeout stays due later):
+    // timer_idle, not idle threads of a program that runs sequentially.
+    assertTrue(
+        Check.onThreadsStartingWith(r, "timer_idle", "scheduler-") >= 2 * MS * NS * 6 / 10, facts);
+    assertTrue(Check.onThreadsStartingWith(r, "idle_threads", "scheduler-") < MS * NS / 4, facts);
     assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("1 tasks ran after a delay")), facts);
     assertTrue(
         r.notes().stream().anyMatch(n -> n.startsWith("1 tasks scheduled with a delay")), facts);

@@ -83,9 +83,10 @@ class PoolQueueWaitTest {
 
     assertEquals(50, severity(r, "pool_queue_wait"));
     // In flight: the first task 100..200, the delayed one 600..700; w2 idle in flight for 200.
+    // Waiting for a timer (nothing in flight, a delayed task pending): 200..600 and 700..1000.
     assertEquals(200, onThread(r, "limited_parallelism", "scheduler-2"));
-    assertEquals(
-        800, onThread(r, "idle_threads", "scheduler-2")); // its own part: nothing in flight
+    assertEquals(700, onThread(r, "timer_idle", "scheduler-2"));
+    assertEquals(100, onThread(r, "idle_threads", "scheduler-2")); // its own part: 0..100
     assertTrue(
         r.notes().stream().anyMatch(n -> n.startsWith("1 tasks ran after a delay")),
         r.notes().toString());

@@ -17,7 +17,8 @@ import java.util.List;
         (outside every TASK_BEGIN..TASK_END) and has no recorded activity of its own (no region, \
         wait, lock or barrier open). Its pool has work in flight while any parallel region forked \
         on the pool is between FORK and JOIN, or any task submitted to the pool (TASK_CREATE \
-        naming it) has not ended (a task scheduled with a delay: from its begin on). Idle time while nothing is in flight is this property's own \
+        naming it) has not ended (a task scheduled with a delay: from its begin on). Idle time while nothing is in flight (and no task scheduled \
+        with a delay waits to come due: that is [[timer_idle]]) is this property's own \
         (exclusive) value: the workers were reserved but the program ran sequentially (OpenMP's \
         idle threads). Idle time while work was in flight goes to the child \
         [[limited_parallelism]], except the part between a region's FORK and the worker's first \
@@ -40,7 +41,7 @@ import java.util.List;
 public final class IdleThreads extends Property {
   @Override
   public void onIdle(IdleTime idle) {
-    idle.claim(this, idle.total() - idle.inFlight());
+    idle.claim(this, idle.total() - idle.inFlight() - idle.timer());
     List<Property> children = children();
     for (int i = 0; i < children.size(); i++) {
       children.get(i).onIdle(idle);
