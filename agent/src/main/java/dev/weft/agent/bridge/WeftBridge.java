@@ -198,6 +198,54 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#taskWithdrawn}. */
+  public static void taskWithdrawn(Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskWithdrawn(task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskRejected}. */
+  public static void taskRejected(Object executor, Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskRejected(executor, task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#queueHeadWithdrawn}. */
+  public static void queueHeadWithdrawn(Object executor) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.queueHeadWithdrawn(executor);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#taskScheduled}. */
   public static void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     WeftSink s = sink;

@@ -35,15 +35,27 @@ import org.objectweb.asm.Opcodes;
  *       of the task's {@code Future} or runner, on the task's (virtual) thread.
  * </ul>
  *
- * <p>A task rejected by {@code execute} keeps its TASK_CREATE (it never begins). At attach, the
- * workers already running keep running the original {@code runWorker} loop: their tasks are not
- * seen; workers started after the attach are.
+ * <p>A task the JDK's rejection policies give up (Abort, Discard, and the oldest queued task and
+ * the new one of DiscardOldest, which submits the new one again) is withdrawn: TASK_BEGIN and
+ * TASK_END at once on the rejecting thread, so that it is not read as queued to the end of the run
+ * (HikariCP's connection adder discards tasks so). A CallerRunsPolicy's run of the task is its
+ * TASK_BEGIN/END on the submitting thread. After a handler of the program's own returns or throws
+ * ({@code reject}), the task is withdrawn unless the handler queued it after all (the queue holds
+ * it); a worker that already took such a task from the queue makes it look given up, a race that
+ * ends its record early. running keep running the original {@code runWorker} loop: their tasks are
+ * not seen; workers started after the attach are.
  */
 public final class ExecutorTasks implements ConstructInstrumentation {
   private static final String TPE = "java/util/concurrent/ThreadPoolExecutor";
   private static final String STPE = "java/util/concurrent/ScheduledThreadPoolExecutor";
   private static final String PER_TASK = "java/util/concurrent/ThreadPerTaskExecutor";
   private static final String BOUND_FUTURE = PER_TASK + "$ThreadBoundFuture";
+  private static final String ABORT = TPE + "$AbortPolicy";
+  private static final String DISCARD = TPE + "$DiscardPolicy";
+  private static final String DISCARD_OLDEST = TPE + "$DiscardOldestPolicy";
+  private static final String CALLER_RUNS = TPE + "$CallerRunsPolicy";
+  private static final String REJECTED =
+      "(Ljava/lang/Runnable;Ljava/util/concurrent/ThreadPoolExecutor;)V";
   private static final String TASK_RUNNER = PER_TASK + "$TaskRunner";
 
   @Override
@@ -53,7 +65,16 @@ public final class ExecutorTasks implements ConstructInstrumentation {
 
   @Override
   public Set<String> jdkClasses() {
-    return Set.of(TPE, STPE, PER_TASK, BOUND_FUTURE, TASK_RUNNER);
+    return Set.of(
+        TPE,
+        STPE,
+        PER_TASK,
+        BOUND_FUTURE,
+        TASK_RUNNER,
+        ABORT,
+        DISCARD,
+        DISCARD_OLDEST,
+        CALLER_RUNS);
   }
 
   @Override
@@ -65,6 +86,11 @@ public final class ExecutorTasks implements ConstructInstrumentation {
         return weaveScheduled(target);
       case PER_TASK:
         return weaveThreadPerTask(target);
+      case ABORT:
+      case DISCARD:
+      case DISCARD_OLDEST:
+      case CALLER_RUNS:
+        return weaveRejection(target);
       default:
         return weaveTaskRun(target);
     }
@@ -91,6 +117,18 @@ public final class ExecutorTasks implements ConstructInstrumentation {
                     owner.equals("java/lang/Runnable") && callName.equals("run")
                         ? Brackets.TASK_RUN
                         : null);
+          }
+          if (name.equals("reject") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+            target.changed();
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    callName.equals("rejectedExecution") ? REJECTION_HANDLED : null);
           }
           if (name.equals("addWorker")) {
             int region =
@@ -165,6 +203,61 @@ public final class ExecutorTasks implements ConstructInstrumentation {
                 });
           }
           return mv;
+        });
+  }
+
+  /**
+   * After the rejection handler's call in {@code reject(command)}, returned or thrown: {@code
+   * taskRejected(this, command)}.
+   */
+  private static final Bracket REJECTION_HANDLED =
+      new Bracket() {
+        @Override
+        protected void after(MethodVisitor mv, Site site) {
+          mv.visitVarInsn(Opcodes.ALOAD, 0);
+          mv.visitVarInsn(Opcodes.ALOAD, 1);
+          Bridge.TASK_REJECTED.call(mv);
+        }
+      };
+
+  /**
+   * The JDK's rejection policies: the rejected task is withdrawn (recorded as begun and ended where
+   * it was rejected), and so is the oldest queued task a DiscardOldestPolicy discards; a
+   * CallerRunsPolicy's run of the task is its TASK_BEGIN/END, on the submitting thread.
+   */
+  private static byte[] weaveRejection(WeaveTarget target) {
+    boolean callerRuns = target.internalName().equals(CALLER_RUNS);
+    boolean oldest = target.internalName().equals(DISCARD_OLDEST);
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          if (!name.equals("rejectedExecution") || !descriptor.equals(REJECTED)) {
+            return mv;
+          }
+          target.changed();
+          if (callerRuns) {
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    owner.equals("java/lang/Runnable") && callName.equals("run")
+                        ? Brackets.TASK_RUN
+                        : null);
+          }
+          return JdkMethods.atEntry(
+              mv,
+              m -> {
+                m.visitVarInsn(Opcodes.ALOAD, 1);
+                Bridge.TASK_WITHDRAWN.call(m);
+                if (oldest) {
+                  m.visitVarInsn(Opcodes.ALOAD, 2);
+                  Bridge.QUEUE_HEAD_WITHDRAWN.call(m);
+                }
+              });
         });
   }
 

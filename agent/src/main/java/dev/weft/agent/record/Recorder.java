@@ -298,6 +298,21 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void taskWithdrawn(Object task) {
+    tasks.taskWithdrawn(task);
+  }
+
+  @Override
+  public void taskRejected(Object executor, Object task) {
+    tasks.taskRejected(executor, task);
+  }
+
+  @Override
+  public void queueHeadWithdrawn(Object executor) {
+    tasks.queueHeadWithdrawn(executor);
+  }
+
+  @Override
   public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     tasks.taskScheduled(region, delayedRegion, task, pool);
   }

@@ -4,6 +4,8 @@ import dev.weft.trace.StreamWriter;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -113,6 +115,66 @@ final class TaskEvents {
         w.taskBegin(System.nanoTime(), IdentityIds.of(task));
       } finally {
         s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * A task its executor gave up before it ran: TASK_BEGIN and TASK_END at one time on this thread,
+   * so that it is neither queued nor in flight from then on (a TASK_CREATE without them counts as
+   * queued to the end of the run).
+   */
+  void taskWithdrawn(Object task) {
+    if (task == null) {
+      return;
+    }
+    ThreadState s = path.state();
+    if (s.carrier) {
+      return;
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        long t = System.nanoTime();
+        long id = IdentityIds.of(task);
+        w.taskBegin(t, id);
+        w.taskEnd(t, id);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * {@code executor}'s rejection handler is done with {@code task}. The JDK's own policies are
+   * woven where they act; a handler of the program's own (HikariCP's discards the task) gave the
+   * task up unless it queued it after all, which the queue tells.
+   */
+  void taskRejected(Object executor, Object task) {
+    if (!(executor instanceof ThreadPoolExecutor)) {
+      return;
+    }
+    ThreadPoolExecutor e = (ThreadPoolExecutor) executor;
+    RejectedExecutionHandler h = e.getRejectedExecutionHandler();
+    if (h instanceof ThreadPoolExecutor.AbortPolicy
+        || h instanceof ThreadPoolExecutor.DiscardPolicy
+        || h instanceof ThreadPoolExecutor.DiscardOldestPolicy
+        || h instanceof ThreadPoolExecutor.CallerRunsPolicy) {
+      return;
+    }
+    if (!e.getQueue().contains(task)) {
+      taskWithdrawn(task);
+    }
+  }
+
+  /**
+   * The oldest task queued in {@code executor}, which a DiscardOldestPolicy discards: withdrawn.
+   */
+  void queueHeadWithdrawn(Object executor) {
+    if (executor instanceof ThreadPoolExecutor) {
+      ThreadPoolExecutor e = (ThreadPoolExecutor) executor;
+      if (!e.isShutdown()) {
+        taskWithdrawn(e.getQueue().peek());
       }
     }
   }

@@ -105,6 +105,21 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void taskWithdrawn(Object task) {
+    add("taskWithdrawn", o(task));
+  }
+
+  @Override
+  public void taskRejected(Object executor, Object task) {
+    add("taskRejected", o(executor), o(task));
+  }
+
+  @Override
+  public void queueHeadWithdrawn(Object executor) {
+    add("queueHeadWithdrawn", o(executor));
+  }
+
+  @Override
   public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     add("taskScheduled", r(region), r(delayedRegion), o(task), o(pool));
   }

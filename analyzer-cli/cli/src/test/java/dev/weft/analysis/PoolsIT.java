@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * own whose workers poll their queue for the next task is {@code task_queue_idle}, not a condition
  * wait; a scheduled executor's delayed task and a cancelled idle timeout are neither pool queue
  * wait nor work in flight that would make its idle workers limited parallelism, and its threads
- * waiting for them are {@code timer_idle}.
+ * waiting for them are {@code timer_idle}; tasks a rejection policy gave up are not queued to the
+ * end of the run.
  */
 @Tag("child-jvm")
 class PoolsIT {
@@ -56,5 +57,10 @@ class PoolsIT {
     assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("1 tasks ran after a delay")), facts);
     assertTrue(
         r.notes().stream().anyMatch(n -> n.startsWith("1 tasks scheduled with a delay")), facts);
+    // The tasks a DiscardOldestPolicy discarded (and the ones it submits again) were given up,
+    // not queued to the end; a CallerRunsPolicy's runs are main's tasks.
+    assertTrue(r.notes().stream().noneMatch(n -> n.contains("still queued")), facts);
+    assertTrue(r.notes().stream().noneMatch(n -> n.contains("created again")), facts);
+    assertTrue(r.notes().stream().noneMatch(n -> n.contains("without a recorded")), facts);
   }
 }

@@ -4,9 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,6 +22,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>A {@code ScheduledThreadPoolExecutor} of two threads {@code scheduler-<i>}: a task run at
  *       once, one scheduled MS / 2 ms ahead (it runs), and an idle timeout scheduled 60 s ahead and
  *       cancelled, as servers arm and cancel them.
+ *   <li>Executors that give tasks up, as connection pools' do: a pool of one thread {@code adder}
+ *       with room for one task and a DiscardOldestPolicy, handed six tasks at once (four are
+ *       discarded); a pool of one thread with no queue and a CallerRunsPolicy, handed four (main
+ *       runs those the busy worker cannot take); the same with handlers of its own, one that drops
+ *       the task (as HikariCP's connection adder does) and one that waits to queue it.
  * </ul>
  *
  * Prints one line that does not depend on the run.
@@ -44,6 +52,45 @@ public final class PoolsApp {
               t.setName("scheduler-" + t.getId());
               return t;
             });
+    ThreadPoolExecutor adder =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(1),
+            r -> new Thread(r, "adder"),
+            new ThreadPoolExecutor.DiscardOldestPolicy());
+    ThreadPoolExecutor callerRuns =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new SynchronousQueue<>(),
+            r -> new Thread(r, "caller-runs-worker"),
+            new ThreadPoolExecutor.CallerRunsPolicy());
+    for (int i = 0; i < 6; i++) {
+      adder.execute(new Job()); // tasks are told apart by identity: one object each
+    }
+    for (int i = 0; i < 4; i++) {
+      callerRuns.execute(new Job());
+    }
+    ThreadPoolExecutor drops = oneSlot("drops", (r, e) -> {});
+    ThreadPoolExecutor queuesAnyway =
+        oneSlot(
+            "queues-anyway",
+            (r, e) -> {
+              try {
+                e.getQueue().put(r);
+              } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    for (int i = 0; i < 6; i++) {
+      drops.execute(new Job());
+      queuesAnyway.execute(new Job());
+    }
     ScheduledExecutorService timers = scheduler;
     timers.execute(PoolsApp::compute);
     ScheduledFuture<?> due = timers.schedule(PoolsApp::compute, ms / 2, TimeUnit.MILLISECONDS);
@@ -61,9 +108,23 @@ public final class PoolsApp {
     for (Thread w : workers) {
       w.join();
     }
-    scheduler.shutdown();
-    scheduler.awaitTermination(10, TimeUnit.SECONDS);
+    for (ThreadPoolExecutor e : List.of(scheduler, adder, callerRuns, drops, queuesAnyway)) {
+      e.shutdown();
+      e.awaitTermination(10, TimeUnit.SECONDS);
+    }
     System.out.println("pools done: " + (handed > 0));
+  }
+
+  /** One thread with room for one queued task, and {@code handler} for the tasks beyond. */
+  private static ThreadPoolExecutor oneSlot(String name, RejectedExecutionHandler handler) {
+    return new ThreadPoolExecutor(
+        1,
+        1,
+        0,
+        TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(1),
+        r -> new Thread(r, name),
+        handler);
   }
 
   private static void work(BlockingQueue<Runnable> jobs) {
@@ -76,6 +137,16 @@ public final class PoolsApp {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A task of a few ms. */
+  private static final class Job implements Runnable {
+    @Override
+    public void run() {
+      for (int i = 0; i < 20; i++) {
+        compute();
+      }
     }
   }
 
