@@ -230,22 +230,6 @@ public final class WeftBridge {
     }
   }
 
-  /** See {@link WeftSink#queueHeadWithdrawn}. */
-  public static void queueHeadWithdrawn(Object executor) {
-    WeftSink s = sink;
-    if (s != null) {
-      try {
-        s.queueHeadWithdrawn(executor);
-      } catch (Throwable t) {
-        try {
-          fault(s, t);
-        } catch (Throwable outOfStack) {
-          // Nothing may reach the host program.
-        }
-      }
-    }
-  }
-
   /** See {@link WeftSink#taskScheduled}. */
   public static void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     WeftSink s = sink;

@@ -83,16 +83,10 @@ public abstract class WeftSink {
   public abstract void taskWithdrawn(Object task);
 
   /**
-   * {@code executor} rejected {@code task} and its rejection handler returned (or threw); for a
+   * {@code executor} rejected {@code task} and its rejection handler returned (or threw); after a
    * handler of the program's own, the task is withdrawn unless the handler queued it after all.
    */
   public abstract void taskRejected(Object executor, Object task);
-
-  /**
-   * A {@code ThreadPoolExecutor.DiscardOldestPolicy} is about to discard the oldest task queued in
-   * {@code executor} (unless the executor is shut down): that task is withdrawn.
-   */
-  public abstract void queueHeadWithdrawn(Object executor);
 
   /** The calling thread starts executing {@code task}. */
   public abstract void taskBegin(Object task);

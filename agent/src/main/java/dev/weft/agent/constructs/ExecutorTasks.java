@@ -37,13 +37,15 @@ import org.objectweb.asm.Opcodes;
  *
  * <p>A task the JDK's rejection policies give up (Abort, Discard, and the oldest queued task and
  * the new one of DiscardOldest, which submits the new one again) is withdrawn: TASK_BEGIN and
- * TASK_END at once on the rejecting thread, so that it is not read as queued to the end of the run
- * (HikariCP's connection adder discards tasks so). A CallerRunsPolicy's run of the task is its
- * TASK_BEGIN/END on the submitting thread. After a handler of the program's own returns or throws
- * ({@code reject}), the task is withdrawn unless the handler queued it after all (the queue holds
- * it); a worker that already took such a task from the queue makes it look given up, a race that
- * ends its record early. running keep running the original {@code runWorker} loop: their tasks are
- * not seen; workers started after the attach are.
+ * TASK_END at once on the rejecting thread, so that it is not read as queued to the end of the run.
+ * A CallerRunsPolicy's run of the task is its TASK_BEGIN/END on the submitting thread. After a
+ * handler of the program's own returns or throws ({@code reject}; HikariCP's connection adder drops
+ * tasks so), the task is withdrawn unless the executor's queue holds it (the handler queued it
+ * after all); when a worker took it from the queue before that look and begins it, the recorder
+ * creates it again where it begins ({@code TaskEvents}).
+ *
+ * <p>At attach, the workers already running keep running the original {@code runWorker} loop: their
+ * tasks are not seen; workers started after the attach are.
  */
 public final class ExecutorTasks implements ConstructInstrumentation {
   private static final String TPE = "java/util/concurrent/ThreadPoolExecutor";
@@ -221,6 +223,24 @@ public final class ExecutorTasks implements ConstructInstrumentation {
       };
 
   /**
+   * After a DiscardOldestPolicy's {@code e.getQueue().poll()}: the task it took out of the queue
+   * (what it returned, not what was at the head a moment before) is withdrawn.
+   */
+  private static final Bracket POLLED_WITHDRAWN =
+      new Bracket() {
+        @Override
+        protected boolean hasThrown() {
+          return false;
+        }
+
+        @Override
+        protected void after(MethodVisitor mv, Site site) {
+          mv.visitInsn(Opcodes.DUP);
+          Bridge.TASK_WITHDRAWN.call(mv);
+        }
+      };
+
+  /**
    * The JDK's rejection policies: the rejected task is withdrawn (recorded as begun and ended where
    * it was rejected), and so is the oldest queued task a DiscardOldestPolicy discards; a
    * CallerRunsPolicy's run of the task is its TASK_BEGIN/END, on the submitting thread.
@@ -248,15 +268,25 @@ public final class ExecutorTasks implements ConstructInstrumentation {
                         ? Brackets.TASK_RUN
                         : null);
           }
+          MethodVisitor body =
+              oldest
+                  ? JdkMethods.callSites(
+                      mv,
+                      target.internalName(),
+                      access,
+                      name,
+                      descriptor,
+                      version,
+                      (opcode, owner, callName, callDescriptor) ->
+                          callName.equals("poll") && callDescriptor.equals("()Ljava/lang/Object;")
+                              ? POLLED_WITHDRAWN
+                              : null)
+                  : mv;
           return JdkMethods.atEntry(
-              mv,
+              body,
               m -> {
                 m.visitVarInsn(Opcodes.ALOAD, 1);
                 Bridge.TASK_WITHDRAWN.call(m);
-                if (oldest) {
-                  m.visitVarInsn(Opcodes.ALOAD, 2);
-                  Bridge.QUEUE_HEAD_WITHDRAWN.call(m);
-                }
               });
         });
   }

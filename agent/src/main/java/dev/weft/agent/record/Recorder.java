@@ -308,11 +308,6 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
-  public void queueHeadWithdrawn(Object executor) {
-    tasks.queueHeadWithdrawn(executor);
-  }
-
-  @Override
   public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     tasks.taskScheduled(region, delayedRegion, task, pool);
   }

@@ -1,6 +1,9 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.StreamWriter;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -112,7 +115,11 @@ final class TaskEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        w.taskBegin(System.nanoTime(), IdentityIds.of(task));
+        long t = System.nanoTime();
+        if (ranAfterAll(task)) {
+          w.taskCreate(t, 0, IdentityIds.of(task), 0);
+        }
+        w.taskBegin(t, IdentityIds.of(task));
       } finally {
         s.writing.busy = false;
       }
@@ -146,12 +153,22 @@ final class TaskEvents {
   }
 
   /**
+   * Tasks withdrawn after a rejection handler of the program's own that a worker may run after all
+   * (the handler queued them, and a worker took them before the queue was looked at). Weak keys:
+   * the tasks that never run are let go with them.
+   */
+  private final Map<Object, Boolean> maybeRunAfterAll =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  private volatile boolean anyMaybeRunAfterAll;
+
+  /**
    * {@code executor}'s rejection handler is done with {@code task}. The JDK's own policies are
-   * woven where they act; a handler of the program's own (HikariCP's discards the task) gave the
-   * task up unless it queued it after all, which the queue tells.
+   * woven where they act; after a handler of the program's own (HikariCP's drops the task), the
+   * task is given up unless the queue holds it (the handler queued it after all).
    */
   void taskRejected(Object executor, Object task) {
-    if (!(executor instanceof ThreadPoolExecutor)) {
+    if (!(executor instanceof ThreadPoolExecutor) || task == null) {
       return;
     }
     ThreadPoolExecutor e = (ThreadPoolExecutor) executor;
@@ -163,20 +180,20 @@ final class TaskEvents {
       return;
     }
     if (!e.getQueue().contains(task)) {
+      maybeRunAfterAll.put(task, Boolean.TRUE);
+      anyMaybeRunAfterAll = true;
       taskWithdrawn(task);
     }
   }
 
   /**
-   * The oldest task queued in {@code executor}, which a DiscardOldestPolicy discards: withdrawn.
+   * Whether {@code task}, about to begin, was withdrawn after a rejection handler that queued it
+   * after all: it is then created again where it begins (its origin is lost, not its run).
    */
-  void queueHeadWithdrawn(Object executor) {
-    if (executor instanceof ThreadPoolExecutor) {
-      ThreadPoolExecutor e = (ThreadPoolExecutor) executor;
-      if (!e.isShutdown()) {
-        taskWithdrawn(e.getQueue().peek());
-      }
-    }
+  private boolean ranAfterAll(Object task) {
+    return anyMaybeRunAfterAll
+        && !(task instanceof ForkJoinTask)
+        && maybeRunAfterAll.remove(task) != null;
   }
 
   void taskEnd(Object task) {

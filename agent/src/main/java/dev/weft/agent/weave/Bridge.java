@@ -30,7 +30,6 @@ public enum Bridge {
   TASK_SCHEDULED("taskScheduled", "(IILjava/lang/Object;Ljava/lang/Object;)V"),
   TASK_WITHDRAWN("taskWithdrawn", "(Ljava/lang/Object;)V"),
   TASK_REJECTED("taskRejected", "(Ljava/lang/Object;Ljava/lang/Object;)V"),
-  QUEUE_HEAD_WITHDRAWN("queueHeadWithdrawn", "(Ljava/lang/Object;)V"),
   TASK_BEGIN("taskBegin", "(Ljava/lang/Object;)V"),
   TASK_END("taskEnd", "(Ljava/lang/Object;)V"),
   TASK_SUMMARY("taskSummary", "(ILjava/lang/Object;JJ)V"),

@@ -115,11 +115,6 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
-  public void queueHeadWithdrawn(Object executor) {
-    add("queueHeadWithdrawn", o(executor));
-  }
-
-  @Override
   public void taskScheduled(int region, int delayedRegion, Object task, Object pool) {
     add("taskScheduled", r(region), r(delayedRegion), o(task), o(pool));
   }
