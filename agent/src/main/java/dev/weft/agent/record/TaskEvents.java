@@ -1,7 +1,6 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.StreamWriter;
-import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.Delayed;
@@ -115,8 +114,19 @@ final class TaskEvents {
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
-        long t = System.nanoTime();
-        if (ranAfterAll(task)) {
+        long t;
+        boolean ranAfterAll = false;
+        if (anyMaybeRunAfterAll && !(task instanceof ForkJoinTask)) {
+          // Withdrawn after a handler that queued it after all: created again where it begins
+          // (its run counted, its origin lost), if the withdrawal came first.
+          synchronized (maybeRunAfterAll) {
+            t = System.nanoTime();
+            ranAfterAll = maybeRunAfterAll.remove(task) != null;
+          }
+        } else {
+          t = System.nanoTime();
+        }
+        if (ranAfterAll) {
           w.taskCreate(t, 0, IdentityIds.of(task), 0);
         }
         w.taskBegin(t, IdentityIds.of(task));
@@ -155,10 +165,10 @@ final class TaskEvents {
   /**
    * Tasks withdrawn after a rejection handler of the program's own that a worker may run after all
    * (the handler queued them, and a worker took them before the queue was looked at). Weak keys:
-   * the tasks that never run are let go with them.
+   * the tasks that never run are let go with them. Its monitor orders a withdrawal's time against a
+   * begin's: whichever comes second in the trace sees what the first did.
    */
-  private final Map<Object, Boolean> maybeRunAfterAll =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  private final Map<Object, Boolean> maybeRunAfterAll = new WeakHashMap<>();
 
   private volatile boolean anyMaybeRunAfterAll;
 
@@ -180,20 +190,12 @@ final class TaskEvents {
       return;
     }
     if (!e.getQueue().contains(task)) {
-      maybeRunAfterAll.put(task, Boolean.TRUE);
-      anyMaybeRunAfterAll = true;
-      taskWithdrawn(task);
+      synchronized (maybeRunAfterAll) {
+        maybeRunAfterAll.put(task, Boolean.TRUE);
+        anyMaybeRunAfterAll = true;
+        taskWithdrawn(task);
+      }
     }
-  }
-
-  /**
-   * Whether {@code task}, about to begin, was withdrawn after a rejection handler that queued it
-   * after all: it is then created again where it begins (its origin is lost, not its run).
-   */
-  private boolean ranAfterAll(Object task) {
-    return anyMaybeRunAfterAll
-        && !(task instanceof ForkJoinTask)
-        && maybeRunAfterAll.remove(task) != null;
   }
 
   void taskEnd(Object task) {
