@@ -214,6 +214,38 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#tasksWithdrawn}. */
+  public static void tasksWithdrawn(Object tasks) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.tasksWithdrawn(tasks);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#taskRemoved}. */
+  public static void taskRemoved(boolean removed, Object task) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.taskRemoved(removed, task);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#taskRejected}. */
   public static void taskRejected(Object executor, Object task) {
     WeftSink s = sink;

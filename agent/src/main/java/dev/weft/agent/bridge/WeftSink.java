@@ -82,6 +82,12 @@ public abstract class WeftSink {
    */
   public abstract void taskWithdrawn(Object task);
 
+  /** Every task of {@code tasks} (a list) was given up before it ran ({@code shutdownNow}). */
+  public abstract void tasksWithdrawn(Object tasks);
+
+  /** {@code task} was taken out of its executor's queue ({@code remove}) if {@code removed}. */
+  public abstract void taskRemoved(boolean removed, Object task);
+
   /**
    * {@code executor} rejected {@code task} and its rejection handler returned (or threw); after a
    * handler of the program's own, the task is withdrawn unless the handler queued it after all.

@@ -42,7 +42,9 @@ import org.objectweb.asm.Opcodes;
  * handler of the program's own returns or throws ({@code reject}; HikariCP's connection adder drops
  * tasks so), the task is withdrawn unless the executor's queue holds it (the handler queued it
  * after all); when a worker took it from the queue before that look and begins it, the recorder
- * creates it again where it begins ({@code TaskEvents}).
+ * creates it again where it begins ({@code TaskEvents}). The tasks {@code shutdownNow} drains from
+ * the queue and a task {@code remove} takes out of it (a cancelled scheduled task with the
+ * remove-on-cancel policy) are withdrawn too.
  *
  * <p>At attach, the workers already running keep running the original {@code runWorker} loop: their
  * tasks are not seen; workers started after the attach are.
@@ -118,6 +120,32 @@ public final class ExecutorTasks implements ConstructInstrumentation {
                 (opcode, owner, callName, callDescriptor) ->
                     owner.equals("java/lang/Runnable") && callName.equals("run")
                         ? Brackets.TASK_RUN
+                        : null);
+          }
+          if (name.equals("shutdownNow") && descriptor.equals("()Ljava/util/List;")) {
+            target.changed();
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    callName.equals("drainQueue") ? DRAINED_WITHDRAWN : null);
+          }
+          if (name.equals("remove") && descriptor.equals("(Ljava/lang/Runnable;)Z")) {
+            target.changed();
+            return JdkMethods.callSites(
+                mv,
+                target.internalName(),
+                access,
+                name,
+                descriptor,
+                version,
+                (opcode, owner, callName, callDescriptor) ->
+                    callName.equals("remove") && callDescriptor.equals("(Ljava/lang/Object;)Z")
+                        ? REMOVED_WITHDRAWN
                         : null);
           }
           if (name.equals("reject") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
@@ -219,6 +247,40 @@ public final class ExecutorTasks implements ConstructInstrumentation {
           mv.visitVarInsn(Opcodes.ALOAD, 0);
           mv.visitVarInsn(Opcodes.ALOAD, 1);
           Bridge.TASK_REJECTED.call(mv);
+        }
+      };
+
+  /** After {@code shutdownNow}'s {@code drainQueue()}: the tasks it returned never run. */
+  private static final Bracket DRAINED_WITHDRAWN =
+      new Bracket() {
+        @Override
+        protected boolean hasThrown() {
+          return false;
+        }
+
+        @Override
+        protected void after(MethodVisitor mv, Site site) {
+          mv.visitInsn(Opcodes.DUP);
+          Bridge.TASKS_WITHDRAWN.call(mv);
+        }
+      };
+
+  /**
+   * After {@code remove(task)}'s {@code workQueue.remove(task)}: the task, when it was removed,
+   * never runs (a cancelled scheduled task with the remove-on-cancel policy goes this way).
+   */
+  private static final Bracket REMOVED_WITHDRAWN =
+      new Bracket() {
+        @Override
+        protected boolean hasThrown() {
+          return false;
+        }
+
+        @Override
+        protected void after(MethodVisitor mv, Site site) {
+          mv.visitInsn(Opcodes.DUP);
+          mv.visitVarInsn(Opcodes.ALOAD, 1);
+          Bridge.TASK_REMOVED.call(mv);
         }
       };
 

@@ -303,6 +303,22 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void tasksWithdrawn(Object tasks) {
+    if (tasks instanceof Iterable) {
+      for (Object task : (Iterable<?>) tasks) {
+        this.tasks.taskWithdrawn(task);
+      }
+    }
+  }
+
+  @Override
+  public void taskRemoved(boolean removed, Object task) {
+    if (removed) {
+      tasks.taskWithdrawn(task);
+    }
+  }
+
+  @Override
   public void taskRejected(Object executor, Object task) {
     tasks.taskRejected(executor, task);
   }

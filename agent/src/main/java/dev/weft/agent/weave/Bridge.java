@@ -29,6 +29,8 @@ public enum Bridge {
   TASK_CREATE("taskCreate", "(ILjava/lang/Object;Ljava/lang/Object;)V"),
   TASK_SCHEDULED("taskScheduled", "(IILjava/lang/Object;Ljava/lang/Object;)V"),
   TASK_WITHDRAWN("taskWithdrawn", "(Ljava/lang/Object;)V"),
+  TASKS_WITHDRAWN("tasksWithdrawn", "(Ljava/lang/Object;)V"),
+  TASK_REMOVED("taskRemoved", "(ZLjava/lang/Object;)V"),
   TASK_REJECTED("taskRejected", "(Ljava/lang/Object;Ljava/lang/Object;)V"),
   TASK_BEGIN("taskBegin", "(Ljava/lang/Object;)V"),
   TASK_END("taskEnd", "(Ljava/lang/Object;)V"),

@@ -110,6 +110,16 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void tasksWithdrawn(Object tasks) {
+    add("tasksWithdrawn", o(tasks));
+  }
+
+  @Override
+  public void taskRemoved(boolean removed, Object task) {
+    add("taskRemoved", Boolean.toString(removed), o(task));
+  }
+
+  @Override
   public void taskRejected(Object executor, Object task) {
     add("taskRejected", o(executor), o(task));
   }

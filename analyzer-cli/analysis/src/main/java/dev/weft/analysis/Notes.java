@@ -91,8 +91,8 @@ final class Notes {
     add(
         n,
         c.delayedTasksNotRun,
-        "tasks scheduled with a delay had not begun at the end of the run (not yet due, or"
-            + " cancelled): not counted as queued");
+        "tasks scheduled with a delay never ran (cancelled, or not yet due at the end of the"
+            + " run): not counted as queued");
     add(
         n,
         c.eventsWithoutThread,

@@ -190,11 +190,13 @@ final class TaskReplay {
     int inst;
     int node;
     if (s < 0) {
-      // Created before the trace started (or by an untraced thread): its origin is unknown.
-      r.counters.taskBeginWithoutCreate++;
+      // Created before the trace started (or by an untraced thread): its origin is unknown. It is
+      // counted when it ends having run: a begin and end at one time is a task its executor gave
+      // up after it had run already (the agent's withdrawal came late), nothing to attribute.
       node = r.tree.unknownTask(th.currentNode());
       s = tasks.add(task, node, node, th.pool, -1, -1, t);
       tasks.begun[s] = true;
+      tasks.noCreate[s] = true;
       r.pools.change(th.pool, t, 0, 1);
       inst = -1;
     } else {
@@ -205,7 +207,6 @@ final class TaskReplay {
         if (tasks.delayed[s]) {
           r.pools.changeDelayed(tasks.pool[s], t, -1);
           r.pools.change(tasks.pool[s], t, 0, 1);
-          r.counters.delayedTasks++;
         } else {
           startTask(s, t, false);
         }
@@ -254,6 +255,17 @@ final class TaskReplay {
     r.joinCauses.ended(th.index, th.node[i], th.obj[i], t);
     int s = (int) th.aux[i];
     if (tasks.live(s, th.obj[i])) {
+      if (tasks.noCreate[s] && t > th.start[i]) {
+        r.counters.taskBeginWithoutCreate++;
+      }
+      if (tasks.delayed[s]) {
+        // A run of no time at all is a task its executor gave up (the agent's withdrawal).
+        if (t > th.start[i]) {
+          r.counters.delayedTasks++;
+        } else {
+          r.counters.delayedTasksNotRun++;
+        }
+      }
       endTaskRecord(s, t);
     }
   }

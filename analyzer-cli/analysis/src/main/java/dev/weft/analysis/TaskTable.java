@@ -26,6 +26,9 @@ final class TaskTable {
    */
   boolean[] delayed = new boolean[16];
 
+  /** Whether the task began without a recorded TASK_CREATE. */
+  boolean[] noCreate = new boolean[16];
+
   int get(long task) {
     return slots.get(task);
   }
@@ -57,6 +60,7 @@ final class TaskTable {
         created = Arrays.copyOf(created, cap);
         begun = Arrays.copyOf(begun, cap);
         delayed = Arrays.copyOf(delayed, cap);
+        noCreate = Arrays.copyOf(noCreate, cap);
       }
       i = size++;
     }
@@ -69,6 +73,7 @@ final class TaskTable {
     created[i] = t;
     begun[i] = false;
     delayed[i] = false;
+    noCreate[i] = false;
     slots.put(task, i);
     return i;
   }

@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  *       with room for one task and a DiscardOldestPolicy, handed six tasks at once (four are
  *       discarded); a pool of one thread with no queue and a CallerRunsPolicy, handed four (main
  *       runs those the busy worker cannot take); the same with handlers of its own, one that drops
- *       the task (as HikariCP's connection adder does) and one that waits to queue it.
+ *       the task (as HikariCP's connection adder does) and one that waits to queue it; a pool of
+ *       one thread handed four tasks, one taken out of its queue ({@code remove}), two drained by
+ *       {@code shutdownNow}. The scheduler removes cancelled tasks from its queue.
  * </ul>
  *
  * Prints one line that does not depend on the run.
@@ -91,6 +93,21 @@ public final class PoolsApp {
       drops.execute(new Job());
       queuesAnyway.execute(new Job());
     }
+    ThreadPoolExecutor stopped =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> new Thread(r, "stopped"));
+    Job taken = new Job();
+    for (Job job : List.of(new Job(), taken, new Job(), new Job())) {
+      stopped.execute(job);
+    }
+    stopped.remove(taken); // queued behind the first: taken out, never run
+    stopped.shutdownNow(); // the two still queued never run
+    scheduler.setRemoveOnCancelPolicy(true); // the cancelled timeout leaves the queue
     ScheduledExecutorService timers = scheduler;
     timers.execute(PoolsApp::compute);
     ScheduledFuture<?> due = timers.schedule(PoolsApp::compute, ms / 2, TimeUnit.MILLISECONDS);
