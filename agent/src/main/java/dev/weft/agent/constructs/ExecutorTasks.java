@@ -108,79 +108,58 @@ public final class ExecutorTasks implements ConstructInstrumentation {
             int region = region(target, ConstructKind.EXECUTOR, "ThreadPoolExecutor.execute", name);
             return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
           }
-          if (name.equals("runWorker")) {
-            target.changed();
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    owner.equals("java/lang/Runnable") && callName.equals("run")
-                        ? Brackets.TASK_RUN
-                        : null);
+          JdkMethods.CallBrackets sites = threadPoolSites(target, name, descriptor);
+          if (sites == null) {
+            return mv;
           }
-          if (name.equals("shutdownNow") && descriptor.equals("()Ljava/util/List;")) {
-            target.changed();
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("drainQueue") ? DRAINED_WITHDRAWN : null);
-          }
-          if (name.equals("remove") && descriptor.equals("(Ljava/lang/Runnable;)Z")) {
-            target.changed();
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("remove") && callDescriptor.equals("(Ljava/lang/Object;)Z")
-                        ? REMOVED_WITHDRAWN
-                        : null);
-          }
-          if (name.equals("reject") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
-            target.changed();
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("rejectedExecution") ? REJECTION_HANDLED : null);
-          }
-          if (name.equals("addWorker")) {
-            int region =
-                region(target, ConstructKind.THREAD_START, "ThreadPoolExecutor.addWorker", name);
-            Bracket announce = announceWorker(region);
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    callName.equals("start")
-                            && (owner.equals("java/lang/Thread") && callDescriptor.equals("()V")
-                                || callDescriptor.equals("(Ljava/lang/Thread;)V"))
-                        ? announce
-                        : null);
-          }
-          return mv;
+          target.changed();
+          return JdkMethods.callSites(
+              mv, target.internalName(), access, name, descriptor, version, sites);
         });
   }
+
+  /** The calls woven in {@code ThreadPoolExecutor}'s method {@code name descriptor}, or null. */
+  private static JdkMethods.CallBrackets threadPoolSites(
+      WeaveTarget target, String name, String descriptor) {
+    switch (name) {
+      case "runWorker":
+        return RUNNABLE_RUN;
+      case "shutdownNow":
+        return descriptor.equals("()Ljava/util/List;")
+            ? (opcode, owner, callName, callDescriptor) ->
+                callName.equals("drainQueue") ? DRAINED_WITHDRAWN : null
+            : null;
+      case "remove":
+        return descriptor.equals("(Ljava/lang/Runnable;)Z")
+            ? (opcode, owner, callName, callDescriptor) ->
+                callName.equals("remove") && callDescriptor.equals("(Ljava/lang/Object;)Z")
+                    ? REMOVED_WITHDRAWN
+                    : null
+            : null;
+      case "reject":
+        return descriptor.equals("(Ljava/lang/Runnable;)V")
+            ? (opcode, owner, callName, callDescriptor) ->
+                callName.equals("rejectedExecution") ? REJECTION_HANDLED : null
+            : null;
+      case "addWorker":
+        Bracket announce =
+            announceWorker(
+                region(target, ConstructKind.THREAD_START, "ThreadPoolExecutor.addWorker", name));
+        return (opcode, owner, callName, callDescriptor) ->
+            callName.equals("start")
+                    && (owner.equals("java/lang/Thread") && callDescriptor.equals("()V")
+                        || callDescriptor.equals("(Ljava/lang/Thread;)V"))
+                ? announce
+                : null;
+      default:
+        return null;
+    }
+  }
+
+  /** A task's {@code run()} (in {@code runWorker}, in a CallerRunsPolicy): TASK_BEGIN/END. */
+  private static final JdkMethods.CallBrackets RUNNABLE_RUN =
+      (opcode, owner, callName, callDescriptor) ->
+          owner.equals("java/lang/Runnable") && callName.equals("run") ? Brackets.TASK_RUN : null;
 
   /**
    * Before the worker thread is started ({@code t.start()} on JDK 17, {@code container.start(t)} on
@@ -251,19 +230,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
       };
 
   /** After {@code shutdownNow}'s {@code drainQueue()}: the tasks it returned never run. */
-  private static final Bracket DRAINED_WITHDRAWN =
-      new Bracket() {
-        @Override
-        protected boolean hasThrown() {
-          return false;
-        }
-
-        @Override
-        protected void after(MethodVisitor mv, Site site) {
-          mv.visitInsn(Opcodes.DUP);
-          Bridge.TASKS_WITHDRAWN.call(mv);
-        }
-      };
+  private static final Bracket DRAINED_WITHDRAWN = resultTo(Bridge.TASKS_WITHDRAWN);
 
   /**
    * After {@code remove(task)}'s {@code workQueue.remove(task)}: the task, when it was removed,
@@ -288,19 +255,23 @@ public final class ExecutorTasks implements ConstructInstrumentation {
    * After a DiscardOldestPolicy's {@code e.getQueue().poll()}: the task it took out of the queue
    * (what it returned, not what was at the head a moment before) is withdrawn.
    */
-  private static final Bracket POLLED_WITHDRAWN =
-      new Bracket() {
-        @Override
-        protected boolean hasThrown() {
-          return false;
-        }
+  private static final Bracket POLLED_WITHDRAWN = resultTo(Bridge.TASK_WITHDRAWN);
 
-        @Override
-        protected void after(MethodVisitor mv, Site site) {
-          mv.visitInsn(Opcodes.DUP);
-          Bridge.TASK_WITHDRAWN.call(mv);
-        }
-      };
+  /** After a call that returned normally: its result is also handed to {@code bridge}. */
+  private static Bracket resultTo(Bridge bridge) {
+    return new Bracket() {
+      @Override
+      protected boolean hasThrown() {
+        return false;
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        mv.visitInsn(Opcodes.DUP);
+        bridge.call(mv);
+      }
+    };
+  }
 
   /**
    * The JDK's rejection policies: the rejected task is withdrawn (recorded as begun and ended where
@@ -309,7 +280,15 @@ public final class ExecutorTasks implements ConstructInstrumentation {
    */
   private static byte[] weaveRejection(WeaveTarget target) {
     boolean callerRuns = target.internalName().equals(CALLER_RUNS);
-    boolean oldest = target.internalName().equals(DISCARD_OLDEST);
+    JdkMethods.CallBrackets sites =
+        callerRuns
+            ? RUNNABLE_RUN
+            : target.internalName().equals(DISCARD_OLDEST)
+                ? (opcode, owner, callName, callDescriptor) ->
+                    callName.equals("poll") && callDescriptor.equals("()Ljava/lang/Object;")
+                        ? POLLED_WITHDRAWN
+                        : null
+                : null;
     return JdkMethods.weave(
         target,
         (mv, access, name, descriptor, version) -> {
@@ -317,33 +296,14 @@ public final class ExecutorTasks implements ConstructInstrumentation {
             return mv;
           }
           target.changed();
-          if (callerRuns) {
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                (opcode, owner, callName, callDescriptor) ->
-                    owner.equals("java/lang/Runnable") && callName.equals("run")
-                        ? Brackets.TASK_RUN
-                        : null);
-          }
           MethodVisitor body =
-              oldest
-                  ? JdkMethods.callSites(
-                      mv,
-                      target.internalName(),
-                      access,
-                      name,
-                      descriptor,
-                      version,
-                      (opcode, owner, callName, callDescriptor) ->
-                          callName.equals("poll") && callDescriptor.equals("()Ljava/lang/Object;")
-                              ? POLLED_WITHDRAWN
-                              : null)
-                  : mv;
+              sites == null
+                  ? mv
+                  : JdkMethods.callSites(
+                      mv, target.internalName(), access, name, descriptor, version, sites);
+          if (callerRuns) {
+            return body; // the task runs: its TASK_BEGIN/END, nothing withdrawn
+          }
           return JdkMethods.atEntry(
               body,
               m -> {
