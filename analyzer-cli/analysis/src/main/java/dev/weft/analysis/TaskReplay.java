@@ -159,7 +159,11 @@ final class TaskReplay {
     int node = taskNode(th.currentNode(), region);
     int inst = th.currentInstance();
     int old = tasks.get(task);
-    if (old >= 0) {
+    if (old >= 0 && tasks.begun[old]) {
+      // Forked again while it runs: a CountedCompleter (the JDK's parallel streams) forks itself
+      // and goes on with the other half of its work. That run goes on; this is its next one.
+      tasks.detach(old);
+    } else if (old >= 0) {
       r.counters.taskIdReused++;
       endTaskRecord(old, t);
     }

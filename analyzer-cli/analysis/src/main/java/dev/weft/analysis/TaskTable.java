@@ -2,7 +2,12 @@ package dev.weft.analysis;
 
 import java.util.Arrays;
 
-/** Live tasks (created or begun, not yet ended), by task id. */
+/**
+ * Live tasks (created or begun, not yet ended), by task id. One id can have two: a run, and a
+ * creation waiting for the next run of the same object (a {@code CountedCompleter} that forks
+ * itself while it runs, as the JDK's parallel streams do); the id then maps to the creation, and
+ * the run's frame keeps its own slot.
+ */
 final class TaskTable {
   private final LongIntMap slots = new LongIntMap(64);
   private int size;
@@ -29,13 +34,16 @@ final class TaskTable {
   /** Whether the task began without a recorded TASK_CREATE. */
   boolean[] noCreate = new boolean[16];
 
+  /** Whether the slot holds a live task, mapped by its id or detached from it by a new creation. */
+  private boolean[] inUse = new boolean[16];
+
   int get(long task) {
     return slots.get(task);
   }
 
   /** True when slot {@code i} holds live task {@code task}. */
   boolean live(int i, long task) {
-    return i >= 0 && i < size && id[i] == task && slots.get(task) == i;
+    return i >= 0 && i < size && id[i] == task && inUse[i];
   }
 
   int live() {
@@ -61,6 +69,7 @@ final class TaskTable {
         begun = Arrays.copyOf(begun, cap);
         delayed = Arrays.copyOf(delayed, cap);
         noCreate = Arrays.copyOf(noCreate, cap);
+        inUse = Arrays.copyOf(inUse, cap);
       }
       i = size++;
     }
@@ -74,12 +83,24 @@ final class TaskTable {
     begun[i] = false;
     delayed[i] = false;
     noCreate[i] = false;
+    inUse[i] = true;
     slots.put(task, i);
     return i;
   }
 
-  void remove(int i) {
+  /**
+   * Leaves slot {@code i} live but no longer found by its id: the id's next creation takes it while
+   * this run goes on.
+   */
+  void detach(int i) {
     slots.remove(id[i]);
+  }
+
+  void remove(int i) {
+    if (slots.get(id[i]) == i) {
+      slots.remove(id[i]);
+    }
+    inUse[i] = false;
     nextFree[i] = free;
     free = i;
   }

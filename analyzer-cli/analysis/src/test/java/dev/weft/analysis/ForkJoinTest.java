@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,6 +129,62 @@ class ForkJoinTest {
             label("IntStream.forEach", 50),
             label("ForkJoinTask.fork", 51)));
     assertEquals(Map.of("fj-pool", 60L), Check.property(r, "pool_queue_wait").causes());
+  }
+
+  /**
+   * A CountedCompleter forks itself while it runs and goes on with the other half (the JDK's
+   * parallel streams do it at every other split): main submits task 1 (110), fj-1 runs it
+   * (120..200) and forks it again (150) with a new task 2 (160); fj-2 runs task 1 again (230..300),
+   * fj-1 runs task 2 (210..280); main's join ends at 310.
+   */
+  private AnalysisResult forkedAgainWhileRunning() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("refork"));
+    int solve = f.region("solve", ConstructKind.USER_REGION, 10);
+    int par = f.region("IntStream.forEach", ConstructKind.PARALLEL_STREAM, 50);
+    int submit = f.region("ForkJoinTask.fork", ConstructKind.FORK_JOIN_TASK, 51);
+    int joinSite = f.region("ForkJoinTask.join", ConstructKind.FORK_JOIN_TASK, 52);
+    f.pool(POOL, "fj-pool", 2);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w1 = f.worker("fj-1", POOL, 0);
+    StreamWriter w2 = f.worker("fj-2", POOL, 0);
+    m.enter(50, solve);
+    m.fork(100, par, POOL, 2);
+    m.taskCreate(110, submit, 1, POOL);
+    m.joinWaitEnter(115, joinSite, 1);
+    w1.taskBegin(120, 1);
+    w1.taskCreate(150, submit, 1, POOL);
+    w1.taskCreate(160, submit, 2, POOL);
+    w1.taskEnd(200, 1);
+    w1.taskBegin(210, 2);
+    w2.taskBegin(230, 1);
+    w1.taskEnd(280, 2);
+    w2.taskEnd(300, 1);
+    m.joinWaitExit(310, joinSite);
+    m.join(320, par, POOL);
+    m.exit(400, solve);
+    m.threadEnd(1000);
+    w1.threadEnd(1000);
+    w2.threadEnd(1000);
+    return Analyzer.analyze(f.close(1000));
+  }
+
+  @Test
+  void aTaskForkedAgainWhileItRunsRunsTwiceFromItsCreations() {
+    AnalysisResult r = forkedAgainWhileRunning();
+    assertEquals(List.of(), r.notes(), "no task began without a creation, no id reused");
+    // queued 110 -> 120, 150 -> 230 (the second run), 160 -> 210
+    assertEquals(10 + 80 + 50, severity(r, "pool_queue_wait"));
+    assertEquals(10, onThread(r, "pool_queue_wait", "main"));
+    assertEquals(130, onThread(r, "pool_queue_wait", "fj-1"));
+    // both runs in the frame of the tasks created under solve > forEach, none of unknown origin
+    String solve = label("solve", 10);
+    String par = label("IntStream.forEach", 50);
+    assertEquals(70, Check.property(r, "execution").thread("fj-2"));
+    assertEquals(80 + 70 + 70, atPath(r, "execution", solve, par, TraceFixture.task(51)));
+    // fj-2 idle 0..230 while task 1 was queued or running: in flight from the FORK on (100..230;
+    // of it 100..230 before its first task in the region is start-up); after 300 the region is
+    // still open until the JOIN at 320
+    Check.partition(r, Map.of("main", 1000L, "fj-1", 1000L, "fj-2", 1000L));
   }
 
   /**

@@ -14,11 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A parallel stream over elements of skewed cost (see {@link SkewedCosts}), run inside a named
  * {@link ForkJoinPool} ({@code pool.submit(() -> list.parallelStream()...).get()}) so that the
- * stream's threads are {@code fj-<i>}; main waits in {@code get()}.
+ * stream's threads are {@code fj-<i>}; main waits in {@code get()}. The terminal operation is a sum
+ * or a {@code forEach}: the JDK's forEach tasks fork themselves again while they run (a
+ * CountedCompleter that goes on with the other half of its elements), so one task object runs more
+ * than once.
  */
 public final class ParallelStream implements Scenario {
   /** The pool's name and its workers' name prefix. */
@@ -40,7 +44,13 @@ public final class ParallelStream implements Scenario {
         OptionSpec.integer("parallelism", 2, 1, 64, "fork-join pool parallelism"),
         OptionSpec.integer("elements", 32, 1, 10_000, "N: elements"),
         OptionSpec.integer("max-ms", 16, 1, 60_000, "M: cost of the costliest element"),
-        OptionSpec.integer("skew", 2, 0, 3, "S: element k costs max(1, M*((k+1)/N)^S) ms"));
+        OptionSpec.integer("skew", 2, 0, 3, "S: element k costs max(1, M*((k+1)/N)^S) ms"),
+        OptionSpec.choice(
+            "terminal",
+            "sum",
+            List.of("sum", "for-each"),
+            "the stream's terminal operation: mapToLong(..).sum(), or forEach (whose tasks"
+                + " fork themselves again while they run)"));
   }
 
   @Override
@@ -59,12 +69,20 @@ public final class ParallelStream implements Scenario {
 
     ForkJoinPool pool = NamedThreads.forkJoinPool(POOL, parallelism);
     long t0 = System.nanoTime();
+    boolean forEach = context.options().choice("terminal").equals("for-each");
+    LongAdder sum = new LongAdder();
     long checksum =
         pool.submit(
-                () ->
+                () -> {
+                  if (forEach) {
                     indices.parallelStream()
-                        .mapToLong(k -> element(work, costs[k], k, truth))
-                        .sum())
+                        .forEach(k -> sum.add(element(work, costs[k], k, truth)));
+                    return sum.sum();
+                  }
+                  return indices.parallelStream()
+                      .mapToLong(k -> element(work, costs[k], k, truth))
+                      .sum();
+                })
             .get();
     truth.add(TruthKinds.JOIN_WAIT_NS, System.nanoTime() - t0);
     pool.shutdown();

@@ -184,22 +184,25 @@ record E2eCase(
             Set.of(),
             Map.of(),
             Map.of()));
-    E2eCase stream = of("parallel-stream", List.of(), Set.of(), Map.of(), Map.of());
-    cases.add(
-        new E2eCase(
-            stream.scenario(),
-            stream.variant(),
-            stream.exhaustiveKinds(),
-            stream.regions(),
-            stream.notCompared(),
-            true,
-            Map.of(),
-            Map.of(
-                "join_wait_ns[main]",
-                "the truth times pool.submit(...).get() as one join wait, but submit is not"
-                    + " waiting: it creates the pool's worker threads (milliseconds on a loaded"
-                    + " host), which the analysis counts as the caller's execution; only the"
-                    + " get() is a join wait")));
+    for (String terminal : List.of("sum", "for-each")) {
+      E2eCase stream =
+          of("parallel-stream", List.of("--terminal", terminal), Set.of(), Map.of(), Map.of());
+      cases.add(
+          new E2eCase(
+              stream.scenario(),
+              stream.variant(),
+              stream.exhaustiveKinds(),
+              stream.regions(),
+              stream.notCompared(),
+              true,
+              Map.of(),
+              Map.of(
+                  "join_wait_ns[main]",
+                  "the truth times pool.submit(...).get() as one join wait, but submit is not"
+                      + " waiting: it creates the pool's worker threads (milliseconds on a loaded"
+                      + " host), which the analysis counts as the caller's execution; only the"
+                      + " get() is a join wait")));
+    }
     cases.add(
         of(
             "executor-queue",

@@ -1,6 +1,7 @@
 package dev.weft.testapps.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.TestFactory;
  * The end-to-end harness: every scenario (and variant) runs in a child JVM under the agent; its
  * trace must pass {@code weft verify}, its printed result must be what the scenario prints without
  * the agent, and the analysis must match the scenario's own truth from the same run, per thread,
- * within {@link TruthComparison}'s allowances. Runs on the JDK running the tests (17) and, when the
+ * within {@link TruthComparison}'s allowances, and it must not note a task of unknown creation
+ * (every trace here starts with its program). Runs on the JDK running the tests (17) and, when the
  * system property {@code weft.jdk25.home} names an installed JDK, on that one too.
  *
  * <p>The host is shared and loaded, and a run can be disturbed (a thread descheduled between the
@@ -100,6 +102,12 @@ class EndToEndTest {
           run.stdoutWithoutTruth(),
           () -> "the scenario printed another result under the agent: " + run);
       assertTrue(run.analysis.trace().complete(), () -> "trace not complete: " + run.traceDir);
+      // Traced from its start, every task the program ran was created where the trace shows it.
+      for (String note : run.analysis.notes()) {
+        assertFalse(
+            note.contains("without a recorded TASK_CREATE") || note.contains("created again"),
+            () -> "a task's creation was lost: " + note + " in " + run.traceDir);
+      }
       assertEquals(
           AnalysisJson.toJson(
               Analyzer.analyze(run.traceDir, Analyzer.Options.defaults().withThreads(1))),
