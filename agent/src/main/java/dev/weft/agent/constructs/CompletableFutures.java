@@ -21,7 +21,9 @@ import org.objectweb.asm.Opcodes;
  * <p>What is left is JDK 17's fallback when the common pool has parallelism 1 (one or two cores): a
  * new thread per task ({@code CompletableFuture.ThreadPerTaskExecutor}). Here TASK_CREATE is
  * recorded in its {@code execute}, and TASK_BEGIN/END around the task's {@code run()} in {@code
- * Thread.run}, for tasks that are {@code AsynchronousCompletionTask}s. (JDK 25 always uses a pool.)
+ * Thread.run}, for tasks that are {@code AsynchronousCompletionTask}s; the thread's start in {@code
+ * execute} is THREAD_CREATE, as where application code starts a thread ({@link Threads}), so the
+ * thread has a lifetime and the critical path a hand-over into it. (JDK 25 always uses a pool.)
  */
 public final class CompletableFutures implements ConstructInstrumentation {
   private static final String PER_TASK =
@@ -52,7 +54,26 @@ public final class CompletableFutures implements ConstructInstrumentation {
             int region =
                 ExecutorTasks.region(
                     target, ConstructKind.COMPLETABLE_FUTURE, "CompletableFuture async", name);
-            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+            // The thread it starts for the task: its start is known, so the thread's lifetime
+            // is recorded and the critical path goes from the submitter into it.
+            Bracket start =
+                Threads.beforeStart(
+                    ExecutorTasks.region(target, ConstructKind.THREAD_START, "Thread.start", name));
+            MethodVisitor starts =
+                JdkMethods.callSites(
+                    mv,
+                    target.internalName(),
+                    access,
+                    name,
+                    descriptor,
+                    version,
+                    (opcode, owner, callName, callDescriptor) ->
+                        owner.equals(THREAD)
+                                && callName.equals("start")
+                                && callDescriptor.equals("()V")
+                            ? start
+                            : null);
+            return JdkMethods.atEntry(starts, m -> Brackets.taskCreate(m, region, 1, 0));
           });
     }
     return JdkMethods.callSitesIn(

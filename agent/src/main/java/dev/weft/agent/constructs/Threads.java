@@ -254,7 +254,7 @@ public final class Threads extends ApplicationCallSites {
   }
 
   /** {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}. */
-  private static Bracket beforeStart(int region) {
+  static Bracket beforeStart(int region) {
     return new Bracket() {
       @Override
       protected boolean keepsOperands() {

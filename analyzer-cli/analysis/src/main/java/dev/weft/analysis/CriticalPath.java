@@ -173,6 +173,10 @@ final class CriticalPath {
   private final Map<Long, Long> endedTaskTimes = new HashMap<>();
   private final Map<Long, Segment> threadStarts = new HashMap<>();
   private final Map<Long, Long> threadStartTimes = new HashMap<>();
+
+  /** Where each started thread was started (the creator's call path at its start call). */
+  private final Map<Long, Integer> threadStartNodes = new HashMap<>();
+
   private Segment lastCompletion;
   private long lastCompletionTime = Long.MIN_VALUE;
   private int lastCompletionThread = -1;
@@ -480,6 +484,7 @@ final class CriticalPath {
     if (thread) {
       threadStarts.remove(taskId);
       threadStartTimes.remove(taskId);
+      threadStartNodes.remove(taskId);
     }
     if (awaited.contains(taskId)) {
       endedTasks.put(taskId, s);
@@ -624,15 +629,19 @@ final class CriticalPath {
 
   // ---- threads
 
-  void threadCreated(int th, long childJavaId, long t) {
+  /** Thread {@code th} started thread {@code childJavaId} at {@code node} at {@code t}. */
+  void threadCreated(int th, long childJavaId, int node, long t) {
     threadStarts.put(childJavaId, snapshot(th));
     threadStartTimes.put(childJavaId, t);
+    threadStartNodes.put(childJavaId, node);
   }
 
   /**
    * Thread {@code th} began at {@code t}. It may begin twice (at its definition, then at its
    * THREAD_BEGIN when the recorder took time to open its stream): the start edge is kept, so that
-   * the later begin counts the whole hand-over from the parent's {@code Thread.start}.
+   * the later begin counts the whole hand-over from the parent's {@code Thread.start}. The
+   * hand-over is on the path at the start call's path: the time a thread takes to start is the
+   * start's (a program that starts a thread per task sees it there, not outside every region).
    */
   void threadBegan(int th, long javaId, int rootNode, long t) {
     Segment s = threadStarts.get(javaId);
@@ -642,7 +651,7 @@ final class CriticalPath {
     }
     // A thread's start always precedes it: no "during the wait" test.
     if (s != null && when <= t && heavierOrEqual(s, t, th)) {
-      takeOver(th, rootNode, s, t);
+      takeOver(th, threadStartNodes.getOrDefault(javaId, rootNode), s, t);
     } else {
       waitedUnweighed(th, rootNode, t);
     }

@@ -299,12 +299,12 @@ final class CriticalPathFeed {
     put2(header(Op.BARRIER_DROPPED, 0, handle), 0);
   }
 
-  void threadCreated(int th, long childJavaId, long t) {
+  void threadCreated(int th, long childJavaId, int node, long t) {
     if (direct != null) {
-      direct.threadCreated(th, childJavaId, t);
+      direct.threadCreated(th, childJavaId, node, t);
       return;
     }
-    put3(header(Op.THREAD_CREATED, th, 0), childJavaId, t);
+    put3(header(Op.THREAD_CREATED, th, node), childJavaId, t);
   }
 
   void threadBegan(int th, long javaId, int rootNode, long t) {
@@ -587,7 +587,7 @@ final class CriticalPathFeed {
     THREAD_CREATED {
       @Override
       int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
-        p.threadCreated(th, ops[i + 1], ops[i + 2]);
+        p.threadCreated(th, ops[i + 1], arg, ops[i + 2]);
         return i + 3;
       }
     },

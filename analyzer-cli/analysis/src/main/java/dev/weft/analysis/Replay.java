@@ -374,7 +374,8 @@ final class Replay implements PairMatcher.Listener {
         tasks.summary(th, t, (int) c.field(0), c.field(2), c.field(3));
         break;
       case THREAD_CREATE:
-        critical.threadCreated(th.index, c.field(1), t);
+        critical.threadCreated(
+            th.index, c.field(1), tree.child(th.currentNode(), (int) c.field(0)), t);
         break;
       case NOTIFY:
         waitReplay.notify(th, t, c.field(1), c.field(2));

@@ -31,9 +31,9 @@ class CriticalPathFeedTest {
     }
     for (CriticalPathFeed f : new CriticalPathFeed[] {inline, threaded}) {
       f.threadBegan(0, 100, CallPathTree.ROOT, 0);
-      f.threadCreated(0, 101, 1);
+      f.threadCreated(0, 101, nodes[1], 1);
       f.threadBegan(1, 101, CallPathTree.ROOT, 2);
-      f.threadCreated(0, 102, 3);
+      f.threadCreated(0, 102, nodes[2], 3);
       f.threadBegan(2, 102, CallPathTree.ROOT, 4);
     }
     long t = 10;

@@ -309,6 +309,37 @@ class CriticalPathTest {
   }
 
   /**
+   * main starts worker w at 100 (a Thread.start call site, line 20) and joins it at 110; w begins
+   * at 160, works to 900 and ends; main's join returns at 910. The path goes main 0..100, the
+   * thread's start-up 100..160 on the path at the start call (not outside every region), w
+   * 160..900, the hand-over back, main to its end.
+   */
+  @Test
+  void aThreadsStartUpIsOnThePathAtItsStartCall() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int start = f.region("Thread.start", ConstructKind.THREAD_START, 20);
+    int join = f.region("Thread.join", ConstructKind.THREAD_JOIN, 21);
+    StreamWriter main = f.thread("main", 0); // Java id 1
+    StreamWriter w = f.thread("w", 150); // Java id 2
+    main.threadCreate(100, start, 2);
+    main.joinWaitEnter(110, join, 2);
+    w.threadBegin(160);
+    w.threadEnd(900);
+    main.joinWaitExit(910, join);
+    main.threadEnd(1000);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1000));
+    assertEquals(1000, cp.lengthNs());
+    assertEquals(800, cp.thread("w"), "w's work 160..900, and its start-up 100..160");
+    assertEquals(
+        60,
+        cp.byCallpath().stream()
+            .filter(c -> c.path().equals(List.of(label("Thread.start", 20))))
+            .mapToLong(CriticalCallPath::ns)
+            .sum());
+    assertContiguous(cp);
+  }
+
+  /**
    * The critical path of {@code trace}, the same whether it is computed on the replaying thread or
    * on a thread of its own.
    */

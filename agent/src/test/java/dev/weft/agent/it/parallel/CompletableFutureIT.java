@@ -75,6 +75,49 @@ class CompletableFutureIT {
     assertNotEquals(0, run.events(EventKind.TASK_END).size());
   }
 
+  /**
+   * With the common pool's parallelism at 1, JDK 17 runs each async stage without an executor on a
+   * thread of its own: the thread's start is recorded where the stage is submitted, so the thread
+   * has a lifetime (THREAD_BEGIN before the stage begins) and the analysis a hand-over into it.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void aThreadStartedPerStageIsStartedWhereTheStageIsSubmitted(Path jdk) {
+    ParallelRun run =
+        ParallelRun.of(
+            jdk,
+            tmp,
+            "",
+            List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=1"),
+            CompletableFutureApp.class);
+    run.assertSameOutput();
+    List<Event> perTask =
+        run.events(
+            e ->
+                e.kind() == EventKind.TASK_CREATE
+                    && run.region(e).declaringClass().endsWith("$ThreadPerTaskExecutor"));
+    if (ChildJvm.featureVersion(jdk) >= 25) {
+      assertEquals(List.of(), perTask, "JDK 25 runs async stages on a pool");
+      return;
+    }
+    assertEquals(2, perTask.size(), "the default chain's two stages: " + perTask);
+    for (Event create : perTask) {
+      List<Event> starts = run.eventsOn(create.stream(), EventKind.THREAD_CREATE);
+      Event start =
+          starts.stream()
+              .filter(s -> s.time() >= create.time())
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no thread started for " + create));
+      long child = start.get(Field.THREAD);
+      Event begin = beginOf(run, create.get(Field.TASK));
+      assertNotNull(begin, "the stage runs");
+      assertEquals(child, run.thread(begin.stream()).javaId(), "on the thread started for it");
+      List<Event> lifetime = run.eventsOn(begin.stream(), EventKind.THREAD_BEGIN);
+      assertEquals(1, lifetime.size(), "the started thread's THREAD_BEGIN");
+      assertTrue(lifetime.get(0).time() <= begin.time());
+    }
+  }
+
   private static Event beginOf(ParallelRun run, long task) {
     for (Event e : run.events(EventKind.TASK_BEGIN)) {
       if (e.get(Field.TASK) == task) {
