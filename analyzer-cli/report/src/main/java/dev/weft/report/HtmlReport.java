@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.PropertyRegistry;
 import dev.weft.trace.Trace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,6 +83,15 @@ public final class HtmlReport {
         g -> {
           g.writeFieldName("analysis");
           MAPPER.writeTree(g, analysis);
+          // Threads ready for work that had not come: the page starts on a wait that holds work
+          // up, as the text report's worst properties do.
+          g.writeArrayFieldStart("ready_for_work");
+          for (PropertyInfo info : PropertyRegistry.infos()) {
+            if (info.readyForWork()) {
+              g.writeString(info.id());
+            }
+          }
+          g.writeEndArray();
           g.writeFieldName("timeline");
           if (shown == null) {
             g.writeNull();

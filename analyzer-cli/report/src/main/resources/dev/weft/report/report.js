@@ -380,6 +380,9 @@
     let timeline = null;
     const forest = propertyForest(a);
     const state = { prop: null, calls: null, callNode: null };
+    // Threads ready for work that had not come (an idle event loop or pool worker): not a problem
+    // in themselves, so marked, and never the wait the page starts on while another holds work up.
+    const readyForWork = new Set(Array.isArray(data.ready_for_work) ? data.ready_for_work : []);
 
     const propTree = makeTree(propScroll, {
       label: 'Properties',
@@ -402,13 +405,17 @@
         }
         const p = pct(shown);
         const li = row;
+        const ready = readyForWork.has(n.key);
         li.title = (n.p.name || n.key) + ' (' + n.key + ')\ninclusive ' + fmtNs(n.incl) + ' (' + fmtPct(pct(n.incl)) + ')' +
-          '\nexclusive ' + fmtNs(n.excl) + ' (' + fmtPct(pct(n.excl)) + ')' + (n.p.description ? '\n' + n.p.description : '');
+          '\nexclusive ' + fmtNs(n.excl) + ' (' + fmtPct(pct(n.excl)) + ')' +
+          (ready ? '\nthreads ready for work that had not come: not a problem in itself' : '') +
+          (n.p.description ? '\n' + n.p.description : '');
         row.append(
           el('span', { class: 'swatch', style: 'background:' + severityColor(p) }),
           el('span', { class: 'val', text: fmtPct(p) }),
           el('span', { class: 'name', text: n.p.name || n.key }),
           el('span', { class: 'sub', text: fmtNs(shown) }));
+        if (ready) row.append(el('span', { class: 'sub ready', text: 'ready for work' }));
         row.dataset.id = n.key;
         row.dataset.value = String(shown);
       },
@@ -588,12 +595,23 @@
       ' pan, ', el('kbd', { text: '↑' }), el('kbd', { text: '↓' }), ' scroll threads, ', el('kbd', { text: '0' }), ' shows all.',
       ' Weft ' + (data.version || '')));
 
-    // Start on the most severe wait state (what EXPERT would report first), else on the root.
+    // Start on the most severe wait state (what EXPERT would report first), else on the root. A
+    // property weighs its inclusive value without what threads ready for work spent in it; those
+    // come last, as in the text report.
+    const readyIn = (n) => n.children.reduce((s, c) => s + (readyForWork.has(c.key) ? c.incl : readyIn(c)), 0);
     let first = null;
+    let firstRank = null;
     for (const n of forest.byId.values()) {
       // Delay costs explain waits (they are charged to the causing threads): not a wait to start on.
       if (n.key === 'time' || n.key === 'execution' || isTaskTime(n) || n.key.startsWith('delay_cost') || !(n.incl > 0)) continue;
-      if (!first || n.incl > first.incl) first = n;
+      const ready = readyForWork.has(n.key);
+      const holdsUp = ready ? 0 : n.incl - readyIn(n);
+      if (!ready && !(holdsUp > 0)) continue; // all of it is its ready-for-work children's
+      const rank = ready ? [0, n.incl] : [1, holdsUp];
+      if (!first || rank[0] > firstRank[0] || (rank[0] === firstRank[0] && rank[1] > firstRank[1])) {
+        first = n;
+        firstRank = rank;
+      }
     }
     first = first || forest.byId.get('time') || forest.roots[0];
     if (first) {

@@ -65,6 +65,45 @@ class ReportBrowserTest {
     return browser.eval(js).asInt();
   }
 
+  /**
+   * Idle workers waiting for their queue's next task (task_queue_idle, 0.25 s of idle_threads' 0.5
+   * s) are marked as threads ready for work, and the page starts on the wait that holds work up
+   * most: lock contention (0.35 s), not idle threads (0.5 s inclusive, 0.25 s without them).
+   */
+  @Test
+  void threadsReadyForWorkAreMarkedAndNotWhereThePageStarts() throws Exception {
+    ObjectNode analysis = Fixtures.analysis();
+    ObjectNode idle = null;
+    for (JsonNode p : analysis.withArray("properties")) {
+      if (p.path("id").asText().equals("idle_threads")) {
+        idle = (ObjectNode) p;
+      }
+    }
+    ObjectNode ready = analysis.withArray("properties").addObject();
+    ready.setAll(idle.deepCopy());
+    ready.put("id", "task_queue_idle");
+    ready.put("parent", "idle_threads");
+    ready.put("name", "Task queue idle");
+    ready.put("severity_ns", 250_000_000L);
+    Path page = writeReport(tmp.resolve("ready.html"), analysis, null);
+    open(page);
+    assertEquals(
+        "lock_contention", text("document.getElementById('pane-callpaths').dataset.property"));
+    browser.click("#pane-properties .row[data-id=\"idle_threads\"] .name");
+    browser.key("ArrowRight", "ArrowRight", 39); // opens idle threads
+    assertEquals(
+        1,
+        integer(
+            "document.querySelectorAll('#pane-properties .row[data-id=\"task_queue_idle\"]"
+                + " .ready').length"));
+    assertEquals(
+        0,
+        integer(
+            "document.querySelectorAll('#pane-properties .row[data-id=\"idle_threads\"]"
+                + " .ready').length"));
+    assertNoJavaScriptErrors();
+  }
+
   private static Path writeReport(Path file, JsonNode analysis, Path trace) throws IOException {
     try (OutputStream out = Files.newOutputStream(file)) {
       HtmlReport.write(analysis, trace, out);
