@@ -56,6 +56,13 @@ public final class WaitKind {
    */
   public static final int NEXT_TASK = 12;
 
+  /**
+   * {@code Thread.start()}: the starting thread waits in the JVM while the new thread is created
+   * and started (a system call, and the new thread's first steps). Time spent managing threads, not
+   * the program's work.
+   */
+  public static final int THREAD_START = 13;
+
   private WaitKind() {}
 
   /**
@@ -116,6 +123,8 @@ public final class WaitKind {
         return "http_send";
       case NEXT_TASK:
         return "next_task";
+      case THREAD_START:
+        return "thread_start";
       default:
         return "wait_" + kind;
     }

@@ -10,6 +10,7 @@ import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.WaitKind;
 import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
@@ -22,8 +23,9 @@ import org.objectweb.asm.Opcodes;
  *
  * <ul>
  *   <li>THREAD_CREATE (on the starting thread, with the child's Java id) where application code
- *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or
- *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread).
+ *       calls {@code thread.start()} (before the call, which is then a wait of kind thread_start),
+ *       {@code Thread.Builder.start(task)} or {@code Thread.startVirtualThread(task)} (after the
+ *       call, which returns the thread).
  *   <li>THREAD_BEGIN at the start of {@code Thread.run()}, {@code ForkJoinWorkerThread.run()} and
  *       {@code run()} in application subclasses of {@code Thread} (unless they call {@code
  *       super.run()}, which is hooked already); THREAD_END when it returns or throws, and for a
@@ -253,7 +255,11 @@ public final class Threads extends ApplicationCallSites {
     }
   }
 
-  /** {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}. */
+  /**
+   * {@code WeftBridge.threadCreate(region, thread)} before {@code thread.start()}, and the call
+   * itself as a wait of kind thread_start: the JVM creating and starting the thread is time the
+   * starting thread spends managing threads (thread_management), not its own work.
+   */
   static Bracket beforeStart(int region) {
     return new Bracket() {
       @Override
@@ -262,16 +268,19 @@ public final class Threads extends ApplicationCallSites {
       }
 
       @Override
-      protected boolean hasExit() {
-        return false;
-      }
-
-      @Override
       protected void before(MethodVisitor mv, Site site) {
         BridgeCalls.push(mv, region);
         site.loadReceiver(mv);
         mv.visitTypeInsn(Opcodes.CHECKCAST, THREAD);
         Bridge.THREAD_CREATE.call(mv);
+        BridgeCalls.push(mv, region);
+        BridgeCalls.push(mv, WaitKind.THREAD_START);
+        Bridge.WAIT_ENTER.call(mv);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        Bridge.WAIT_EXIT.callWithRegion(mv, region);
       }
     };
   }

@@ -36,6 +36,7 @@ import java.net.ServerSocket;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -541,9 +542,17 @@ class CallSiteFamiliesTest {
   @Test
   void threads() throws Exception {
     Woven w = weave(new Threads(), ParallelSamples.class);
-    String created = "threadCreate THREAD_START a0";
-    assertEquals(List.of(created), w.run("startAndJoin", () -> args(new Thread(() -> {}))));
-    assertEquals(List.of(created, created), w.run("startTwice", () -> args(new Thread(() -> {}))));
+    // The start call is a wait of kind thread_start (time managing threads), also when it throws
+    // (a thread started twice).
+    List<String> started =
+        List.of(
+            "threadCreate THREAD_START a0",
+            "waitEnter THREAD_START " + WaitKind.THREAD_START,
+            "waitExit THREAD_START");
+    assertEquals(started, w.run("startAndJoin", () -> args(new Thread(() -> {}))));
+    List<String> twice = new ArrayList<>(started);
+    twice.addAll(started);
+    assertEquals(twice, w.run("startTwice", () -> args(new Thread(() -> {}))));
   }
 
   @Test

@@ -125,7 +125,9 @@ final class WaitReplay {
       String family =
           WaitKind.network(w.waitKind)
               ? "network"
-              : w.waitKind == WaitKind.NEXT_TASK ? "idle" : "condition";
+              : w.waitKind == WaitKind.NEXT_TASK
+                  ? "idle"
+                  : w.waitKind == WaitKind.THREAD_START ? "thread" : "condition";
       r.waits.end(family, WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);
     }
     if (notifiable(w.waitKind)) {

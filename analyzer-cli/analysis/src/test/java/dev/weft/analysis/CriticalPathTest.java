@@ -322,12 +322,15 @@ class CriticalPathTest {
     StreamWriter main = f.thread("main", 0); // Java id 1
     StreamWriter w = f.thread("w", 150); // Java id 2
     main.threadCreate(100, start, 2);
+    main.waitEnter(100, start, WaitKind.THREAD_START);
+    main.waitExit(105, start);
     main.joinWaitEnter(110, join, 2);
     w.threadBegin(160);
     w.threadEnd(900);
     main.joinWaitExit(910, join);
     main.threadEnd(1000);
-    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1000));
+    Path trace = f.close(1000);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(trace);
     assertEquals(1000, cp.lengthNs());
     assertEquals(800, cp.thread("w"), "w's work 160..900, and its start-up 100..160");
     assertEquals(
@@ -337,6 +340,12 @@ class CriticalPathTest {
             .mapToLong(CriticalCallPath::ns)
             .sum());
     assertContiguous(cp);
+    // main's 5 ns in Thread.start are thread management at the start call, not its execution
+    AnalysisResult r = Analyzer.analyze(trace);
+    assertEquals(5, Check.cause(r, "thread_management", "start_ns"));
+    assertEquals(5, Check.atPath(r, "thread_management", label("Thread.start", 20)));
+    assertEquals(0, Check.severity(r, "condition_wait"));
+    assertEquals(100 + 5 + 90, Check.onThread(r, "execution", "main"));
   }
 
   /**

@@ -244,6 +244,9 @@ final class TimelineReader implements PairMatcher.Listener {
         break;
       case WAIT:
         long kind = e.field(1);
+        if (kind == WaitKind.THREAD_START) {
+          return; // a thread's start, some microseconds: shown by its caller's interval
+        }
         int drawn =
             kind == WaitKind.SLEEP || kind == WaitKind.NEXT_TASK
                 ? SLEEP

@@ -71,7 +71,10 @@ class TraceExportTest {
               p.id() + ": results.count is the number of its wait intervals");
           checked += p.exclusiveNs() > 0 ? 1 : 0;
         } else if (p.id().equals("thread_management")) {
-          assertEquals(p.causes().get("join_ns"), intervals, "the join part of thread management");
+          assertEquals(
+              p.causes().get("join_ns") + p.causes().get("start_ns"),
+              intervals,
+              "the join and thread start parts of thread management");
         } else {
           assertEquals(0, intervals, p.id() + " is not a wait");
         }

@@ -13,6 +13,7 @@ import dev.weft.trace.EventKind;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
+import dev.weft.trace.WaitKind;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,6 +63,9 @@ final class TracedRun {
 
   /** Thread name → event kind → how many such events the thread recorded. */
   final Map<String, Map<EventKind, Integer>> eventCounts = new TreeMap<>();
+
+  /** Per thread, the time its {@code Thread.start()} calls took (waits of kind thread_start). */
+  private final Map<String, Long> threadStartNs = new HashMap<>();
 
   /** Scenario pool name → TASK_CREATE events naming the pool. */
   final Map<String, Integer> tasksCreatedByPool = new HashMap<>();
@@ -160,6 +164,11 @@ final class TracedRun {
     return eventCounts.getOrDefault(thread, Map.of()).getOrDefault(kind, 0);
   }
 
+  /** The time {@code thread} spent in {@code Thread.start()} calls (thread_management's start). */
+  long threadStartNs(String thread) {
+    return threadStartNs.getOrDefault(thread, 0L);
+  }
+
   /** Whether {@code thread}'s definition names a pool (it is a pool worker). */
   boolean isPoolWorker(String thread) {
     return poolOfThread.containsKey(thread);
@@ -186,12 +195,18 @@ final class TracedRun {
       }
       Map<Long, String> poolOfTask = new HashMap<>();
       Map<String, Integer> inFlight = new HashMap<>();
+      Map<String, Long> startOpen = new HashMap<>();
       EventCursor c = trace.events();
       while (c.next()) {
         String thread = threadNames.getOrDefault(c.stream(), "stream-" + c.stream());
         eventCounts
             .computeIfAbsent(thread, k -> new EnumMap<>(EventKind.class))
             .merge(c.kind(), 1, Integer::sum);
+        if (c.kind() == EventKind.WAIT_ENTER && c.field(1) == WaitKind.THREAD_START) {
+          startOpen.put(thread, c.time());
+        } else if (c.kind() == EventKind.WAIT_EXIT && startOpen.containsKey(thread)) {
+          threadStartNs.merge(thread, c.time() - startOpen.remove(thread), Long::sum);
+        }
         String pool = null;
         int change = 0;
         if (c.kind() == EventKind.TASK_CREATE) {

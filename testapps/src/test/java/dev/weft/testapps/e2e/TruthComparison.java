@@ -316,14 +316,15 @@ final class TruthComparison {
 
   /**
    * Join wait: a master's wait after the last task of its region ended is thread management in the
-   * analysis (its join part), so for threads that are not pool workers both are added.
+   * analysis (its join part), so for threads that are not pool workers both are added; the time the
+   * thread spent starting threads, thread management too, is not a join.
    */
   private void joinWait(JsonNode truth) {
     Map<String, Long> byThread = new LinkedHashMap<>();
     add(byThread, property("join_wait"), 1);
     for (ThreadSeverity t : property("thread_management").byThread()) {
       if (!run.isPoolWorker(t.thread())) {
-        byThread.merge(t.thread(), t.severityNs(), Long::sum);
+        byThread.merge(t.thread(), t.severityNs() - run.threadStartNs(t.thread()), Long::sum);
       }
     }
     compareThreads(
@@ -335,14 +336,15 @@ final class TruthComparison {
 
   /**
    * Limited parallelism: a worker's idle time between a region's FORK and its first task is thread
-   * management in the analysis (its fork part), so for pool workers both are added.
+   * management in the analysis (its fork part), so for pool workers both are added (not the time
+   * they spent starting threads).
    */
   private void limitedParallelism(JsonNode truth) {
     Map<String, Long> byThread = new LinkedHashMap<>();
     add(byThread, property("limited_parallelism"), 1);
     for (ThreadSeverity t : property("thread_management").byThread()) {
       if (run.isPoolWorker(t.thread())) {
-        byThread.merge(t.thread(), t.severityNs(), Long::sum);
+        byThread.merge(t.thread(), t.severityNs() - run.threadStartNs(t.thread()), Long::sum);
       }
     }
     compareThreads("limited_parallelism_ns", truth, byThread, this::inFlightIdleSteps);

@@ -59,6 +59,7 @@ public final class ConditionWait extends Property {
     if (kind == WaitKind.SLEEP
         || kind == WaitKind.YIELD
         || kind == WaitKind.NEXT_TASK
+        || kind == WaitKind.THREAD_START
         || WaitKind.network(kind)) {
       return;
     }

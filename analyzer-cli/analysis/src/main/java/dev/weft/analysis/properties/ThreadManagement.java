@@ -4,15 +4,19 @@ import dev.weft.analysis.IdleTime;
 import dev.weft.analysis.JoinWaitSegment;
 import dev.weft.analysis.Property;
 import dev.weft.analysis.PropertyInfo;
+import dev.weft.analysis.WaitSpan;
+import dev.weft.trace.WaitKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Fork start-up and join wind-down of parallel regions. */
+/** Fork start-up and join wind-down of parallel regions, and the starting of threads. */
 @PropertyInfo(
     id = "thread_management",
     parent = "time",
     name = "Thread management",
-    info = "Time spent starting a parallel region's team (fork) and ending it (join)",
+    info =
+        "Time spent starting a parallel region's team (fork) and ending it (join), and starting"
+            + " threads",
     description =
         """
         Fork: for every pool worker and every instance of a parallel region, the time from the \
@@ -20,17 +24,29 @@ import java.util.Map;
         idle then; it is carved out of the worker's idle time and attributed to the region's call \
         path. Join: the time from the last TASK_END of a region instance (no task of it left) to \
         the end of the master's join wait, carved out of the master's [[join_wait]] and attributed \
-        to the join's call path. Causes: fork_ns and join_ns.\
+        to the join's call path. Start: the time a thread spent in Thread.start() (a \
+        WAIT_ENTER..WAIT_EXIT of kind thread_start), while the JVM created and started the new \
+        thread, at the start's call path. Causes: fork_ns, join_ns and start_ns.\
         """,
     diagnosis =
         """
         High fork time means workers are slow to wake up or tasks are handed out late; high join \
         time means the master learns late that the work is done. Both grow with the number of \
-        small parallel regions: make regions coarser or reuse a running team.\
+        small parallel regions: make regions coarser or reuse a running team. High start time \
+        means threads are started for short work (a thread per task or request): run the work \
+        on a pool.\
         """)
 public final class ThreadManagement extends Property {
   private long fork;
   private long join;
+  private long start;
+
+  @Override
+  public void onWait(WaitSpan wait) {
+    if (wait.waitKind() == WaitKind.THREAD_START) {
+      start += wait.claim(this, wait.total());
+    }
+  }
 
   @Override
   public void onIdle(IdleTime idle) {
@@ -51,6 +67,7 @@ public final class ThreadManagement extends Property {
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("fork_ns", fork);
     m.put("join_ns", join);
+    m.put("start_ns", start);
     return m;
   }
 }

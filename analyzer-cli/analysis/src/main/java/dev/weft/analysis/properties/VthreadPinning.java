@@ -72,7 +72,7 @@ public final class VthreadPinning extends Property {
 
   @Override
   public void onWait(WaitSpan wait) {
-    if (wait.waitKind() != WaitKind.YIELD) {
+    if (wait.waitKind() != WaitKind.YIELD && wait.waitKind() != WaitKind.THREAD_START) {
       pinned(
           wait.thread(), wait.node(), wait.start(), wait.total(), WaitKind.name(wait.waitKind()));
     }
