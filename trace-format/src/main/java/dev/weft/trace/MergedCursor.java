@@ -4,10 +4,12 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 
 /**
  * All streams of a trace as one time-ordered sequence: a k-way merge of the per-thread cursors by
- * (time, stream id), so the order is deterministic. Memory is one cursor buffer per stream.
+ * (time, stream id), so the order is deterministic. Memory is one cursor buffer per stream being
+ * read (see {@link Leaf}).
  *
  * <p>The merge is a loser tree (a tournament tree). Each stream is a leaf; each inner node keeps
  * the key of the loser of the match played there, and the overall winner is the next event. When
@@ -23,8 +25,28 @@ import java.util.function.IntUnaryOperator;
  * ({@link ThreadDef#SUPPLEMENT}) are its owner's, merged in by time like any other stream's.
  */
 final class MergedCursor implements EventCursor {
-  /** The cursors by ascending stream id; a cursor's index is its leaf. */
+  /**
+   * A stream to merge: its cursor, or how to open it and a time its events cannot come before (its
+   * THREAD definition's time: a stream's times only grow from there). Such a leaf plays with that
+   * time as its key until it wins a match; only then is its file opened and its first event read.
+   * Streams of threads that lived at different times (a program that starts a thread per task) are
+   * thus open only while their turn lasts, and each is let go of ({@link StreamCursor#release})
+   * after its last event.
+   */
+  record Leaf(int stream, long from, Supplier<StreamCursor> opener) {
+    static Leaf of(StreamCursor c) {
+      return new Leaf(c.stream(), Long.MIN_VALUE, () -> c);
+    }
+  }
+
+  /** The cursors by ascending stream id; a cursor's index is its leaf; null until opened. */
   private final StreamCursor[] cursors;
+
+  /** By leaf: how to open a cursor not opened yet, else null. */
+  private final Supplier<StreamCursor>[] openers;
+
+  /** By leaf: the earliest time of a cursor not opened yet. */
+  private final long[] from;
 
   /** By leaf: the stream id {@link #stream()} reports for that cursor's events. */
   private final int[] owners;
@@ -63,13 +85,27 @@ final class MergedCursor implements EventCursor {
 
   /** {@code owner} maps a stream id to the stream of the thread its events belong to. */
   MergedCursor(List<StreamCursor> streams, IntUnaryOperator owner) {
-    this.cursors = streams.toArray(new StreamCursor[0]);
-    Arrays.sort(cursors, Comparator.comparingInt(StreamCursor::stream));
-    this.owners = new int[cursors.length];
-    for (int i = 0; i < cursors.length; i++) {
-      owners[i] = owner.applyAsInt(cursors[i].stream());
+    this(streams.stream().map(Leaf::of).toArray(Leaf[]::new), owner);
+  }
+
+  /** Merges {@code streams}, opening each when its turn comes (see {@link Leaf}). */
+  static MergedCursor ofLeaves(List<Leaf> streams, IntUnaryOperator owner) {
+    return new MergedCursor(streams.toArray(new Leaf[0]), owner);
+  }
+
+  @SuppressWarnings("unchecked")
+  private MergedCursor(Leaf[] sorted, IntUnaryOperator owner) {
+    Arrays.sort(sorted, Comparator.comparingInt(Leaf::stream));
+    this.cursors = new StreamCursor[sorted.length];
+    this.openers = new Supplier[sorted.length];
+    this.from = new long[sorted.length];
+    this.owners = new int[sorted.length];
+    for (int i = 0; i < sorted.length; i++) {
+      openers[i] = sorted[i].opener();
+      from[i] = sorted[i].from();
+      owners[i] = owner.applyAsInt(sorted[i].stream());
     }
-    this.leaves = Integer.highestOneBit(Math.max(1, cursors.length * 2 - 1));
+    this.leaves = Integer.highestOneBit(Math.max(1, sorted.length * 2 - 1));
     this.loserTime = new long[leaves];
     this.loserRank = new int[leaves];
   }
@@ -81,18 +117,22 @@ final class MergedCursor implements EventCursor {
       return winner < 0 && start();
     }
     int leaf = winner;
-    long wt;
-    int wr;
     if (c.next()) {
-      wt = c.time();
+      long wt = c.time();
       if (wt < runnerUpTime || (wt == runnerUpTime && leaf < runnerUpRank)) {
         return true; // it wins every match on its path again: the tree stays as it is
       }
-      wr = leaf;
-    } else {
-      wt = Long.MAX_VALUE;
-      wr = leaves + leaf;
+      return settle(replay(leaf, wt, leaf));
     }
+    c.release();
+    return settle(replay(leaf, Long.MAX_VALUE, leaves + leaf));
+  }
+
+  /**
+   * Leaf {@code leaf}'s key became ({@code wt}, {@code wr}): replays the matches from it up and
+   * returns the new overall winner's rank.
+   */
+  private int replay(int leaf, long wt, int wr) {
     // Replay the matches from the leaf up: the winner of each goes on, its loser stays.
     long[] times = loserTime;
     int[] ranks = loserRank;
@@ -119,7 +159,7 @@ final class MergedCursor implements EventCursor {
       runnerUpTime = Long.MIN_VALUE;
       runnerUpRank = -1;
     }
-    return settle(wr);
+    return wr;
   }
 
   /** Reads every cursor's first event and plays the whole tournament. */
@@ -128,10 +168,16 @@ final class MergedCursor implements EventCursor {
     long[] wt = new long[2 * leaves];
     int[] wr = new int[2 * leaves];
     for (int i = 0; i < leaves; i++) {
-      if (i < cursors.length && cursors[i].next()) {
+      if (i < cursors.length && from[i] != Long.MIN_VALUE) {
+        wt[leaves + i] = from[i]; // not opened yet: it plays with its earliest time
+        wr[leaves + i] = i;
+      } else if (i < cursors.length && open(i).next()) {
         wt[leaves + i] = cursors[i].time();
         wr[leaves + i] = i;
       } else {
+        if (i < cursors.length) {
+          cursors[i].release();
+        }
         wt[leaves + i] = Long.MAX_VALUE;
         wr[leaves + i] = leaves + i;
       }
@@ -151,6 +197,17 @@ final class MergedCursor implements EventCursor {
   }
 
   private boolean settle(int rank) {
+    // A leaf not opened yet that wins: its events may come now. Open it, read its first event
+    // (not before its earliest time) and play its matches again.
+    while (rank < leaves && cursors[rank] == null) {
+      StreamCursor c = open(rank);
+      if (c.next()) {
+        rank = replay(rank, c.time(), rank);
+      } else {
+        c.release();
+        rank = replay(rank, Long.MAX_VALUE, leaves + rank);
+      }
+    }
     winner = rank;
     if (rank >= leaves) {
       current = null;
@@ -159,6 +216,13 @@ final class MergedCursor implements EventCursor {
     current = cursors[rank];
     currentOwner = owners[rank];
     return true;
+  }
+
+  private StreamCursor open(int leaf) {
+    StreamCursor c = openers[leaf].get();
+    cursors[leaf] = c;
+    openers[leaf] = null;
+    return c;
   }
 
   @Override

@@ -65,8 +65,9 @@ public final class StreamCursor implements EventCursor, Closeable {
   /** Damage skipped over (salvage only; otherwise the first damage ends the stream). */
   private final DamageLog damage;
 
-  private final byte[] buf = new byte[BUFFER_SIZE];
-  private final ByteBuffer wrapper = ByteBuffer.wrap(buf);
+  // Not final: let go of by release() once the stream is read (a trace may hold many thousands).
+  private byte[] buf = new byte[BUFFER_SIZE];
+  private ByteBuffer wrapper = ByteBuffer.wrap(buf);
 
   /** File offset of {@code buf[0]}. */
   private long bufOffset;
@@ -599,5 +600,19 @@ public final class StreamCursor implements EventCursor, Closeable {
     } catch (IOException e) {
       // read-only: nothing to lose
     }
+  }
+
+  /**
+   * Called by a merge once this cursor has no more events: closes the file and lets go of the
+   * buffer, so that reading a trace of many short-lived threads holds a file and a buffer per
+   * stream still being read, not per stream. What reading found (state, counts) stays.
+   */
+  void release() {
+    close();
+    buf = new byte[0];
+    wrapper = ByteBuffer.wrap(buf);
+    bufLength = 0;
+    p = 0;
+    fastEnd = 0;
   }
 }

@@ -562,6 +562,14 @@ public final class StreamWriter {
     return b == null ? null : WindowSeal.committedEnd(b.window(), b.offset());
   }
 
+  /**
+   * This stream's thread has ended and its THREAD_END is written: the stream is finished now rather
+   * than at the trace's close ({@link TraceWriter#retire}). Called by the stream's owner.
+   */
+  public void retire() {
+    owner.retire(this);
+  }
+
   /** Closes the stream's file for further windows (called when the trace is closed). */
   void closeFile() {
     file.close();

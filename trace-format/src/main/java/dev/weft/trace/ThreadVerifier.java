@@ -44,6 +44,10 @@ final class ThreadVerifier implements PairMatcher.Listener {
     return who;
   }
 
+  int stream() {
+    return stream;
+  }
+
   StreamCursor cursor() {
     return cursor;
   }

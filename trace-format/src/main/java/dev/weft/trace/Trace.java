@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -407,13 +409,47 @@ public final class Trace implements Closeable {
     return List.copyOf(all);
   }
 
-  /** A new cursor over all events of all threads, merged in time order. */
+  /**
+   * A new cursor over all events of all threads, merged in time order. A stream's file is opened
+   * when the merge reaches its THREAD definition's time (its events cannot come before), and let go
+   * of after its last event: a trace of many short-lived threads is read with a file and a buffer
+   * per thread alive at the time. When salvaging, every file is opened at once (a damaged stream's
+   * times are not trusted to keep that order).
+   */
   public EventCursor events() {
-    List<StreamCursor> cursors = new ArrayList<>();
+    List<MergedCursor.Leaf> leaves = new ArrayList<>();
     for (Integer id : files.keySet()) {
-      cursors.add(stream(id));
+      leaves.add(leaf(id, c -> {}));
     }
-    return VirtualThreadCursor.over(new MergedCursor(cursors, definitions::owner), definitions);
+    return VirtualThreadCursor.over(MergedCursor.ofLeaves(leaves, definitions::owner), definitions);
+  }
+
+  /**
+   * Stream {@code id} as a leaf of a merge ({@link #events()}): opened when the merge reaches its
+   * THREAD definition's time, at once when that is not known, when salvaging, or when the file
+   * cannot be read (which then fails here, as opening every file at once would). {@code opened} is
+   * told the cursor when it is made.
+   */
+  MergedCursor.Leaf leaf(int id, Consumer<StreamCursor> opened) {
+    ThreadDef def = definitions.thread(id);
+    Path file = files.get(id);
+    if (salvage
+        || def == null
+        || def.names().isEmpty()
+        || file == null
+        || !Files.isReadable(file)) {
+      StreamCursor c = stream(id);
+      opened.accept(c);
+      return MergedCursor.Leaf.of(c);
+    }
+    return new MergedCursor.Leaf(
+        id,
+        def.names().get(0).time(),
+        () -> {
+          StreamCursor c = stream(id);
+          opened.accept(c);
+          return c;
+        });
   }
 
   /** A new cursor over one thread's events. */
@@ -431,9 +467,14 @@ public final class Trace implements Closeable {
     return c;
   }
 
-  /** Every stream cursor opened so far (after reading, their states say how each stream ended). */
+  /**
+   * Every stream cursor opened so far, by stream id (after reading, their states say how each
+   * stream ended).
+   */
   public List<StreamCursor> streams() {
-    return Collections.unmodifiableList(open);
+    List<StreamCursor> all = new ArrayList<>(open);
+    all.sort(Comparator.comparingInt(StreamCursor::stream));
+    return Collections.unmodifiableList(all);
   }
 
   /** Problems found while opening: each one line. Stream problems are in {@link #streams()}. */

@@ -130,15 +130,20 @@ public final class TraceVerifier {
                       : " (the recorder stopped before creating it)"));
         }
       }
-      List<StreamCursor> cursors = new ArrayList<>();
+      // Each stream's verifier is made when its file is opened: before its first event, and, for
+      // a trace of many short-lived threads, not all at once (Trace.leaf).
+      List<MergedCursor.Leaf> leaves = new ArrayList<>();
       List<ThreadVerifier> threads = new ArrayList<>();
       for (int id : trace.streamIds()) {
         try {
-          StreamCursor c = trace.stream(id);
-          cursors.add(c);
-          ThreadVerifier t = new ThreadVerifier(this, id, c);
-          threads.add(t);
-          put(id, t);
+          leaves.add(
+              trace.leaf(
+                  id,
+                  c -> {
+                    ThreadVerifier t = new ThreadVerifier(this, id, c);
+                    threads.add(t);
+                    put(id, t);
+                  }));
         } catch (TraceFormatException e) {
           error(e.getMessage());
         }
@@ -152,7 +157,9 @@ public final class TraceVerifier {
         }
       }
       long events = 0;
-      EventCursor merged = VirtualThreadCursor.over(new MergedCursor(cursors), defs);
+      EventCursor merged =
+          VirtualThreadCursor.over(
+              MergedCursor.ofLeaves(leaves, java.util.function.IntUnaryOperator.identity()), defs);
       while (merged.next()) {
         events++;
         if (origin == Long.MIN_VALUE) {
@@ -170,6 +177,7 @@ public final class TraceVerifier {
         }
         get(merged.stream()).event(merged, k);
       }
+      threads.sort(java.util.Comparator.comparingInt(ThreadVerifier::stream));
       long dropped = droppedWithoutFiles;
       Trace.Integrity integrity = trace.integrity();
       boolean damaged = !integrity.damage().isEmpty();

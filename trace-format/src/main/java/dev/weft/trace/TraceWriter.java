@@ -97,6 +97,9 @@ public final class TraceWriter implements Closeable {
   /** Events of threads that could not be defined, and of each thread whose file failed. */
   private final List<LostStream> lostStreams = new CopyOnWriteArrayList<>();
 
+  /** Events dropped by streams retired before the close ({@link #retire}). */
+  private final AtomicLong retiredDropped = new AtomicLong();
+
   private final AtomicLong reservedBytes = new AtomicLong();
   private final AtomicLong synchronousWindows = new AtomicLong();
   private final AtomicBoolean problemReported = new AtomicBoolean();
@@ -362,6 +365,30 @@ public final class TraceWriter implements Closeable {
     }
   }
 
+  /**
+   * Stream {@code s}'s thread has ended (its THREAD_END is the stream's last event): its DROPS and
+   * STREAM_END records are written now, as the close would, and its file is closed. The writer lets
+   * go of it, so once its owner is gone its windows are unmapped by the collector: a program that
+   * starts many short-lived threads holds a file and its mappings per live thread, not per thread
+   * it ever started (the process's file descriptors and mappings are the program's too). An event
+   * written after this lies past the STREAM_END and is not read, as at the close. Failures go to
+   * the problem listener; the trace stays readable without the records (a missing STREAM_END leaves
+   * the last block unchecked).
+   */
+  public synchronized void retire(StreamWriter s) {
+    if (closed || !streams.remove(s)) {
+      return;
+    }
+    s.closeFile();
+    long dropped = s.dropped();
+    IOException failure = dropped > 0 ? writeDrops(s.id(), dropped) : null;
+    retiredDropped.addAndGet(dropped);
+    failure = first(failure, writeStreamEnd(s));
+    if (failure != null) {
+      problem("cannot end stream " + s.id() + ": " + failure.getMessage());
+    }
+  }
+
   /** Writes a DROPS record; returns its failure instead of throwing it. */
   private IOException writeDrops(int stream, long count) {
     try {
@@ -401,7 +428,7 @@ public final class TraceWriter implements Closeable {
 
   /** Total events dropped so far over all streams, those that could not be opened included. */
   public long dropped() {
-    long n = 0;
+    long n = retiredDropped.get();
     for (StreamWriter s : streams) {
       n += s.dropped();
     }

@@ -587,9 +587,27 @@ final class EventPath {
     }
     try {
       w.threadEnd(System.nanoTime());
-      return true;
     } finally {
       s.writing.busy = false;
+    }
+    retire(s, w);
+    return true;
+  }
+
+  /**
+   * Platform thread {@code s} wrote its THREAD_END into its own stream {@code w}: the stream is
+   * finished at once (its file closed, its end recorded), so threads that ended hold no file or
+   * mapping of the process ({@link StreamWriter#retire}). A virtual thread's end is on its
+   * carrier's stream, which goes on.
+   */
+  void retire(ThreadState s, StreamWriter w) {
+    if (s.virtual || s.stream != w) {
+      return;
+    }
+    try {
+      w.retire();
+    } catch (RuntimeException | LinkageError e) {
+      // The stream stays open to the trace's close, which finishes it as before.
     }
   }
 

@@ -101,6 +101,7 @@ final class ThreadEvents {
         } finally {
           s.writing.busy = false;
         }
+        path.retire(s, w);
       }
     }
     if (s.jvmCounted) {
