@@ -5,7 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -33,8 +32,8 @@ public final class WeftReflection {
   private static final int SYNCHRONIZED = Modifier.SYNCHRONIZED;
 
   /** By defining loader (the bootstrap loader as {@link #BOOT}), class name, then method keys. */
-  private static final Map<Object, Map<String, Set<String>>> REWRITTEN =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  // A plain map under its own monitor: the JDK's synchronized wrappers are woven (Monitors).
+  private static final Map<Object, Map<String, Set<String>>> REWRITTEN = new WeakHashMap<>();
 
   private static final Object BOOT = new Object();
 
@@ -87,11 +86,11 @@ public final class WeftReflection {
 
   private static Set<String> rewrittenOf(Class<?> c) {
     ClassLoader loader = c.getClassLoader();
-    Map<String, Set<String>> byClass = REWRITTEN.get(loader == null ? BOOT : loader);
-    if (byClass == null) {
-      return null;
-    }
     synchronized (REWRITTEN) {
+      Map<String, Set<String>> byClass = REWRITTEN.get(loader == null ? BOOT : loader);
+      if (byClass == null) {
+        return null;
+      }
       Set<String> keys = byClass.get(c.getName());
       return keys == null ? null : new HashSet<>(keys);
     }

@@ -8,7 +8,6 @@ import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +22,11 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /**
- * {@code synchronized} blocks and methods of application classes, the {@code monitors} family:
- * LOCK_REQUEST before the monitor is entered, LOCK_ACQUIRED once it is held, LOCK_RELEASED while it
- * is still held, each naming the monitor's object. The region is the block's line (kind {@code
- * monitor}) or the method (kind {@code synchronized_method}).
+ * {@code synchronized} blocks and methods of application classes, and the blocks of the JDK's
+ * synchronized collection wrappers ({@link #JDK_BLOCKS}), the {@code monitors} family: LOCK_REQUEST
+ * before the monitor is entered, LOCK_ACQUIRED once it is held, LOCK_RELEASED while it is still
+ * held, each naming the monitor's object. The region is the block's line (kind {@code monitor}) or
+ * the method (kind {@code synchronized_method}).
  *
  * <ul>
  *   <li><b>Blocks</b> ({@code monitorenter}/{@code monitorexit}, in every class): the request and
@@ -62,8 +62,28 @@ public final class Monitors implements ConstructInstrumentation {
    * Classes whose synchronized methods lost the modifier when defined, by defining loader: a
    * retransformation must rewrite them again. Kept across detach and attach.
    */
-  private static final Map<ClassLoader, Set<String>> REWRITTEN =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  // A plain map under its own monitor: the JDK's synchronized wrappers are woven (below).
+  private static final Map<ClassLoader, Set<String>> REWRITTEN = new WeakHashMap<>();
+
+  /**
+   * JDK classes whose {@code synchronized} blocks programs contend on without having written them:
+   * the wrappers of {@code Collections.synchronizedMap}, {@code synchronizedList} and the others,
+   * every method a block on the wrapper's mutex. Their blocks are woven as an application class's
+   * (a retransformation changes no modifier). The JDK's synchronized methods ({@code Hashtable},
+   * {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be taken away from a class
+   * loaded before the agent, and inside them the wait is over.
+   */
+  private static final Set<String> JDK_BLOCKS =
+      Set.of(
+          "java/util/Collections$SynchronizedCollection",
+          "java/util/Collections$SynchronizedSet",
+          "java/util/Collections$SynchronizedSortedSet",
+          "java/util/Collections$SynchronizedNavigableSet",
+          "java/util/Collections$SynchronizedList",
+          "java/util/Collections$SynchronizedRandomAccessList",
+          "java/util/Collections$SynchronizedMap",
+          "java/util/Collections$SynchronizedSortedMap",
+          "java/util/Collections$SynchronizedNavigableMap");
 
   @Override
   public Family family() {
@@ -87,9 +107,35 @@ public final class Monitors implements ConstructInstrumentation {
     return methods.isEmpty() ? next : new MonitorClass(next, target, methods);
   }
 
+  @Override
+  public Set<String> jdkClasses() {
+    return JDK_BLOCKS;
+  }
+
+  /** The synchronized blocks of one of {@link #JDK_BLOCKS}: blocks only, methods as they are. */
+  @Override
+  public byte[] transformJdkClass(WeaveTarget target) {
+    Map<String, ClassScan.Method> methods = ClassScan.of(target).methodsWithMonitors();
+    if (methods.isEmpty()) {
+      return null;
+    }
+    return JdkMethods.weave(
+        target,
+        (mv, access, name, descriptor, version) -> {
+          ClassScan.Method m = methods.get(name + descriptor);
+          if (m == null) {
+            return mv;
+          }
+          target.changed();
+          return new MonitorMethod(mv, target, access, name, version, SyncMode.NONE, m.maxLocals);
+        });
+  }
+
   private static boolean wasRewritten(WeaveTarget target) {
-    Set<String> names = REWRITTEN.get(target.loader());
-    return names != null && names.contains(target.internalName());
+    synchronized (REWRITTEN) {
+      Set<String> names = REWRITTEN.get(target.loader());
+      return names != null && names.contains(target.internalName());
+    }
   }
 
   private static void rememberRewritten(WeaveTarget target) {

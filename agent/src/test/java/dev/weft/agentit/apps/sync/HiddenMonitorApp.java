@@ -3,13 +3,15 @@ package dev.weft.agentit.apps.sync;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Vector;
 
 /**
  * Four threads contend on one monitor for {@code MS} milliseconds: {@code HiddenMonitorApp MODE MS}
- * with MODE {@code jdk} (each adds to one {@code Collections.synchronizedList}: the monitor is
- * taken inside a JDK class, where call-site weaving does not reach) or {@code woven} (each enters a
- * {@code synchronized} block of its own code, woven and recorded). Prints one line that does not
- * depend on the run.
+ * with MODE {@code jdk} (each adds to one {@code Vector}: the monitor is taken by synchronized
+ * methods of a JDK class, which the agent does not weave), {@code wrapper} (each adds to one {@code
+ * Collections.synchronizedList}: a JDK class whose synchronized blocks the agent weaves) or {@code
+ * woven} (each enters a {@code synchronized} block of its own code, woven and recorded). Prints one
+ * line that does not depend on the run.
  */
 public final class HiddenMonitorApp {
   private static final int THREADS = 4;
@@ -19,7 +21,8 @@ public final class HiddenMonitorApp {
   public static void main(String[] args) throws Exception {
     String mode = args[0];
     long ms = Long.parseLong(args[1]);
-    List<Integer> list = Collections.synchronizedList(new ArrayList<>());
+    List<Integer> list =
+        mode.equals("wrapper") ? Collections.synchronizedList(new ArrayList<>()) : new Vector<>();
     List<Thread> threads = new ArrayList<>();
     for (int k = 0; k < THREADS; k++) {
       threads.add(
@@ -28,7 +31,7 @@ public final class HiddenMonitorApp {
                 long end = System.nanoTime() + ms * 1_000_000L;
                 int i = 0;
                 while (System.nanoTime() < end) {
-                  if (mode.equals("jdk")) {
+                  if (!mode.equals("woven")) {
                     list.add(i);
                     if (list.size() > 10_000) {
                       list.clear();
