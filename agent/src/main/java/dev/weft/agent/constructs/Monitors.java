@@ -68,10 +68,8 @@ public final class Monitors implements ConstructInstrumentation {
   /**
    * JDK classes whose {@code synchronized} blocks programs contend on without having written them:
    * the wrappers of {@code Collections.synchronizedMap}, {@code synchronizedList} and the others,
-   * every method a block on the wrapper's mutex, and {@code PrintStream} (threads printing to
-   * {@code System.out}; JDK 19 and later lock a {@code PrintStream} of the exact class with an
-   * internal lock instead, not woven). Their blocks are woven as an application class's (a
-   * retransformation changes no modifier). The JDK's synchronized methods ({@code Hashtable},
+   * every method a block on the wrapper's mutex. Their blocks are woven as an application class's
+   * (a retransformation changes no modifier). The JDK's synchronized methods ({@code Hashtable},
    * {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be taken away from a class
    * loaded before the agent, and inside them the wait is over.
    */
@@ -85,8 +83,7 @@ public final class Monitors implements ConstructInstrumentation {
           "java/util/Collections$SynchronizedRandomAccessList",
           "java/util/Collections$SynchronizedMap",
           "java/util/Collections$SynchronizedSortedMap",
-          "java/util/Collections$SynchronizedNavigableMap",
-          "java/io/PrintStream");
+          "java/util/Collections$SynchronizedNavigableMap");
 
   @Override
   public Family family() {

@@ -100,13 +100,6 @@ class JvmCountsIT {
     jvmCountsNoMoreThanTheTraceRecords(jdk, "wrapper");
   }
 
-  /** The same inside {@code PrintStream.println}, whose synchronized blocks the agent weaves. */
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("jdks")
-  void inPrintStreamTheJvmCountsNoMoreThanTheTraceRecords(Path jdk) {
-    jvmCountsNoMoreThanTheTraceRecords(jdk, "print");
-  }
-
   private void jvmCountsNoMoreThanTheTraceRecords(Path jdk, String mode) {
     TraceFacts t =
         SyncTraces.run(jdk, tmp, "", HiddenMonitorApp.class, mode, CONTENTION_MS).trace();
