@@ -3,12 +3,14 @@ package dev.weft.trace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Checks that a trace is well formed: readable, and with every thread's events properly paired and
@@ -159,7 +161,7 @@ public final class TraceVerifier {
       long events = 0;
       EventCursor merged =
           VirtualThreadCursor.over(
-              MergedCursor.ofLeaves(leaves, java.util.function.IntUnaryOperator.identity()), defs);
+              MergedCursor.ofLeaves(leaves, IntUnaryOperator.identity()), defs);
       while (merged.next()) {
         events++;
         if (origin == Long.MIN_VALUE) {
@@ -177,7 +179,7 @@ public final class TraceVerifier {
         }
         get(merged.stream()).event(merged, k);
       }
-      threads.sort(java.util.Comparator.comparingInt(ThreadVerifier::stream));
+      threads.sort(Comparator.comparingInt(ThreadVerifier::stream));
       long dropped = droppedWithoutFiles;
       Trace.Integrity integrity = trace.integrity();
       boolean damaged = !integrity.damage().isEmpty();

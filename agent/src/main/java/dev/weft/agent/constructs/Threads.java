@@ -261,7 +261,7 @@ public final class Threads extends ApplicationCallSites {
    * starting thread spends managing threads (thread_management), not its own work.
    */
   static Bracket beforeStart(int region) {
-    return new Bracket() {
+    return new Waits.Waiting(region, WaitKind.THREAD_START, true) {
       @Override
       protected boolean keepsOperands() {
         return true;
@@ -273,14 +273,7 @@ public final class Threads extends ApplicationCallSites {
         site.loadReceiver(mv);
         mv.visitTypeInsn(Opcodes.CHECKCAST, THREAD);
         Bridge.THREAD_CREATE.call(mv);
-        BridgeCalls.push(mv, region);
-        BridgeCalls.push(mv, WaitKind.THREAD_START);
-        Bridge.WAIT_ENTER.call(mv);
-      }
-
-      @Override
-      protected void after(MethodVisitor mv, Site site) {
-        Bridge.WAIT_EXIT.callWithRegion(mv, region);
+        super.before(mv, site);
       }
     };
   }

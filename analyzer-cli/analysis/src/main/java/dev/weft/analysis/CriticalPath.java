@@ -171,11 +171,11 @@ final class CriticalPath {
 
   private final AwaitedIds awaited = new AwaitedIds();
   private final Map<Long, Long> endedTaskTimes = new HashMap<>();
-  private final Map<Long, Segment> threadStarts = new HashMap<>();
-  private final Map<Long, Long> threadStartTimes = new HashMap<>();
 
-  /** Where each started thread was started (the creator's call path at its start call). */
-  private final Map<Long, Integer> threadStartNodes = new HashMap<>();
+  /** Started threads not begun yet, by Java id: the starter's chain, when and where it started. */
+  private final Map<Long, ThreadStart> threadStarts = new HashMap<>();
+
+  private record ThreadStart(Segment chain, long time, int node) {}
 
   private Segment lastCompletion;
   private long lastCompletionTime = Long.MIN_VALUE;
@@ -483,8 +483,6 @@ final class CriticalPath {
     lastCompletionThread = th;
     if (thread) {
       threadStarts.remove(taskId);
-      threadStartTimes.remove(taskId);
-      threadStartNodes.remove(taskId);
     }
     if (awaited.contains(taskId)) {
       endedTasks.put(taskId, s);
@@ -631,9 +629,7 @@ final class CriticalPath {
 
   /** Thread {@code th} started thread {@code childJavaId} at {@code node} at {@code t}. */
   void threadCreated(int th, long childJavaId, int node, long t) {
-    threadStarts.put(childJavaId, snapshot(th));
-    threadStartTimes.put(childJavaId, t);
-    threadStartNodes.put(childJavaId, node);
+    threadStarts.put(childJavaId, new ThreadStart(snapshot(th), t, node));
   }
 
   /**
@@ -644,14 +640,16 @@ final class CriticalPath {
    * start's (a program that starts a thread per task sees it there, not outside every region).
    */
   void threadBegan(int th, long javaId, int rootNode, long t) {
-    Segment s = threadStarts.get(javaId);
-    Long when = threadStartTimes.get(javaId);
+    ThreadStart start = threadStarts.get(javaId);
     if (pos[th] == Long.MIN_VALUE) {
       pos[th] = t;
     }
     // A thread's start always precedes it: no "during the wait" test.
-    if (s != null && when <= t && heavierOrEqual(s, t, th)) {
-      takeOver(th, threadStartNodes.getOrDefault(javaId, rootNode), s, t);
+    if (start != null
+        && start.chain() != null
+        && start.time() <= t
+        && heavierOrEqual(start.chain(), t, th)) {
+      takeOver(th, start.node(), start.chain(), t);
     } else {
       waitedUnweighed(th, rootNode, t);
     }
