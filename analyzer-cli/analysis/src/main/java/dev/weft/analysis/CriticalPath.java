@@ -1,6 +1,5 @@
 package dev.weft.analysis;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -694,11 +693,14 @@ final class CriticalPath {
   }
 
   private static PathPieces chainPieces(Segment last) {
-    ArrayDeque<Segment> order = new ArrayDeque<>();
-    for (Segment s = last; s != null; s = s.prev) {
-      order.push(s);
+    if (last == null) {
+      return new PathPieces();
     }
-    PathPieces all = new PathPieces(last == null ? 8 : Math.max(8, last.pieceCount));
+    Segment[] order = new Segment[last.depth];
+    for (Segment s = last; s != null; s = s.prev) {
+      order[s.depth - 1] = s;
+    }
+    PathPieces all = new PathPieces(Math.max(8, last.pieceCount));
     for (Segment s : order) {
       all.append(s.pieces);
     }

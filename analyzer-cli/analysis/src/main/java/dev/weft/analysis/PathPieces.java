@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The timed pieces of a critical-path chain, oldest first: thread and call path (one {@link
  * CriticalPath#key}), kind, start and end. Adjacent pieces of one thread, call path and kind are
- * one piece. Their number is bounded by {@link #coarsen}; what that leaves out is counted, never
- * silently dropped.
+ * one piece: no two neighbours are ever joinable, which lets {@link #append} copy whole. Their
+ * number is bounded by {@link #coarsen}; what that leaves out is counted, never silently dropped.
  */
 final class PathPieces {
   long[] keys;
@@ -60,10 +60,18 @@ final class PathPieces {
     truncated += other.truncated;
     truncatedNs += other.truncatedNs;
     int n = other.size;
-    ensureRoom(size + n);
-    for (int i = 0; i < n; i++) {
-      add(other.keys[i], other.kinds[i], other.starts[i], other.ends[i]);
+    if (n == 0) {
+      return;
     }
+    ensureRoom(size + n);
+    // Within other, adjacent pieces were joined as they were added: only its first piece can join
+    // this one's last; the rest is copied whole (folds append thousands of pieces at a time).
+    add(other.keys[0], other.kinds[0], other.starts[0], other.ends[0]);
+    System.arraycopy(other.keys, 1, keys, size, n - 1);
+    System.arraycopy(other.kinds, 1, kinds, size, n - 1);
+    System.arraycopy(other.starts, 1, starts, size, n - 1);
+    System.arraycopy(other.ends, 1, ends, size, n - 1);
+    size += n - 1;
   }
 
   void clear() {
@@ -192,6 +200,13 @@ final class PathPieces {
   }
 
   /**
+   * Whether piece {@code b} goes on piece {@code a} unchanged: one piece, as {@link #add} joins.
+   */
+  private boolean joins(int a, int b) {
+    return keys[a] == keys[b] && kinds[a] == kinds[b] && ends[a] == starts[b];
+  }
+
+  /**
    * One pass: adjacent pieces of one thread merge while the merged piece is no longer than {@code
    * resolution}. A merged piece takes the kind that has the most time among the pieces it was made
    * of (the earliest of equals), so the result does not depend on how many passes made it.
@@ -203,7 +218,7 @@ final class PathPieces {
       long length = ends[i] - starts[i];
       if (out > 0
           && CriticalPath.thread(keys[out - 1]) == CriticalPath.thread(keys[i])
-          && ends[i] - starts[out - 1] <= resolution) {
+          && (ends[i] - starts[out - 1] <= resolution || joins(out - 1, i))) {
         int o = out - 1;
         perKind[kinds[i]] += length;
         if (perKind[kinds[i]] > perKind[kinds[o]]) {
