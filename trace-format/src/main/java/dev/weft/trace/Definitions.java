@@ -361,6 +361,9 @@ public final class Definitions {
       } else if (t.isCarried()) {
         threads.put(t.stream(), t);
         carriedByJavaId.put(t.javaId(), t.stream());
+        if (t.isHosted()) {
+          mainByJavaId.putIfAbsent(t.javaId(), t.stream());
+        }
       } else {
         threads.put(t.stream(), t);
         if (!t.isVirtual()) {
@@ -440,15 +443,16 @@ public final class Definitions {
   }
 
   /**
-   * The logical stream of the virtual thread with Java id {@code javaId} whose events are on its
-   * carriers' streams ({@link ThreadDef#CARRIED}), or 0 when there is none.
+   * The logical stream of the thread with Java id {@code javaId} whose events are on other threads'
+   * streams ({@link ThreadDef#CARRIED}: a virtual thread on its carriers', a hosted platform thread
+   * on its host's), or 0 when there is none.
    */
   public int carriedStream(long javaId) {
     Integer s = carriedByJavaId.get(javaId);
     return s == null ? 0 : s;
   }
 
-  /** Whether any virtual thread is recorded on its carriers' streams (since 1.3). */
+  /** Whether any thread is recorded on other threads' streams ({@link ThreadDef#CARRIED}). */
   public boolean hasCarriedThreads() {
     return !carriedByJavaId.isEmpty();
   }

@@ -63,13 +63,17 @@ final class EventChecks {
    * @param delta its time delta
    */
   String check(EventKind k, long[] fields, long offset, long delta) {
-    if (threadEnded) {
-      return k.id() + " after thread_end";
+    if (threadEnded && !mounted) {
+      // After its thread's end a stream may host platform threads started later, each between a
+      // mount and an unmount of its Java id (ThreadDef.isHosted); nothing else.
+      if (k != EventKind.VTHREAD_MOUNT || !hosted(fields[0])) {
+        return k.id() + " after thread_end";
+      }
     }
     if (k == EventKind.THREAD_END) {
-      // Between a mount and an unmount the events are the virtual thread's: its end is not the
-      // carrier's.
-      threadEnded = !mounted;
+      // Between a mount and an unmount the events are the virtual (or hosted) thread's: its end is
+      // not the carrier's.
+      threadEnded |= !mounted;
     } else if (k == EventKind.VTHREAD_MOUNT) {
       mounted = true;
     } else if (k == EventKind.VTHREAD_UNMOUNT) {
@@ -103,6 +107,11 @@ final class EventChecks {
       }
     }
     return null;
+  }
+
+  private boolean hosted(long javaId) {
+    ThreadDef t = definitions.thread(definitions.carriedStream(javaId));
+    return t != null && t.isHosted();
   }
 
   private boolean regionDefined(long region) {

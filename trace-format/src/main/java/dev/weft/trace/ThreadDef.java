@@ -3,7 +3,8 @@ package dev.weft.trace;
 import java.util.List;
 
 /**
- * A traced thread: one event stream (one file). A thread is reported by its last name.
+ * A traced thread: one event stream (one file, or a logical stream on others' files: {@link
+ * #CARRIED}). A thread is reported by its last name.
  *
  * @param stream the stream id, which names the thread's event file
  * @param javaId {@code Thread.getId()}
@@ -27,7 +28,10 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
    * Since 1.3, with {@link #VIRTUAL}: a virtual thread with no event file of its own. Its events
    * are on the streams of the carriers that ran it, each stretch between a {@code vthread_mount}
    * and a {@code vthread_unmount} of its Java id; readers give them this definition's stream id, a
-   * logical stream ({@link Trace#events()}).
+   * logical stream ({@link Trace#events()}). Added within 1.3, without {@link #VIRTUAL}: a platform
+   * thread whose events are on the stream of a thread that ended before it started (a <em>host
+   * stream</em>), between a mount and an unmount of its Java id that readers leave out (see
+   * FORMAT.md, "Hosted platform threads").
    */
   public static final int CARRIED = 8;
 
@@ -55,16 +59,23 @@ public record ThreadDef(int stream, long javaId, List<Rename> names, int flags, 
 
   /** What names the thread while its name is empty: its Java thread id, {@code "virtual #42"}. */
   public String unnamedLabel() {
-    return (isVirtual() || isCarried() ? "virtual #" : "thread #") + javaId;
+    return (isVirtual() ? "virtual #" : "thread #") + javaId;
   }
 
   public boolean isVirtual() {
     return (flags & VIRTUAL) != 0;
   }
 
-  /** See {@link #CARRIED}. */
+  /**
+   * See {@link #CARRIED}: a virtual thread on its carriers' streams, or a hosted platform thread.
+   */
   public boolean isCarried() {
     return (flags & CARRIED) != 0;
+  }
+
+  /** A platform thread carried on an ended thread's stream ({@link #CARRIED} without virtual). */
+  public boolean isHosted() {
+    return (flags & (CARRIED | VIRTUAL)) == CARRIED;
   }
 
   /** See {@link #SUPPLEMENT}. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -93,6 +94,15 @@ public final class TraceWriter implements Closeable {
 
   private final AtomicInteger nextStream = new AtomicInteger(1);
   private final List<StreamWriter> streams = new CopyOnWriteArrayList<>();
+
+  /**
+   * Streams of ended threads kept open to host threads started later ({@link #openHosted}), at most
+   * this many; the rest are retired.
+   */
+  static final int MAX_IDLE_HOSTS = 32;
+
+  /** Streams whose thread ended, the most recently used last; guarded by this writer's lock. */
+  private final ArrayDeque<StreamWriter> idleHosts = new ArrayDeque<>();
 
   /** Events of threads that could not be defined, and of each thread whose file failed. */
   private final List<LostStream> lostStreams = new CopyOnWriteArrayList<>();
@@ -283,6 +293,64 @@ public final class TraceWriter implements Closeable {
     return id;
   }
 
+  /** A platform thread carried on a host stream: the stream it writes to, and its own stream id. */
+  public record Hosted(StreamWriter host, int stream) {}
+
+  /**
+   * Carries a platform thread starting now on the stream of a thread that has ended, when one is
+   * idle ({@link #releaseStream}): a definition record ({@link ThreadDef#isHosted}) and a
+   * VTHREAD_MOUNT of {@code javaId} on that stream, where a stream of its own would cost a file and
+   * a window (a program that starts a thread per task starts thousands). The caller then owns the
+   * host stream until {@link #endHosted}.
+   *
+   * @return the host and the thread's stream id, or null when no stream is idle or the thread
+   *     cannot be defined (then the caller opens a stream of its own)
+   */
+  public Hosted openHosted(long javaId, String name, int flags, int pool, long time) {
+    StreamWriter host;
+    synchronized (this) {
+      host = closed ? null : idleHosts.pollLast();
+    }
+    if (host == null) {
+      return null;
+    }
+    int id = nextStream.getAndIncrement();
+    long t = Math.max(time, host.lastTime());
+    try {
+      defineThread(id, javaId, name, (flags & ~ThreadDef.VIRTUAL) | ThreadDef.CARRIED, pool, t);
+    } catch (IOException | RuntimeException e) {
+      releaseStream(host);
+      return null;
+    }
+    host.vthreadMount(t, javaId);
+    return new Hosted(host, id);
+  }
+
+  /**
+   * The thread hosted on {@code h} by {@link #openHosted} (Java id {@code javaId}) has written its
+   * last event: its VTHREAD_UNMOUNT ends its stretch of the host stream, which is free again.
+   */
+  public void endHosted(Hosted h, long javaId, long time) {
+    h.host().vthreadUnmount(Math.max(time, h.host().lastTime()), javaId);
+    releaseStream(h.host());
+  }
+
+  /**
+   * Stream {@code s}'s thread has ended (its THREAD_END is the stream's last event): the stream is
+   * kept to host a thread started later ({@link #openHosted}) while fewer than {@link
+   * #MAX_IDLE_HOSTS} are, and it lost no events (a hosted thread's drops would be counted as the
+   * host's); else it is {@linkplain #retire retired}.
+   */
+  public void releaseStream(StreamWriter s) {
+    synchronized (this) {
+      if (!closed && s.dropped() == 0 && idleHosts.size() < MAX_IDLE_HOSTS) {
+        idleHosts.addLast(s);
+        return;
+      }
+    }
+    retire(s);
+  }
+
   private synchronized void defineThread(
       int id, long javaId, String name, int flags, int pool, long time) throws IOException {
     definitions.writeThread(id, javaId, name, flags, pool, time);
@@ -314,9 +382,13 @@ public final class TraceWriter implements Closeable {
   }
 
   /** Records that a stream's thread took a new name at {@code time}. */
-  public synchronized void renameThread(StreamWriter stream, long time, String name)
-      throws IOException {
-    definitions.writeThreadName(stream.id(), time, name);
+  public void renameThread(StreamWriter stream, long time, String name) throws IOException {
+    renameThread(stream.id(), time, name);
+  }
+
+  /** Records that the thread of stream {@code stream} (a logical one too) took a new name. */
+  public synchronized void renameThread(int stream, long time, String name) throws IOException {
+    definitions.writeThreadName(stream, time, name);
   }
 
   /**

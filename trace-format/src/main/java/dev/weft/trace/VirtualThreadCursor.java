@@ -12,6 +12,11 @@ import java.util.Map;
  *
  * <p>Events of a virtual thread without such a definition (traces before 1.3, or a definition the
  * writer could not write) stay on the carrier's stream, as older readers saw them.
+ *
+ * <p>A hosted platform thread ({@link ThreadDef#isHosted}) is carried the same way on the stream of
+ * a thread that had ended: its events get its own stream id, and its mount and unmount are left
+ * out, since they are nobody's view (the host's thread is gone; the hosted thread is not a
+ * carrier).
  */
 final class VirtualThreadCursor implements EventCursor {
   private final EventCursor merged;
@@ -36,27 +41,38 @@ final class VirtualThreadCursor implements EventCursor {
 
   @Override
   public boolean next() {
-    if (!merged.next()) {
-      return false;
-    }
-    int carrier = merged.stream();
-    EventKind k = merged.kind();
-    if (k == EventKind.VTHREAD_MOUNT) {
-      int logical = defs.carriedStream(merged.field(0));
-      if (logical > 0) {
-        mounted.put(carrier, logical);
+    while (merged.next()) {
+      int carrier = merged.stream();
+      EventKind k = merged.kind();
+      if (k == EventKind.VTHREAD_MOUNT) {
+        int logical = defs.carriedStream(merged.field(0));
+        if (logical > 0) {
+          mounted.put(carrier, logical);
+          if (hosted(logical)) {
+            continue;
+          }
+        } else {
+          mounted.remove(carrier);
+        }
+        stream = carrier;
+      } else if (k == EventKind.VTHREAD_UNMOUNT) {
+        Integer logical = mounted.remove(carrier);
+        if (logical != null && hosted(logical)) {
+          continue;
+        }
+        stream = carrier;
       } else {
-        mounted.remove(carrier);
+        Integer logical = mounted.isEmpty() ? null : mounted.get(carrier);
+        stream = logical == null ? carrier : logical;
       }
-      stream = carrier;
-    } else if (k == EventKind.VTHREAD_UNMOUNT) {
-      mounted.remove(carrier);
-      stream = carrier;
-    } else {
-      Integer logical = mounted.isEmpty() ? null : mounted.get(carrier);
-      stream = logical == null ? carrier : logical;
+      return true;
     }
-    return true;
+    return false;
+  }
+
+  private boolean hosted(int logical) {
+    ThreadDef t = defs.thread(logical);
+    return t != null && t.isHosted();
   }
 
   @Override

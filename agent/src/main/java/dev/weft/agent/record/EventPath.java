@@ -437,19 +437,37 @@ final class EventPath {
     String name = child.getName();
     PreOpened p;
     try {
-      p =
-          new PreOpened(
-              writer.openStream(
-                  child.getId(), name, flags(child), pool(child, announcedPool), System.nanoTime()),
-              null,
-              name,
-              null);
+      int pool = pool(child, announcedPool);
+      TraceWriter.Hosted h =
+          hostable(child)
+              ? writer.openHosted(child.getId(), name, flags(child), pool, System.nanoTime())
+              : null;
+      if (h != null) {
+        p = new PreOpened(h.host(), h, null, name, null);
+      } else {
+        p =
+            new PreOpened(
+                writer.openStream(child.getId(), name, flags(child), pool, System.nanoTime()),
+                null,
+                null,
+                name,
+                null);
+      }
     } catch (TraceWriter.StreamNotOpenedException e) {
-      p = new PreOpened(null, e.lostStream(), name, null);
+      p = new PreOpened(null, null, e.lostStream(), name, null);
     } catch (RuntimeException e) {
       return; // the thread opens its stream itself
     }
     preOpened.put(child.getId(), p);
+  }
+
+  /**
+   * Whether platform thread {@code t} may be carried on an ended thread's stream ({@link
+   * TraceWriter#openHosted}): any but the carriers of virtual threads, whose streams hold mounts of
+   * their own.
+   */
+  private static boolean hostable(Thread t) {
+    return !isVirtual(t) && !t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
   }
 
   /**
@@ -465,12 +483,12 @@ final class EventPath {
     String name = t.getName();
     try {
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool(t, 0), time);
-      preOpened.put(t.getId(), new PreOpened(stream, null, name, t));
+      preOpened.put(t.getId(), new PreOpened(stream, null, null, name, t));
       if (!t.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
         jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
       }
     } catch (TraceWriter.StreamNotOpenedException e) {
-      preOpened.put(t.getId(), new PreOpened(null, e.lostStream(), name, t));
+      preOpened.put(t.getId(), new PreOpened(null, null, e.lostStream(), name, t));
     } catch (RuntimeException e) {
       // The thread opens its stream itself, at its first event.
     }
@@ -479,14 +497,24 @@ final class EventPath {
   /** A stream opened for a thread before it started, or the count of its lost events. */
   static final class PreOpened {
     final StreamWriter stream;
+
+    /** When {@code stream} is a host's, the thread's place on it; else null. */
+    final TraceWriter.Hosted hosted;
+
     final TraceWriter.LostStream lost;
     final String name;
 
     /** The thread, for a stream opened at an attach (see {@link #endTerminated}); else null. */
     final Thread thread;
 
-    PreOpened(StreamWriter stream, TraceWriter.LostStream lost, String name, Thread thread) {
+    PreOpened(
+        StreamWriter stream,
+        TraceWriter.Hosted hosted,
+        TraceWriter.LostStream lost,
+        String name,
+        Thread thread) {
       this.stream = stream;
+      this.hosted = hosted;
       this.lost = lost;
       this.name = name;
       this.thread = thread;
@@ -511,6 +539,9 @@ final class EventPath {
    * never asked for again: this and all its later events are counted as dropped.
    */
   private StreamWriter open(ThreadState s) {
+    if (s.finished) {
+      return null; // after its THREAD_END the stream is another thread's, or finished
+    }
     if (s.lost != null || s.noStream) {
       countLost(s);
       return null;
@@ -525,13 +556,27 @@ final class EventPath {
         countLost(s);
         return null;
       }
+      s.hosted = p.hosted;
+      s.streamId = p.hosted != null ? p.hosted.stream() : p.stream.id();
       jvmCounts.register(s);
       owned(s);
       return p.stream;
     }
     try {
       s.name = t.getName();
-      s.stream = writer.openStream(t.getId(), s.name, flags(t), pool(t, s.pool), System.nanoTime());
+      int pool = pool(t, s.pool);
+      TraceWriter.Hosted h =
+          !s.carrier && hostable(t)
+              ? writer.openHosted(t.getId(), s.name, flags(t), pool, System.nanoTime())
+              : null;
+      if (h != null) {
+        s.hosted = h;
+        s.stream = h.host();
+        s.streamId = h.stream();
+      } else {
+        s.stream = writer.openStream(t.getId(), s.name, flags(t), pool, System.nanoTime());
+        s.streamId = s.stream.id();
+      }
       jvmCounts.register(s);
       owned(s);
       return s.stream;
@@ -595,17 +640,28 @@ final class EventPath {
   }
 
   /**
-   * Platform thread {@code s} wrote its THREAD_END into its own stream {@code w}: the stream is
-   * finished at once (its file closed, its end recorded), so threads that ended hold no file or
-   * mapping of the process ({@link StreamWriter#retire}). A virtual thread's end is on its
-   * carrier's stream, which goes on.
+   * Platform thread {@code s} wrote its THREAD_END into its stream {@code w}, and gives the stream
+   * up: it records nothing more. A hosted thread's stretch of its host ends ({@link
+   * TraceWriter#endHosted}); a stream of its own is kept to host a thread started later, or
+   * finished at once (its file closed, its end recorded: {@link TraceWriter#releaseStream}). Either
+   * way a program that starts a thread per task holds files and mappings for the threads alive at
+   * once, not for every thread it started. A virtual thread's end is on its carrier's stream, which
+   * goes on; a carrier's stream holds its virtual threads' mounts and hosts no one.
    */
   void retire(ThreadState s, StreamWriter w) {
     if (s.virtual || s.stream != w) {
       return;
     }
+    s.finished = true;
+    s.stream = null;
     try {
-      w.retire();
+      if (s.hosted != null) {
+        writer.endHosted(s.hosted, s.thread.getId(), System.nanoTime());
+      } else if (!s.carrier && s.mounted == 0) {
+        writer.releaseStream(w);
+      } else {
+        w.retire();
+      }
     } catch (RuntimeException | LinkageError e) {
       // The stream stays open to the trace's close, which finishes it as before.
     }
@@ -665,7 +721,7 @@ final class EventPath {
   private void rename(ThreadState s, StreamWriter w, String name) {
     s.name = name;
     try {
-      writer.renameThread(w, System.nanoTime(), name);
+      writer.renameThread(s.streamId != 0 ? s.streamId : w.id(), System.nanoTime(), name);
     } catch (Exception e) {
       // The rename is lost; events still carry the stream id.
     }

@@ -159,7 +159,7 @@ final class JvmCounts {
     if (!live.remove(s)) {
       return; // the close counted it already
     }
-    countEnding(s, s.thread.getId(), s.stream.id());
+    countEnding(s, s.thread.getId(), s.streamId);
   }
 
   /**
@@ -208,7 +208,7 @@ final class JvmCounts {
     for (ThreadState s : live) {
       if (live.remove(s)) {
         ids.add(s.thread.getId());
-        streams.add(s.stream.id());
+        streams.add(s.streamId);
       }
     }
     for (Long id : unclaimed.keySet()) {

@@ -48,6 +48,18 @@ final class ThreadState extends ThreadGuard {
    */
   int carriedStream;
 
+  /**
+   * Of a platform thread carried on an ended thread's stream ({@code stream} is then that host's):
+   * the host and its own stream id; else null.
+   */
+  TraceWriter.Hosted hosted;
+
+  /** The id of the stream this thread's events are reported under (its own, or hosted), or 0. */
+  int streamId;
+
+  /** The thread wrote its THREAD_END and gave its stream up: it records nothing more. */
+  boolean finished;
+
   /** Of a carrier: the Java id of the virtual thread whose events follow in the stream, or 0. */
   long mounted;
 

@@ -6,6 +6,7 @@ import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,21 +25,43 @@ public final class TraceFacts {
 
   public final List<String> warnings;
 
+  /**
+   * Each file's events by stream; a platform thread hosted on an ended thread's file (FORMAT.md,
+   * "Hosted platform threads") gets its own list, without the mount and unmount that frame it.
+   */
   private TraceFacts(Trace trace) {
     this.definitions = trace.definitions();
     for (int id : trace.streamIds()) {
-      List<Event> events = new ArrayList<>();
+      List<Event> events = eventsByStream.computeIfAbsent(id, k -> new ArrayList<>());
       StreamCursor c = trace.stream(id);
+      int hosted = 0;
       while (c.next()) {
-        events.add(c.snapshot());
+        EventKind k = c.kind();
+        if (k == EventKind.VTHREAD_MOUNT && hostedStream(c.field(0)) != 0) {
+          hosted = hostedStream(c.field(0));
+        } else if (k == EventKind.VTHREAD_UNMOUNT && hosted != 0) {
+          hosted = 0;
+        } else if (hosted != 0) {
+          Event e = c.snapshot();
+          eventsByStream
+              .computeIfAbsent(hosted, s -> new ArrayList<>())
+              .add(new Event(e.kind(), e.time(), hosted, e.fields()));
+        } else {
+          events.add(c.snapshot());
+        }
       }
-      eventsByStream.put(id, events);
       states.put(id, c.state());
       if (c.problem() != null) {
         problems.put(id, c.problem());
       }
     }
     this.warnings = List.copyOf(trace.warnings());
+  }
+
+  /** The stream of the hosted platform thread with Java id {@code javaId}, or 0. */
+  private int hostedStream(long javaId) {
+    ThreadDef t = definitions.thread(definitions.carriedStream(javaId));
+    return t != null && t.isHosted() ? t.stream() : 0;
   }
 
   public static TraceFacts read(Path dir) {

@@ -5,9 +5,11 @@ import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.StreamCursor;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -52,22 +54,35 @@ final class TraceStats {
     RunWindow window = new RunWindow(defs);
     for (int id : trace.streamIds()) {
       try (StreamCursor c = trace.stream(id)) {
-        long sFirst = Long.MAX_VALUE;
-        long sLast = Long.MIN_VALUE;
+        // The file's own thread, and each platform thread hosted on it after that thread ended
+        // (FORMAT.md, "Hosted platform threads"): their mounts and unmounts frame their stretches
+        // and are nobody's events.
+        Span own = new Span();
+        Span span = own;
+        List<Span> hosted = new ArrayList<>();
         long droppedEvents = 0;
         long before = 0;
-        boolean firstIsBegin = false;
+        long framing = 0;
         while (c.next()) {
-          int k = c.kind().ordinal();
+          EventKind kind = c.kind();
+          if (kind == EventKind.VTHREAD_MOUNT || kind == EventKind.VTHREAD_UNMOUNT) {
+            ThreadDef t = defs.thread(defs.carriedStream(c.field(0)));
+            if (t != null && t.isHosted()) {
+              framing++;
+              before = c.eventBytes();
+              span = kind == EventKind.VTHREAD_MOUNT ? new Span(t.stream()) : own;
+              if (span != own) {
+                hosted.add(span);
+              }
+              continue;
+            }
+          }
+          int k = kind.ordinal();
           long bytes = c.eventBytes();
           eventsByKind[k]++;
           bytesByKind[k] += bytes - before;
+          span.event(c.time(), kind, bytes - before);
           before = bytes;
-          if (sFirst == Long.MAX_VALUE) {
-            sFirst = c.time();
-            firstIsBegin = c.kind() == EventKind.THREAD_BEGIN;
-          }
-          sLast = c.time();
           if (k == droppedKind) {
             droppedEvents += c.field(countField);
           }
@@ -77,21 +92,31 @@ final class TraceStats {
         // count.
         long d =
             Math.max(defs.drops().getOrDefault(id, 0L), Math.max(c.headerDropped(), droppedEvents));
-        list.add(
-            new StreamStats(
-                id, c.eventCount(), c.eventBytes(), sFirst, sLast, d, c.state(), c.problem()));
-        allEvents += c.eventCount();
+        own.stream = id;
+        for (Span x : hosted) {
+          // A hosted thread's stretch ends with its file's reading: cut or damaged with it (the
+          // problem is the file's, told once).
+          list.add(x.stats(0, c.state(), null));
+        }
+        list.add(own.stats(d, c.state(), c.problem()));
+        allEvents += c.eventCount() - framing;
         allBytes += c.eventBytes();
         allDropped += d;
-        if (c.eventCount() > 0) {
-          first = Math.min(first, sFirst);
-          last = Math.max(last, sLast);
+        for (Span x : hosted) {
+          x.window(window);
         }
-        if (sFirst != Long.MAX_VALUE) {
-          window.stream(id, sFirst, firstIsBegin, sLast);
+        own.window(window);
+        if (c.eventCount() > framing) {
+          for (Span x : hosted) {
+            first = Math.min(first, x.first);
+            last = Math.max(last, x.last);
+          }
+          first = Math.min(first, own.first);
+          last = Math.max(last, own.last);
         }
       }
     }
+    list.sort(Comparator.comparingInt(StreamStats::stream));
     this.durationNs = window.durationNs();
     this.streams = Collections.unmodifiableList(list);
     this.events = allEvents;
@@ -100,6 +125,41 @@ final class TraceStats {
     this.lastTime = last;
     this.dropped = allDropped;
     this.integrity = trace.integrity();
+  }
+
+  /** One thread's events in a file: the file's own thread's, or a hosted thread's stretch. */
+  private static final class Span {
+    int stream;
+    long events;
+    long bytes;
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    boolean firstIsBegin;
+
+    Span() {}
+
+    Span(int stream) {
+      this.stream = stream;
+    }
+
+    void event(long time, EventKind kind, long encoded) {
+      if (events++ == 0) {
+        first = time;
+        firstIsBegin = kind == EventKind.THREAD_BEGIN;
+      }
+      last = time;
+      bytes += encoded;
+    }
+
+    StreamStats stats(long dropped, StreamCursor.State state, String problem) {
+      return new StreamStats(stream, events, bytes, first, last, dropped, state, problem);
+    }
+
+    void window(RunWindow w) {
+      if (events > 0) {
+        w.stream(stream, first, firstIsBegin, last);
+      }
+    }
   }
 
   /** Reads every stream of {@code trace} once. */

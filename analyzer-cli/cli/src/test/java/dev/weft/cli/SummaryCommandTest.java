@@ -61,6 +61,48 @@ class SummaryCommandTest {
     assertEquals("{\"blocked\":3,\"waited\":4}", threads.get(1).get("jvm_counts").toString());
   }
 
+  /**
+   * Threads hosted on an ended thread's file are listed with their own events, and the mounts that
+   * frame them are nobody's (FORMAT.md, "Hosted platform threads").
+   */
+  @Test
+  void hostedThreadsShowTheirOwnEventsAndNoMounts() throws Exception {
+    Path dir = tmp.resolve("hosted");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      StreamWriter first = w.openStream(11, "first", 0, 0, 1000);
+      first.threadBegin(1000);
+      first.threadEnd(2000);
+      w.releaseStream(first);
+      TraceWriter.Hosted second = w.openHosted(12, "second", 0, 0, 3000);
+      second.host().threadBegin(3000);
+      second.host().lockAcquired(3500, 7, 0);
+      second.host().lockReleased(3600, 7);
+      second.host().threadEnd(4000);
+      w.endHosted(second, 12, 4000);
+      w.close(5000);
+    }
+    Cli.Result json = Cli.run("summary", dir.toString(), "--format", "json");
+    assertEquals(0, json.exit(), json.toString());
+    JsonNode j = new ObjectMapper().readTree(json.out());
+    long events = 0;
+    for (JsonNode n : j.get("events")) {
+      events += n.asLong();
+    }
+    assertEquals(6, events, j.toString());
+    assertEquals(0, j.get("events").get("vthread_mount").asInt());
+    assertEquals(0, j.get("events").get("vthread_unmount").asInt());
+    assertEquals(2, j.get("events").get("thread_begin").asInt());
+    JsonNode threads = j.get("thread_list");
+    assertEquals(2, threads.size());
+    assertEquals("first", threads.get(0).get("name").asText());
+    assertEquals(2, threads.get(0).get("events").asInt());
+    assertEquals("second", threads.get(1).get("name").asText());
+    assertEquals(4, threads.get(1).get("events").asInt());
+    assertEquals("complete", threads.get(1).get("state").asText());
+    assertFalse(threads.get(1).get("virtual").asBoolean());
+  }
+
   @Test
   void jsonContractHasEveryKindAndTheLeadingKeysInOrder() throws Exception {
     Cli.Result r = Cli.run("summary", trace.toString(), "--format", "json");
