@@ -31,7 +31,10 @@ final class ThreadVerifier implements PairMatcher.Listener {
   private long unmatched;
   private String firstUnmatched;
 
-  /** {@code cursor}: the stream's own, or null for a virtual thread on its carriers' streams. */
+  /**
+   * {@code cursor}: the stream's own, or null for a thread on others' streams (a virtual thread on
+   * its carriers', a hosted thread on its host's).
+   */
   ThreadVerifier(TraceVerifier.Run run, int stream, StreamCursor cursor) {
     this.run = run;
     this.stream = stream;
@@ -42,6 +45,10 @@ final class ThreadVerifier implements PairMatcher.Listener {
 
   String who() {
     return who;
+  }
+
+  Definitions definitions() {
+    return run.defs;
   }
 
   int stream() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -421,7 +422,26 @@ public final class Trace implements Closeable {
     for (Integer id : files.keySet()) {
       leaves.add(leaf(id, c -> {}));
     }
-    return VirtualThreadCursor.over(MergedCursor.ofLeaves(leaves, definitions::owner), definitions);
+    return VirtualThreadCursor.over(
+        MergedCursor.ofLeaves(leaves, definitions::owner),
+        definitions,
+        (hosted, host) -> {
+          hosts.put(hosted, host);
+          return 0;
+        });
+  }
+
+  /** Hosted threads' streams to their hosts', as {@link #events()} met them. */
+  private final Map<Integer, Integer> hosts = new ConcurrentHashMap<>();
+
+  /**
+   * The stream whose file held the events of hosted thread {@code stream} ({@link
+   * ThreadDef#isHosted}), once {@link #events()} has read its start; 0 for any other stream: a
+   * hosted thread shares its host's reading, so a host cut short or damaged cuts it too.
+   */
+  public int host(int stream) {
+    Integer h = hosts.get(stream);
+    return h == null ? 0 : h;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.weft.trace;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntBinaryOperator;
 
 /**
  * Gives each virtual thread its own logical stream (since 1.3): the events a carrier's stream holds
@@ -27,16 +28,25 @@ final class VirtualThreadCursor implements EventCursor {
 
   private int stream;
 
-  VirtualThreadCursor(EventCursor merged, Definitions defs) {
+  /** Told (hosted stream, host stream) at each hosted thread's mount. */
+  private final IntBinaryOperator hostedOn;
+
+  VirtualThreadCursor(EventCursor merged, Definitions defs, IntBinaryOperator hostedOn) {
     this.merged = merged;
     this.defs = defs;
+    this.hostedOn = hostedOn;
   }
 
   /**
    * The merged events of {@code trace}'s streams, virtual threads demultiplexed when it has any.
    */
   static EventCursor over(EventCursor merged, Definitions defs) {
-    return defs.hasCarriedThreads() ? new VirtualThreadCursor(merged, defs) : merged;
+    return over(merged, defs, (hosted, host) -> 0);
+  }
+
+  /** As above; {@code hostedOn} is told each hosted thread's stream and its host's. */
+  static EventCursor over(EventCursor merged, Definitions defs, IntBinaryOperator hostedOn) {
+    return defs.hasCarriedThreads() ? new VirtualThreadCursor(merged, defs, hostedOn) : merged;
   }
 
   @Override
@@ -49,6 +59,7 @@ final class VirtualThreadCursor implements EventCursor {
         if (logical > 0) {
           mounted.put(carrier, logical);
           if (hosted(logical)) {
+            hostedOn.applyAsInt(logical, carrier);
             continue;
           }
         } else {

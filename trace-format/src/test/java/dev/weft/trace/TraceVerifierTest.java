@@ -127,6 +127,32 @@ class TraceVerifierTest {
     assertEquals(35, r.events());
   }
 
+  /**
+   * A thread that ends holding a lock is warned about; one that ends holding a semaphore permit is
+   * not: another thread may give it back (a pool reserving a thread with a permit does).
+   */
+  @Test
+  void aPermitTakenAtThreadEndIsNotALockStillHeld() throws IOException {
+    Path dir =
+        build(
+            true,
+            w -> {
+              StreamWriter s = w.openStream(1, "main", 0, 0, 0);
+              s.threadBegin(10);
+              s.lockRequest(20, LOCK_SITE, SEMAPHORE);
+              s.lockAcquired(21, SEMAPHORE, 0);
+              s.lockRequest(30, LOCK_SITE, LOCK);
+              s.lockAcquired(31, LOCK, 0);
+              s.threadEnd(40);
+            });
+    TraceVerifier.VerifyReport r = verify(dir);
+    assertEquals(List.of(), r.errors());
+    assertEquals(1, r.warnings().size(), r.warnings().toString());
+    assertTrue(
+        r.warnings().get(0).contains("1 lock(s) still held at thread_end"),
+        r.warnings().toString());
+  }
+
   @Test
   void exitOfAnotherRegionThanTheInnermostIsAnError() throws IOException {
     Path dir =

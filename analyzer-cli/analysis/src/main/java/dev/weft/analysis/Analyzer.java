@@ -248,6 +248,18 @@ public final class Analyzer {
         damaged.put(c.stream(), c);
       }
     }
+    // A thread hosted on a damaged stream's file (FORMAT.md, "Hosted platform threads") lost its
+    // later events with it, unless its end was read.
+    Map<Integer, StreamCursor> hostedOnDamaged = new LinkedHashMap<>();
+    if (!damaged.isEmpty()) {
+      for (ThreadState th : replay.threads) {
+        StreamCursor host = th.ended ? null : damaged.get(trace.host(th.stream));
+        if (host != null) {
+          hostedOnDamaged.put(th.stream, host);
+        }
+      }
+    }
+    IntPredicate lostEvents = s -> damaged.containsKey(s) || hostedOnDamaged.containsKey(s);
     long end;
     if (closed) {
       end = Math.max(defs.endTime(), replay.maxTime);
@@ -256,7 +268,7 @@ public final class Analyzer {
     } else {
       end = latestDefinition(replay);
     }
-    replay.finish(end, closed, damaged::containsKey);
+    replay.finish(end, closed, lostEvents);
 
     long start = Long.MAX_VALUE;
     for (ThreadState th : replay.threads) {
@@ -279,8 +291,8 @@ public final class Analyzer {
     String detail = null;
     if (!complete) {
       cut = cut(replay, end, damaged);
-      detail = cutDetail(replay, start, end, closed, cut, damaged);
-      notes.addAll(cutNotes(replay, end, damaged));
+      detail = cutDetail(replay, start, end, closed, cut, damaged, hostedOnDamaged);
+      notes.addAll(cutNotes(replay, end, damaged, hostedOnDamaged));
     }
     Set<Integer> withDrops = new HashSet<>();
     long dropped = dropped(replay, trace.streams(), notes, withDrops);
@@ -292,7 +304,7 @@ public final class Analyzer {
               + replay.threads[0].name
               + " ran, and it used no thread, pool, task, lock, barrier or wait that Weft records");
     }
-    IntPredicate notCompared = stream -> withDrops.contains(stream) || damaged.containsKey(stream);
+    IntPredicate notCompared = stream -> withDrops.contains(stream) || lostEvents.test(stream);
     String unseen = JvmCrossCheck.note(defs, replay, notCompared);
     if (unseen != null) {
       notes.add(unseen);
@@ -451,7 +463,8 @@ public final class Analyzer {
       long end,
       boolean closed,
       AnalysisResult.Cut cut,
-      Map<Integer, StreamCursor> damaged) {
+      Map<Integer, StreamCursor> damaged,
+      Map<Integer, StreamCursor> hostedOnDamaged) {
     StringBuilder b = new StringBuilder();
     if (!closed) {
       List<String> names = new ArrayList<>();
@@ -499,23 +512,47 @@ public final class Analyzer {
           .append("): ")
           .append(damaged.size() == 1 ? "its thread counts" : "their threads count")
           .append(" up to the last whole event");
+      if (!hostedOnDamaged.isEmpty()) {
+        List<String> hosted = new ArrayList<>();
+        for (int stream : hostedOnDamaged.keySet()) {
+          hosted.add(replay.thread(stream).name);
+        }
+        b.append(", and so do ")
+            .append(hosted.size())
+            .append(hosted.size() == 1 ? " thread" : " threads")
+            .append(" hosted on ")
+            .append(damaged.size() == 1 ? "it" : "them")
+            .append(" (")
+            .append(named(hosted))
+            .append(')');
+      }
     }
     return b.toString();
   }
 
   /** What the cut meant for single threads: those that stopped at their own last event. */
-  private List<String> cutNotes(Replay replay, long end, Map<Integer, StreamCursor> damaged) {
+  private List<String> cutNotes(
+      Replay replay,
+      long end,
+      Map<Integer, StreamCursor> damaged,
+      Map<Integer, StreamCursor> hostedOnDamaged) {
     List<String> notes = new ArrayList<>();
     for (StreamCursor c : damaged.values()) {
+      String problem = c.problem() != null ? c.problem() : "stream " + c.stream() + " " + c.state();
       ThreadState th = replay.thread(c.stream());
-      notes.add(
-          (c.problem() != null ? c.problem() : "stream " + c.stream() + " " + c.state())
-              + ": the events after it are lost, so thread '"
-              + (th != null ? th.name : "stream " + c.stream())
-              + "' counts up to its last whole event"
-              + (th != null && th.started
-                  ? " (" + TimeText.duration(end - th.end) + " before the end)"
-                  : ""));
+      if (th == null || !th.ended || hostedOnDamaged.isEmpty()) {
+        notes.add(
+            problem + ": the events after it are lost, so " + countsUpTo(th, c.stream(), end));
+      }
+      for (Map.Entry<Integer, StreamCursor> h : hostedOnDamaged.entrySet()) {
+        if (h.getValue() == c) {
+          notes.add(
+              problem
+                  + ": the events after it are lost, so "
+                  + countsUpTo(replay.thread(h.getKey()), h.getKey(), end)
+                  + ", hosted on that file");
+        }
+      }
     }
     List<String> running = new ArrayList<>();
     List<String> idle = new ArrayList<>();
@@ -549,6 +586,15 @@ public final class Analyzer {
               + "): counted idle up to it");
     }
     return notes;
+  }
+
+  private static String countsUpTo(ThreadState th, int stream, long end) {
+    return "thread '"
+        + (th != null ? th.name : "stream " + stream)
+        + "' counts up to its last whole event"
+        + (th != null && th.started
+            ? " (" + TimeText.duration(end - th.end) + " before the end)"
+            : "");
   }
 
   /** The first few names, then how many more. */
