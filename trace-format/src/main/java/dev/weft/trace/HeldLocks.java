@@ -5,10 +5,10 @@ import dev.weft.trace.pairing.PairMatcher;
 
 /**
  * The {@link TraceVerifier}'s lock rules for one thread, on top of the pairing grammar's lock waits
- * and holds: a lock_request is followed by the lock_acquired of the same lock before any other lock
- * event, and what is still held or requested at the stream's end is reported. Apart from {@link
- * ThreadVerifier}, whose constructs nest, because locks do not: they are held side by side and
- * released in any order.
+ * and holds: a pending lock_request is answered by the next lock_acquired (requests nest), and what
+ * is still held or requested at the stream's end is reported. Apart from {@link ThreadVerifier},
+ * whose constructs nest, because locks do not: they are held side by side and released in any
+ * order.
  */
 final class HeldLocks {
   private final ThreadVerifier thread;
@@ -23,11 +23,14 @@ final class HeldLocks {
     this.thread = thread;
   }
 
-  /** Before the grammar sees a lock event: no other lock event while a request is pending. */
+  /**
+   * Before the grammar sees a lock event: while a request is pending, the next acquisition is that
+   * request's. Other requests may come first, and releases: those of a lock the requested one is
+   * built on (a {@code Lock} implemented with another lock, as Lucene's {@code
+   * DocumentsWriterPerThread} is), which are answered innermost first.
+   */
   void check(EventCursor c, EventKind k) {
-    if (k != EventKind.LOCK_REQUEST
-        && k != EventKind.LOCK_ACQUIRED
-        && k != EventKind.LOCK_RELEASED) {
+    if (k != EventKind.LOCK_ACQUIRED) {
       return;
     }
     PairMatcher m = thread.pairs;
@@ -36,19 +39,15 @@ final class HeldLocks {
       return;
     }
     long lock = c.get(Field.OBJECT);
-    if (k == EventKind.LOCK_ACQUIRED && m.key(pending) == lock) {
-      return;
+    for (int d = pending; d >= 0; d--) {
+      if (m.construct(d) == Construct.LOCK_WAIT && m.key(d) == lock) {
+        return; // its own request's answer; out of order, the grammar says so
+      }
     }
     String request =
         " while the request of lock " + m.key(pending) + " (event #" + m.openIndex(pending) + ")";
     reported = m.openIndex(pending);
-    if (k == EventKind.LOCK_REQUEST) {
-      thread.error(c.time(), "lock_request of lock " + lock + request + " has no lock_acquired");
-    } else if (k == EventKind.LOCK_RELEASED) {
-      thread.error(c.time(), "lock_released of lock " + lock + request + " is pending");
-    } else {
-      thread.error(c.time(), "lock_acquired of lock " + lock + request + " is pending");
-    }
+    thread.error(c.time(), "lock_acquired of lock " + lock + request + " is pending");
   }
 
   /**

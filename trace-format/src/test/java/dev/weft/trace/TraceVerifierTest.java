@@ -265,11 +265,11 @@ class TraceVerifierTest {
                   StreamWriter s = w.openStream(1, "main", 0, 0, 0);
                   s.lockRequest(1, LOCK_SITE, LOCK);
                   s.lockRequest(2, LOCK_SITE, OTHER_LOCK);
-                  s.lockAcquired(3, OTHER_LOCK, 0);
-                  s.lockReleased(4, OTHER_LOCK);
+                  s.lockAcquired(3, LOCK, 0); // the inner request is still pending
+                  s.lockReleased(4, LOCK);
                 })),
-        "event #1",
-        "lock_request of lock 11 while the request of lock 10 (event #0) has no lock_acquired");
+        "event #2",
+        "lock_acquired of lock 10 but the innermost open construct is lock_request of lock 11");
     assertOneError(
         verify(
             build(
@@ -283,6 +283,43 @@ class TraceVerifierTest {
                 })),
         "event #3",
         "lock_released of lock 10 that the thread does not hold");
+  }
+
+  /**
+   * A {@code Lock} built on another lock (Lucene's {@code DocumentsWriterPerThread.tryLock} calls a
+   * {@code ReentrantLock}'s): the inner request is answered inside the outer one, then the outer.
+   * And a monitor held twice, given up in full by a wait (its release just before the wait) and
+   * taken back after it, is held twice again.
+   */
+  @Test
+  void aLockBuiltOnAnotherAndAWaitFromDeepInAMonitorAreWellFormed() throws IOException {
+    Path dir =
+        build(
+            true,
+            w -> {
+              StreamWriter s = w.openStream(1, "main", 0, 0, 0);
+              s.threadBegin(0);
+              s.lockRequest(1, LOCK_SITE, LOCK);
+              s.lockRequest(2, LOCK_SITE, OTHER_LOCK);
+              s.lockAcquired(3, OTHER_LOCK, 0);
+              s.lockAcquired(4, LOCK, 0);
+              s.lockReleased(5, LOCK);
+              s.lockReleased(6, OTHER_LOCK);
+              s.lockAcquired(10, LOCK, 0);
+              s.lockAcquired(11, LOCK, LockFlags.REENTRANT);
+              s.lockReleased(12, LOCK); // the wait's release
+              s.waitEnter(13, LOCK_SITE, WaitKind.OBJECT_WAIT);
+              s.waitExit(14, LOCK_SITE);
+              s.lockAcquired(15, LOCK, LockFlags.AFTER_WAIT);
+              s.lockReleased(16, LOCK);
+              s.lockAcquired(17, LOCK, LockFlags.REENTRANT);
+              s.lockReleased(18, LOCK);
+              s.lockReleased(19, LOCK);
+              s.threadEnd(20);
+            });
+    TraceVerifier.VerifyReport r = verify(dir);
+    assertEquals(List.of(), r.errors());
+    assertEquals(List.of(), r.warnings());
   }
 
   @Test

@@ -44,9 +44,26 @@ final class CallTargets implements ClassScan.Calls {
     private final Set<String> types;
     private final boolean subtypes;
 
+    /** Subtypes only outside the JDK's packages (the JDK's own have rows of their own). */
+    private final boolean applicationOnly;
+
     private Owners(Set<String> types, boolean subtypes) {
+      this(types, subtypes, false);
+    }
+
+    private Owners(Set<String> types, boolean subtypes, boolean applicationOnly) {
       this.types = types;
       this.subtypes = subtypes;
+      this.applicationOnly = applicationOnly;
+    }
+
+    /**
+     * Classes outside the JDK that are subtypes of these, e.g. a {@code Lock} of a library's own
+     * called through its class ({@code dwpt.lock()}), where the JDK's implementations are other
+     * rows' (or other families').
+     */
+    static Owners applicationSubtypes(Set<String> types) {
+      return new Owners(types, true, true);
     }
 
     /** Exactly these internal names. */
@@ -75,6 +92,9 @@ final class CallTargets implements ClassScan.Calls {
 
     /** Whether the owner may match, by name alone (a superset when subtypes count). */
     boolean mayMatch(String owner) {
+      if (applicationOnly) {
+        return !owner.startsWith("java/") && !owner.startsWith("jdk/") && !owner.startsWith("sun/");
+      }
       return types == null || subtypes || types.contains(owner);
     }
 

@@ -3,6 +3,7 @@ package dev.weft.trace.pairing;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.LockFlags;
+import dev.weft.trace.WaitKind;
 import java.util.Arrays;
 
 /**
@@ -83,6 +84,19 @@ public final class PairMatcher {
   private int[] heldCount = new int[4];
   private long[] heldSince = new long[4];
 
+  /** The last LOCK_RELEASED: its lock, its index, and the count it left. */
+  private long releasedLock;
+
+  private long releasedIndex = -2;
+  private int releasedCount;
+
+  /**
+   * The lock a notifiable wait gave up in full while held deeper than one (its LOCK_RELEASED came
+   * just before its WAIT_ENTER, and counted one), or 0: its AFTER_WAIT re-acquisition takes back
+   * that one.
+   */
+  private long gaveUpForWait;
+
   private long mounted;
   private long index = -1;
   private int uncertainDepth;
@@ -107,6 +121,7 @@ public final class PairMatcher {
           listener.ended(this, e);
           popTo(0);
           held = 0;
+          gaveUpForWait = 0;
         }
         return;
       case DROPPED:
@@ -127,6 +142,13 @@ public final class PairMatcher {
       case LOCK_RELEASED:
         release(e);
         return;
+      case WAIT_ENTER:
+        if (releasedIndex == index - 1
+            && releasedCount > 0
+            && (e.field(1) == WaitKind.OBJECT_WAIT || e.field(1) == WaitKind.CONDITION_AWAIT)) {
+          gaveUpForWait = releasedLock;
+        }
+        break;
       default:
         break;
     }
@@ -213,6 +235,14 @@ public final class PairMatcher {
     long lock = e.field(0);
     int flags = (int) e.field(1);
     int i = heldIndex(lock);
+    if ((flags & LockFlags.AFTER_WAIT) != 0 && i >= 0 && lock == gaveUpForWait) {
+      // The re-acquisition after a wait whose recorded release gave the lock up in full from
+      // deeper than one (FORMAT.md, "Well-formed streams"): the release counted one; this takes
+      // that one back, and the thread holds the lock as deep as before the wait.
+      gaveUpForWait = 0;
+      listener.acquired(this, lock, ++heldCount[i], true, e);
+      return;
+    }
     if ((flags & NOT_TAKEN) != 0 || (flags & LockFlags.AFTER_WAIT) != 0 && i >= 0) {
       // Not taken; or re-taken after a wait whose release was not recorded: still held as before.
       listener.acquired(this, lock, i < 0 ? 0 : heldCount[i], false, e);
@@ -235,6 +265,9 @@ public final class PairMatcher {
   private void release(EventCursor e) {
     long lock = e.field(0);
     int i = heldIndex(lock);
+    releasedLock = lock;
+    releasedIndex = index;
+    releasedCount = i < 0 ? 0 : heldCount[i] - 1;
     if (i < 0) {
       listener.unmatched(this, Construct.LOCK_HOLD, e);
       return;
