@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the tables of benchmarks/thirdparty.sh from its output directory: table.py OUT WORKLOAD..."""
-import json, statistics, sys
+import json, re, statistics, sys
 out, ws = sys.argv[1], sys.argv[2:]
 print()
 print("Median over the rounds: wall s (x plain); user+sys CPU s (x plain)")
@@ -58,3 +58,26 @@ for w in ws:
     print(f"| {w} | {c('weft')} | {c('jfr')} | {c('ap_lock')} | {c('ap_wall')} |")
 if virtual:
     print(f"({', '.join(virtual)}: against the driver's update and join timers, which the JVM's counters cannot give for virtual threads)")
+print()
+print("weft verify of each Weft trace (errors and warnings; benchmarks/thirdparty.sh keeps them in OUT/WORKLOAD/verify.txt):")
+print("| workload | verdict | errors | warnings |")
+print("|---|---|---|---|")
+for w in ws:
+    try:
+        lines = open(f"{out}/{w}/verify.txt").read().splitlines()
+    except OSError:
+        print(f"| {w} | not run | | |")
+        continue
+    warnings = errors = 0
+    for l in lines:
+        more = re.match(r"weft: (warning: )?\.\.\. and (\d+) more (errors|warnings)", l)
+        if more:
+            n = int(more.group(2))
+        else:
+            n = 1 if l.startswith("weft: ") else 0
+        if l.startswith("weft: warning:") or (more and more.group(3) == "warnings"):
+            warnings += n
+        else:
+            errors += n
+    verdict = next((l for l in reversed(lines) if l.startswith("OK")), "not OK")
+    print(f"| {w} | {verdict} | {errors} | {warnings} |")
