@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,15 +47,6 @@ class CarriedThreadTest {
     return dir;
   }
 
-  private static List<String> events(Trace t) {
-    List<String> read = new ArrayList<>();
-    EventCursor c = t.events();
-    while (c.next()) {
-      read.add(c.time() + ":" + c.stream() + ":" + c.kind().id());
-    }
-    return read;
-  }
-
   @Test
   void aCarriedVirtualThreadIsOneLogicalStreamOverItsCarriers() throws Exception {
     try (Trace t = Trace.open(write(true, false))) {
@@ -85,7 +75,7 @@ class CarriedThreadTest {
               "22:3:lock_released",
               "23:3:thread_end",
               "24:2:vthread_unmount"),
-          events(t));
+          Writes.eventLines(t));
     }
   }
 

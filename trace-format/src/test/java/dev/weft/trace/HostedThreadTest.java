@@ -61,15 +61,6 @@ class HostedThreadTest {
     return dir;
   }
 
-  private static List<String> events(Trace t) {
-    List<String> read = new ArrayList<>();
-    EventCursor c = t.events();
-    while (c.next()) {
-      read.add(c.time() + ":" + c.stream() + ":" + c.kind().id());
-    }
-    return read;
-  }
-
   @Test
   void eachHostedThreadReadsAsAPlatformThreadOfItsOwn() throws Exception {
     Path dir = write();
@@ -102,7 +93,7 @@ class HostedThreadTest {
               "14:2:thread_end",
               "17:3:thread_begin",
               "18:3:thread_end"),
-          events(t));
+          Writes.eventLines(t));
       TraceVerifier.VerifyReport r = TraceVerifier.verify(t);
       assertTrue(r.ok(), r.errors().toString());
       assertEquals(List.of(), r.warnings());
@@ -122,7 +113,7 @@ class HostedThreadTest {
       a.threadBegin(4);
     }
     try (Trace t = Trace.openSalvaging(dir)) {
-      events(t);
+      Writes.eventLines(t);
       assertEquals(Trace.Status.PARTIAL, t.integrity().status());
       assertTrue(
           t.integrity().summary().contains("vthread_mount after thread_end"),

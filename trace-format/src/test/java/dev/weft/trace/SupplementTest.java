@@ -43,11 +43,7 @@ class SupplementTest {
       assertEquals(1, d.owner(3));
       assertEquals(4, d.owner(4));
       assertTrue(d.thread(3).isSupplement());
-      EventCursor c = t.events();
-      List<String> read = new ArrayList<>();
-      while (c.next()) {
-        read.add(c.time() + ":" + c.stream() + ":" + c.kind().id());
-      }
+      List<String> read = Writes.eventLines(t);
       assertEquals(
           List.of(
               "10:1:enter",

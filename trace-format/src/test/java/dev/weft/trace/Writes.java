@@ -5,10 +5,21 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Test helper: writes any event kind through its {@link StreamWriter} method, and random events.
+ * Test helper: writes any event kind through its {@link StreamWriter} method, and random events;
+ * reads a trace's events as lines.
  */
 final class Writes {
   private Writes() {}
+
+  /** Every event of {@code t}'s merged reading, as "time:stream:kind". */
+  static List<String> eventLines(Trace t) {
+    List<String> read = new ArrayList<>();
+    EventCursor c = t.events();
+    while (c.next()) {
+      read.add(c.time() + ":" + c.stream() + ":" + c.kind().id());
+    }
+    return read;
+  }
 
   /** Kinds that have a StreamWriter method (DROPPED is written by the writer itself). */
   static final List<EventKind> WRITABLE = writable();
