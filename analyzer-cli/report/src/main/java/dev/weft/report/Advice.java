@@ -77,6 +77,24 @@ final class Advice {
           pct(1 - share),
           site);
     }
+    ThreadSeverity top = p.byThread().isEmpty() ? null : p.byThread().get(0);
+    RegionResult g = region(r, site);
+    String busiest = g == null ? null : busiest(g);
+    boolean latch = site.startsWith("CountDownLatch.");
+    if (top != null && (latch || p.byThread().size() == 1 || top.thread().equals(busiest))) {
+      // A latch's awaiters wait for the count-downs of the threads that do the work (RxJava's and
+      // Reactor's blocking calls), and a single waiter has no one to even out with: what they wait
+      // for is the others' work, not an uneven split of their own.
+      return String.format(
+          Locale.ROOT,
+          "%s of the wait at %s is %s waiting for other threads to arrive (or count down): it waits"
+              + " for their work, as a join would. Shorten that work (see the critical path) or"
+              + " give %s something to do meanwhile.",
+          pct(share),
+          site,
+          top.thread(),
+          top.thread());
+    }
     StringBuilder s =
         new StringBuilder(
             String.format(
@@ -92,13 +110,10 @@ final class Advice {
               + " from round to round: even out the work of each round (every round's work, not"
               + " only the totals per thread).");
     } else {
-      ThreadSeverity top = p.byThread().get(0);
       s.append(top.thread())
           .append(" waits most (")
           .append(pct((double) top.severityNs() / Math.max(1, p.exclusiveNs())))
           .append("): it has the least work before the barrier; ");
-      RegionResult g = region(r, site);
-      String busiest = g == null ? null : busiest(g);
       if (busiest != null) {
         s.append("the busiest is ").append(busiest).append(". ");
       }
