@@ -81,10 +81,14 @@ final class Advice {
     RegionResult g = region(r, site);
     String busiest = g == null ? null : busiest(g);
     boolean latch = site.startsWith("CountDownLatch.");
-    if (top != null && (latch || p.byThread().size() == 1 || top.thread().equals(busiest))) {
+    boolean alone =
+        top != null
+            && (p.byThread().size() == 1
+                || top.thread().equals(busiest) && top.severityNs() >= 0.9 * p.exclusiveNs());
+    if (top != null && (latch || alone)) {
       // A latch's awaiters wait for the count-downs of the threads that do the work (RxJava's and
-      // Reactor's blocking calls), and a single waiter has no one to even out with: what they wait
-      // for is the others' work, not an uneven split of their own.
+      // Reactor's blocking calls), and a lone waiter (the only one, or nearly all of the wait while
+      // itself the busiest) has no one to take work from: what it waits for is the others' work.
       return String.format(
           Locale.ROOT,
           "%s of the wait at %s is %s waiting for other threads to arrive (or count down): it waits"
