@@ -50,6 +50,8 @@ def weft(d):
     j = json.load(open(f"{d}/weft.json"))
     props = {p["id"]: p for p in j["properties"]}
     out = {"time_ns": j["time_ns"], "props": {}, "top": []}
+    tm = props.get("thread_management")
+    out["thread_start_ns"] = tm.get("causes", {}).get("start_ns", 0) if tm else 0
     for pid in ("lock_contention", "monitor_contention", "lock_api_contention", "condition_wait",
                 "join_wait", "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism",
                 "thread_management", "pool_queue_wait", "work_imbalance", "io_wait", "network_idle",
@@ -170,11 +172,13 @@ def main():
         s["truth_" + v.replace("-", "_") + "_run"] = truth(f"{d}/{v}.out")
     # Waits each tool reported, against the JVM's own blocked + waited time of the same run. Weft's
     # network waits (io_wait, network_idle) are left out: the JVM counts those threads RUNNABLE;
-    # they are compared with the driver's own read timer below.
+    # they are compared with the driver's own read timer below. So are its thread starts
+    # (thread_management's start_ns): the starting thread is RUNNABLE while the JVM makes the thread.
     w = s["weft"]
     network = w["props"].get("io_wait", 0) + w["props"].get("network_idle", 0)
     s["reported_ns"] = {
-        "weft": w["time_ns"] - json_exec(d) - w["props"].get("spin_wait", 0) - network,
+        "weft": w["time_ns"] - json_exec(d) - w["props"].get("spin_wait", 0) - network
+        - w["thread_start_ns"],
         "jfr": sum(s["jfr"]["total_ns"].get(k, 0) for k in ("JavaMonitorEnter", "ThreadPark", "JavaMonitorWait")),
         "ap_lock": s["ap_lock"]["total_ns"], "ap_wall": s["ap_wall"]["waiting_ns"]}
     s["jvm_blocked_waited_ns"] = {}

@@ -9,6 +9,7 @@ import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
+import dev.weft.trace.WaitKind;
 import java.util.Set;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -163,18 +164,16 @@ public final class ExecutorTasks implements ConstructInstrumentation {
 
   /**
    * Before the worker thread is started ({@code t.start()} on JDK 17, {@code container.start(t)} on
-   * 21+): {@code WeftBridge.poolThreadCreate(region, t, this)}.
+   * 21+): {@code WeftBridge.poolThreadCreate(region, t, this)}; the start itself is a wait of kind
+   * thread_start, as an application's {@code Thread.start()} is ({@link Threads#beforeStart}): a
+   * pool that starts a worker per task (RxJava's {@code Schedulers.newThread()}) spends that time
+   * managing threads, not on its own work.
    */
   private static Bracket announceWorker(int region) {
-    return new Bracket() {
+    return new Waits.Waiting(region, WaitKind.THREAD_START, true) {
       @Override
       protected boolean keepsOperands() {
         return true;
-      }
-
-      @Override
-      protected boolean hasExit() {
-        return false;
       }
 
       @Override
@@ -188,6 +187,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
         mv.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Thread");
         mv.visitVarInsn(Opcodes.ALOAD, 0); // the pool
         Bridge.POOL_THREAD_CREATE.call(mv);
+        super.before(mv, site);
       }
     };
   }
