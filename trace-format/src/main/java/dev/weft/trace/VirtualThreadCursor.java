@@ -1,5 +1,6 @@
 package dev.weft.trace;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntBinaryOperator;
@@ -23,8 +24,18 @@ final class VirtualThreadCursor implements EventCursor {
   private final EventCursor merged;
   private final Definitions defs;
 
-  /** By carrier stream: the logical stream of the virtual thread mounted on it, or 0. */
-  private final Map<Integer, Integer> mounted = new HashMap<>();
+  /**
+   * Stream ids below this are kept in {@link #mountedOn}; larger ones in {@link #mountedOnLarge}.
+   */
+  private static final int DENSE = 1 << 20;
+
+  /**
+   * By carrier (or host) stream: the logical stream of the thread mounted on it, or 0. An array:
+   * with hosted threads nearly every event of a program that starts threads is looked up here.
+   */
+  private int[] mountedOn = new int[64];
+
+  private final Map<Integer, Integer> mountedOnLarge = new HashMap<>();
 
   private int stream;
 
@@ -56,29 +67,49 @@ final class VirtualThreadCursor implements EventCursor {
       EventKind k = merged.kind();
       if (k == EventKind.VTHREAD_MOUNT) {
         int logical = defs.carriedStream(merged.field(0));
-        if (logical > 0) {
-          mounted.put(carrier, logical);
-          if (hosted(logical)) {
-            hostedOn.applyAsInt(logical, carrier);
-            continue;
-          }
-        } else {
-          mounted.remove(carrier);
+        mount(carrier, logical);
+        if (logical > 0 && hosted(logical)) {
+          hostedOn.applyAsInt(logical, carrier);
+          continue;
         }
         stream = carrier;
       } else if (k == EventKind.VTHREAD_UNMOUNT) {
-        Integer logical = mounted.remove(carrier);
-        if (logical != null && hosted(logical)) {
+        int logical = mountedOn(carrier);
+        mount(carrier, 0);
+        if (logical > 0 && hosted(logical)) {
           continue;
         }
         stream = carrier;
       } else {
-        Integer logical = mounted.isEmpty() ? null : mounted.get(carrier);
-        stream = logical == null ? carrier : logical;
+        int logical = mountedOn(carrier);
+        stream = logical == 0 ? carrier : logical;
       }
       return true;
     }
     return false;
+  }
+
+  private int mountedOn(int carrier) {
+    if (carrier >= 0 && carrier < mountedOn.length) {
+      return mountedOn[carrier];
+    }
+    return carrier < 0 || carrier >= DENSE ? mountedOnLarge.getOrDefault(carrier, 0) : 0;
+  }
+
+  private void mount(int carrier, int logical) {
+    if (carrier >= 0 && carrier < DENSE) {
+      if (carrier >= mountedOn.length) {
+        if (logical == 0) {
+          return;
+        }
+        mountedOn = Arrays.copyOf(mountedOn, Math.max(carrier + 1, mountedOn.length * 2));
+      }
+      mountedOn[carrier] = logical;
+    } else if (logical == 0) {
+      mountedOnLarge.remove(carrier);
+    } else {
+      mountedOnLarge.put(carrier, logical);
+    }
   }
 
   private boolean hosted(int logical) {
