@@ -452,6 +452,16 @@ public final class Definitions {
     return s == null ? 0 : s;
   }
 
+  /**
+   * The stream of the hosted platform thread with Java id {@code javaId} ({@link
+   * ThreadDef#isHosted}), or 0: what a {@code vthread_mount} or {@code vthread_unmount} of that id
+   * frames on its host's stream.
+   */
+  public int hostedStream(long javaId) {
+    ThreadDef t = thread(carriedStream(javaId));
+    return t != null && t.isHosted() ? t.stream() : 0;
+  }
+
   /** Whether any thread is recorded on other threads' streams ({@link ThreadDef#CARRIED}). */
   public boolean hasCarriedThreads() {
     return !carriedByJavaId.isEmpty();

@@ -66,7 +66,7 @@ final class EventChecks {
     if (threadEnded && !mounted) {
       // After its thread's end a stream may host platform threads started later, each between a
       // mount and an unmount of its Java id (ThreadDef.isHosted); nothing else.
-      if (k != EventKind.VTHREAD_MOUNT || !hosted(fields[0])) {
+      if (k != EventKind.VTHREAD_MOUNT || definitions.hostedStream(fields[0]) == 0) {
         return k.id() + " after thread_end";
       }
     }
@@ -107,11 +107,6 @@ final class EventChecks {
       }
     }
     return null;
-  }
-
-  private boolean hosted(long javaId) {
-    ThreadDef t = definitions.thread(definitions.carriedStream(javaId));
-    return t != null && t.isHosted();
   }
 
   private boolean regionDefined(long region) {

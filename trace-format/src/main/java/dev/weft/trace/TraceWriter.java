@@ -288,8 +288,14 @@ public final class TraceWriter implements Closeable {
    */
   public int defineCarriedThread(long javaId, String name, int flags, long time)
       throws IOException {
+    return defineLogical(javaId, name, flags | ThreadDef.VIRTUAL, 0, time);
+  }
+
+  /** A thread's definition as a logical stream ({@link ThreadDef#CARRIED}); returns its id. */
+  private int defineLogical(long javaId, String name, int flags, int pool, long time)
+      throws IOException {
     int id = nextStream.getAndIncrement();
-    defineThread(id, javaId, name, flags | ThreadDef.VIRTUAL | ThreadDef.CARRIED, 0, time);
+    defineThread(id, javaId, name, flags | ThreadDef.CARRIED, pool, time);
     return id;
   }
 
@@ -314,10 +320,10 @@ public final class TraceWriter implements Closeable {
     if (host == null) {
       return null;
     }
-    int id = nextStream.getAndIncrement();
     long t = Math.max(time, host.lastTime());
+    int id;
     try {
-      defineThread(id, javaId, name, (flags & ~ThreadDef.VIRTUAL) | ThreadDef.CARRIED, pool, t);
+      id = defineLogical(javaId, name, flags & ~ThreadDef.VIRTUAL, pool, t);
     } catch (IOException | RuntimeException e) {
       releaseStream(host);
       return null;

@@ -417,6 +417,11 @@ final class EventPath {
     return s;
   }
 
+  /** A worker of the JDK's virtual-thread scheduler (a carrier of virtual threads). */
+  static boolean isCarrier(Thread t) {
+    return t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+  }
+
   static boolean isVirtual(Thread t) {
     // JDK 21+: java.lang.VirtualThread / BoundVirtualThread; compiled for 17, so by name.
     String c = t.getClass().getName();
@@ -467,7 +472,7 @@ final class EventPath {
    * their own.
    */
   private static boolean hostable(Thread t) {
-    return !isVirtual(t) && !t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+    return !isVirtual(t) && !isCarrier(t);
   }
 
   /**
@@ -484,7 +489,7 @@ final class EventPath {
     try {
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool(t, 0), time);
       preOpened.put(t.getId(), new PreOpened(stream, null, null, name, t));
-      if (!t.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
+      if (!isCarrier(t)) {
         jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
       }
     } catch (TraceWriter.StreamNotOpenedException e) {
@@ -528,7 +533,7 @@ final class EventPath {
   /** The pool a thread's definition names: a fork-join worker's own, else the announced one. */
   private int pool(Thread t, int announcedPool) {
     if (t instanceof ForkJoinWorkerThread) {
-      boolean carrier = t.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+      boolean carrier = isCarrier(t);
       return objects.poolId(((ForkJoinWorkerThread) t).getPool(), carrier);
     }
     return announcedPool;
@@ -566,7 +571,7 @@ final class EventPath {
       s.name = t.getName();
       int pool = pool(t, s.pool);
       TraceWriter.Hosted h =
-          !s.carrier && hostable(t)
+          hostable(t)
               ? writer.openHosted(t.getId(), s.name, flags(t), pool, System.nanoTime())
               : null;
       if (h != null) {

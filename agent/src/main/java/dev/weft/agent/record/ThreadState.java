@@ -161,7 +161,7 @@ final class ThreadState extends ThreadGuard {
     this.thread = thread;
     this.ignored = ignored;
     this.virtual = virtual;
-    this.carrier = thread.getClass().getName().equals("jdk.internal.misc.CarrierThread");
+    this.carrier = EventPath.isCarrier(thread);
   }
 
   /** The id of a lock this thread holds through {@code lock} (the same reference), or 0. */

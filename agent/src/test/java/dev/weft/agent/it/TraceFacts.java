@@ -6,7 +6,6 @@ import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
-import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,8 +36,8 @@ public final class TraceFacts {
       int hosted = 0;
       while (c.next()) {
         EventKind k = c.kind();
-        if (k == EventKind.VTHREAD_MOUNT && hostedStream(c.field(0)) != 0) {
-          hosted = hostedStream(c.field(0));
+        if (k == EventKind.VTHREAD_MOUNT && definitions.hostedStream(c.field(0)) != 0) {
+          hosted = definitions.hostedStream(c.field(0));
         } else if (k == EventKind.VTHREAD_UNMOUNT && hosted != 0) {
           hosted = 0;
         } else if (hosted != 0) {
@@ -56,12 +55,6 @@ public final class TraceFacts {
       }
     }
     this.warnings = List.copyOf(trace.warnings());
-  }
-
-  /** The stream of the hosted platform thread with Java id {@code javaId}, or 0. */
-  private int hostedStream(long javaId) {
-    ThreadDef t = definitions.thread(definitions.carriedStream(javaId));
-    return t != null && t.isHosted() ? t.stream() : 0;
   }
 
   public static TraceFacts read(Path dir) {

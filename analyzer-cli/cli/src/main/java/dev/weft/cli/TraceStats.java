@@ -5,7 +5,6 @@ import dev.weft.trace.Definitions;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.StreamCursor;
-import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,11 +65,11 @@ final class TraceStats {
         while (c.next()) {
           EventKind kind = c.kind();
           if (kind == EventKind.VTHREAD_MOUNT || kind == EventKind.VTHREAD_UNMOUNT) {
-            ThreadDef t = defs.thread(defs.carriedStream(c.field(0)));
-            if (t != null && t.isHosted()) {
+            int hostedStream = defs.hostedStream(c.field(0));
+            if (hostedStream != 0) {
               framing++;
               before = c.eventBytes();
-              span = kind == EventKind.VTHREAD_MOUNT ? new Span(t.stream()) : own;
+              span = kind == EventKind.VTHREAD_MOUNT ? new Span(hostedStream) : own;
               if (span != own) {
                 hosted.add(span);
               }
