@@ -50,8 +50,6 @@ def weft(d):
     j = json.load(open(f"{d}/weft.json"))
     props = {p["id"]: p for p in j["properties"]}
     out = {"time_ns": j["time_ns"], "props": {}, "top": []}
-    tm = props.get("thread_management")
-    out["thread_start_ns"] = tm.get("causes", {}).get("start_ns", 0) if tm else 0
     for pid in ("lock_contention", "monitor_contention", "lock_api_contention", "condition_wait",
                 "join_wait", "barrier_wait", "spin_wait", "idle_threads", "limited_parallelism",
                 "thread_management", "pool_queue_wait", "work_imbalance", "io_wait", "network_idle",
@@ -148,9 +146,30 @@ def ap_wall(d, prefixes):
             "top": sorted(((n * WALL_INTERVAL_NS, *k) for k, n in sites.items()), reverse=True)}
 
 
-def json_exec(d):
+def weft_waits(d, prefixes):
+    """Weft's waits on the driver's threads (names starting with a prefix), as the JVM's counts are:
+    the exclusive per-thread severities of every property under time but execution, spin_wait and
+    the network waits, less the thread starts (thread_management's start_ns, the starting thread
+    is RUNNABLE while the JVM makes the thread)."""
     j = json.load(open(f"{d}/weft.json"))
-    return next(p["severity_ns"] for p in j["properties"] if p["id"] == "execution")
+    parent = {p["id"]: p.get("parent", "") for p in j["properties"]}
+
+    def under_time(pid):
+        while pid:
+            if pid == "time":
+                return True
+            pid = parent.get(pid, "")
+        return False
+
+    left_out = {"time", "execution", "spin_wait", "io_wait", "network_idle"}
+    total = 0
+    for p in j["properties"]:
+        if p["id"] in left_out or not under_time(p["id"]):
+            continue
+        total += sum(t["severity_ns"] for t in p.get("by_thread", [])
+                     if t["thread"].startswith(tuple(prefixes)))
+    tm = next((p for p in j["properties"] if p["id"] == "thread_management"), None)
+    return total - (tm.get("causes", {}).get("start_ns", 0) if tm else 0)
 
 
 def truth(path):
@@ -170,15 +189,13 @@ def main():
          "ap_wall": ap_wall(d, prefixes)}
     for v in ("plain", "weft", "jfr", "ap-lock", "ap-wall"):
         s["truth_" + v.replace("-", "_") + "_run"] = truth(f"{d}/{v}.out")
-    # Waits each tool reported, against the JVM's own blocked + waited time of the same run. Weft's
-    # network waits (io_wait, network_idle) are left out: the JVM counts those threads RUNNABLE;
-    # they are compared with the driver's own read timer below. So are its thread starts
-    # (thread_management's start_ns): the starting thread is RUNNABLE while the JVM makes the thread.
+    # Waits each tool reported on the driver's threads, against the JVM's own blocked + waited time
+    # of the same threads in the same run. Weft's network waits (io_wait, network_idle) are left
+    # out: the JVM counts those threads RUNNABLE; they are compared with the driver's own read
+    # timer below. So are its thread starts (see weft_waits).
     w = s["weft"]
-    network = w["props"].get("io_wait", 0) + w["props"].get("network_idle", 0)
     s["reported_ns"] = {
-        "weft": w["time_ns"] - json_exec(d) - w["props"].get("spin_wait", 0) - network
-        - w["thread_start_ns"],
+        "weft": weft_waits(d, prefixes),
         "jfr": sum(s["jfr"]["total_ns"].get(k, 0) for k in ("JavaMonitorEnter", "ThreadPark", "JavaMonitorWait")),
         "ap_lock": s["ap_lock"]["total_ns"], "ap_wall": s["ap_wall"]["waiting_ns"]}
     s["jvm_blocked_waited_ns"] = {}

@@ -32,9 +32,17 @@ public final class CallPathTree {
   private static final byte FOLDED = 2;
   private static final byte TASK = 3;
   private static final byte RUNNING_VIRTUAL_THREADS = 4;
+  private static final byte WORKER_START = 5;
+  private static final byte WORKER_EXIT = 6;
 
   /** Label of the node where a carrier's time running virtual threads goes. */
   static final String RUNNING_VIRTUAL_THREADS_LABEL = "(running virtual threads)";
+
+  /** Label of the node where a pool worker's start-up before its first task goes. */
+  static final String WORKER_START_LABEL = "(pool worker starting)";
+
+  /** Label of the node where a pool worker's way out after its last task goes. */
+  static final String WORKER_EXIT_LABEL = "(pool worker ending)";
 
   private int[] parent = new int[256];
   private int[] region = new int[256];
@@ -108,6 +116,19 @@ public final class CallPathTree {
    */
   int runningVirtualThreads() {
     return pseudoChild(ROOT, RUNNING_VIRTUAL_THREADS);
+  }
+
+  /**
+   * The node under the root where a pool worker's time from its start to its first task goes, when
+   * it was not waiting for work then (see {@link ThreadReplay#endIdle}).
+   */
+  int workerStart() {
+    return pseudoChild(ROOT, WORKER_START);
+  }
+
+  /** The node under the root where a pool worker's time from its last task to its end goes. */
+  int workerExit() {
+    return pseudoChild(ROOT, WORKER_EXIT);
   }
 
   /** The user code region naming a task frame, or Integer.MIN_VALUE for other nodes. */
@@ -228,6 +249,10 @@ public final class CallPathTree {
         return FOLDED_LABEL;
       case RUNNING_VIRTUAL_THREADS:
         return RUNNING_VIRTUAL_THREADS_LABEL;
+      case WORKER_START:
+        return WORKER_START_LABEL;
+      case WORKER_EXIT:
+        return WORKER_EXIT_LABEL;
       case TASK:
         return TaskNames.taskName(defs.region(region[node]));
       default:

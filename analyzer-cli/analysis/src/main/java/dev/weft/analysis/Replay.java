@@ -263,7 +263,7 @@ final class Replay implements PairMatcher.Listener {
       if (!th.started || th.events == 1 && kind == EventKind.THREAD_BEGIN && th.depth == 0) {
         // A thread starts with its run(), at THREAD_BEGIN: the time from its definition to there
         // is the recorder opening the thread's stream, which is not the thread's work.
-        frames.begin(th, t);
+        frames.begin(th, t, kind == EventKind.THREAD_BEGIN);
       }
       frames.charge(th, t);
       current = th;
@@ -615,7 +615,7 @@ final class Replay implements PairMatcher.Listener {
     while (nextBeginIndex < beginOrder.length && beginOrder[nextBeginIndex].begin <= t) {
       ThreadState th = beginOrder[nextBeginIndex++];
       if (!th.started) {
-        frames.begin(th, th.begin);
+        frames.begin(th, th.begin, false);
       }
     }
     nextBegin =

@@ -314,6 +314,7 @@ final class TaskReplay {
     if (!th.worker() || th.depth > 0) {
       return; // the summarised tasks ran inside recorded activity: already execution
     }
+    th.startingUp = false; // tasks ran in the stretch: it was not start-up alone
     frames.endIdle(th, t, -1);
     // Fields are unsigned: a duration above Long.MAX_VALUE reads as negative here.
     long busy = duration < 0 ? th.pendingIdle : Math.min(duration, th.pendingIdle);

@@ -5,6 +5,8 @@ import static dev.weft.analysis.ThreadState.F_BARRIER;
 import static dev.weft.analysis.ThreadState.F_JOIN;
 import static dev.weft.analysis.ThreadState.F_WAIT;
 
+import dev.weft.trace.ThreadJvmCounts;
+
 /**
  * The replay of threads: their lifetimes (begin, end), the time between two of a thread's events
  * charged to its innermost frame (execution, or the wait it is in), a pool worker's idle stretches,
@@ -25,19 +27,25 @@ final class ThreadReplay {
 
   // ---- lifetimes --------------------------------------------------------------------------------
 
-  void begin(ThreadState th, long t) {
+  /**
+   * The thread begins at {@code t}: at its THREAD_BEGIN ({@code atRun}: its {@code run()} starts
+   * there), or at its definition (it was running before its stream was opened, or its THREAD_BEGIN
+   * is still to come).
+   */
+  void begin(ThreadState th, long t, boolean atRun) {
     th.started = true;
     th.begin = t;
     th.lastT = t;
     if (th.worker()) {
       startIdle(th, t);
+      th.startingUp = atRun && neverWaited(th);
     }
     r.critical.threadBegan(th.index, r.javaId(th), ROOT, t);
   }
 
   /** The thread's THREAD_END. */
   void end(ThreadState th, long t) {
-    closeAll(th, t);
+    closeAll(th, t, true);
     th.ended = true;
     r.critical.completed(th.index, t, r.javaId(th), true);
     r.joinCauses.ended(th.index, ROOT, r.javaId(th), t);
@@ -47,16 +55,23 @@ final class ThreadReplay {
   /** Ends a thread that did not end itself at {@code t}: charges it and closes what is open. */
   void stop(ThreadState th, long t) {
     charge(th, t);
-    closeAll(th, t);
+    closeAll(th, t, false);
   }
 
-  /** Closes everything the thread has open at {@code t}, which becomes its end. */
-  private void closeAll(ThreadState th, long t) {
+  /**
+   * Closes everything the thread has open at {@code t}, which becomes its end ({@code exits}: its
+   * THREAD_END, so a worker's time since its last task was its way out).
+   */
+  private void closeAll(ThreadState th, long t, boolean exits) {
     while (th.depth > 0) {
       r.closeTop(th, t);
     }
     if (th.idlesOutsideFrames()) {
-      endIdle(th, t, -1);
+      if (exits && neverWaited(th)) {
+        endStartOrExit(th, t, th.startingUp); // start-up to the end when it never had a task
+      } else {
+        endIdle(th, t, -1);
+      }
     }
     flushIdle(th);
     flushExec(th);
@@ -194,6 +209,8 @@ final class ThreadReplay {
   void endIdle(ThreadState th, long e, int inst) {
     long s = th.idleStart;
     long total = e - s;
+    boolean startUp = th.startingUp;
+    th.startingUp = false;
     if (total <= 0) {
       return;
     }
@@ -211,12 +228,58 @@ final class ThreadReplay {
         afterFork = 0;
       }
     }
-    th.pendingIdle += total - afterFork;
-    th.pendingIdleInFlight += Math.min(inFlight, total) - afterFork;
-    th.pendingIdleTimer += Math.max(0, Math.min(timer, total - Math.min(inFlight, total)));
+    if (startUp) {
+      th.idleStart = s;
+      endStartOrExit(th, e - afterFork, true);
+    } else {
+      th.pendingIdle += total - afterFork;
+      th.pendingIdleInFlight += Math.min(inFlight, total) - afterFork;
+      th.pendingIdleTimer += Math.max(0, Math.min(timer, total - Math.min(inFlight, total)));
+    }
     th.idleStart = e;
     th.idleInFlightAtStart = r.pools.inFlightUpTo(th.pool, e);
     th.idleTimerAtStart = r.pools.timerUpTo(th.pool, e);
+  }
+
+  /**
+   * Ends the worker's stretch outside frames at {@code e} as its start-up ({@code start}: since its
+   * THREAD_BEGIN, before its first task) or its way out (since its last task, up to its
+   * THREAD_END): thread management, not idle, since the JVM counted no wait of it ({@link
+   * #neverWaited}). Waiting for a core counts with it: the JVM sees a runnable thread.
+   */
+  private void endStartOrExit(ThreadState th, long e, boolean start) {
+    long s = th.idleStart;
+    th.idleStart = e;
+    th.startingUp = false;
+    if (e <= s) {
+      return;
+    }
+    IdleTime i = idle;
+    i.reset(r.cube, th.index, ROOT, s, e, e - s);
+    i.inFlight = 0;
+    i.timer = 0;
+    i.afterFork = 0;
+    i.forkNode = -1;
+    i.workerStart = start ? e - s : 0;
+    i.workerExit = start ? 0 : e - s;
+    i.workerNode = start ? r.tree.workerStart() : r.tree.workerExit();
+    out.idle(i);
+    rest(th, i, -1);
+    i.workerStart = 0;
+    i.workerExit = 0;
+    i.workerNode = -1;
+  }
+
+  /**
+   * Whether the JVM counted no park, sleep or {@code Object.wait} of worker {@code th} in its life
+   * (its THREAD_JVM_COUNTS record): then its time outside tasks was never a wait for work. A worker
+   * of a pool that starts a thread per task (and retires it after) is such a thread; a worker that
+   * ever waited for its next task is not, and its start and end stay idle, as the trace cannot tell
+   * its waits apart.
+   */
+  private boolean neverWaited(ThreadState th) {
+    ThreadJvmCounts c = r.defs().jvmCounts(th.stream);
+    return c != null && c.waitedCount() == 0;
   }
 
   void flushIdle(ThreadState th) {

@@ -92,6 +92,12 @@ final class ThreadState {
   long pendingIdleInFlight;
   long pendingIdleTimer;
 
+  /**
+   * A worker between its THREAD_BEGIN and its first frame that the JVM says never waited: that
+   * stretch is its start-up (see {@link ThreadReplay#endIdle}).
+   */
+  boolean startingUp;
+
   // Locks held, innermost last.
   long[] held = new long[8];
   boolean[] heldShared = new boolean[8];

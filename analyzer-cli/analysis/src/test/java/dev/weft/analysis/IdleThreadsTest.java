@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.weft.analysis.AnalysisResult.RegionResult;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -134,6 +135,75 @@ class IdleThreadsTest {
     assertEquals(50 + 50, onThread(r, "limited_parallelism", "w"));
     assertEquals(100 + 400 + 200, Check.property(r, "idle_threads").thread("w"));
     Check.partition(r, Map.of("main", 1000L, "w", 1000L));
+  }
+
+  /**
+   * A pool that starts a worker per task and retires it after (RxJava's new-thread scheduler):
+   * workers w-quick, w-parked and w-older each begin at 100, run one task 130..200 and end at 260.
+   * The JVM counted no wait of w-quick: its 30 ns before the task were its start-up and its 60 ns
+   * after it its way out, thread management. w-parked waited once somewhere (it could have waited
+   * for work then: the trace cannot tell), and w-older has no JVM counts: both stay idle.
+   */
+  @Test
+  void aWorkerThatNeverWaitedSpendsItsStartAndEndInThreadManagement() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("submit", ConstructKind.EXECUTOR, 20);
+    f.pool(POOL, "per-task", 3);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter[] workers = {
+      f.worker("w-quick", POOL, 100),
+      f.worker("w-parked", POOL, 100),
+      f.worker("w-older", POOL, 100)
+    };
+    for (int i = 0; i < workers.length; i++) {
+      m.taskCreate(90, submit, i + 1, POOL);
+    }
+    for (int i = 0; i < workers.length; i++) {
+      workers[i].threadBegin(100);
+      workers[i].taskBegin(130, i + 1);
+      workers[i].taskEnd(200, i + 1);
+      workers[i].threadEnd(260);
+    }
+    f.writer.defineThreadJvmCounts(workers[0].id(), 0, 0);
+    f.writer.defineThreadJvmCounts(workers[1].id(), 0, 1);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+
+    assertEquals(30, cause(r, "thread_management", "worker_start_ns"));
+    assertEquals(60, cause(r, "thread_management", "worker_exit_ns"));
+    assertEquals(90, onThread(r, "thread_management", "w-quick"));
+    assertEquals(30, Check.atPath(r, "thread_management", CallPathTree.WORKER_START_LABEL));
+    assertEquals(60, Check.atPath(r, "thread_management", CallPathTree.WORKER_EXIT_LABEL));
+    assertEquals(0, onThread(r, "idle_threads", "w-quick"));
+    for (String idle : new String[] {"w-parked", "w-older"}) {
+      assertEquals(0, onThread(r, "thread_management", idle), idle);
+      // before the task: its own task in flight (limited parallelism); after it: nothing left
+      assertEquals(30, onThread(r, "limited_parallelism", idle), idle);
+      assertEquals(60, onThread(r, "idle_threads", idle), idle); // exclusive
+    }
+    Check.partition(r, Map.of("main", 1000L, "w-quick", 160L, "w-parked", 160L, "w-older", 160L));
+  }
+
+  /**
+   * A worker that never waited but never began in the trace (its stream opened while it ran, as at
+   * an attach) has no start-up to tell: its time before its first task stays idle; its way out is
+   * thread management.
+   */
+  @Test
+  void aWorkerRunningBeforeItsStreamHasNoStartUp() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("submit", ConstructKind.EXECUTOR, 20);
+    f.pool(POOL, "per-task", 1);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w = f.worker("w", POOL, 100);
+    m.taskCreate(90, submit, 1, POOL);
+    w.taskBegin(130, 1);
+    w.taskEnd(200, 1);
+    w.threadEnd(260);
+    f.writer.defineThreadJvmCounts(w.id(), 0, 0);
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(0, cause(r, "thread_management", "worker_start_ns"));
+    assertEquals(60, cause(r, "thread_management", "worker_exit_ns"));
+    assertEquals(30, onThread(r, "limited_parallelism", "w")); // its task was in flight
   }
 
   private static double round(double x) {

@@ -22,7 +22,8 @@ import java.util.List;
         (exclusive) value: the workers were reserved but the program ran sequentially (OpenMP's \
         idle threads). Idle time while work was in flight goes to the child \
         [[limited_parallelism]], except the part between a region's FORK and the worker's first \
-        task in it, which is [[thread_management]]. Short tasks recorded only as TASK_SUMMARY \
+        task in it, which is [[thread_management]], as are a worker's start-up before its first \
+        task and its way out after its last when the JVM says it never waited. Short tasks recorded only as TASK_SUMMARY \
         (aggregated mode) are busy time: their total duration is taken out of the worker's idle \
         time since the previous summary, in-flight idle first. A carrier of virtual threads (a \
         worker of their scheduler) is not idle while it runs one, from its VTHREAD_MOUNT to the \
@@ -41,7 +42,9 @@ import java.util.List;
 public final class IdleThreads extends Property {
   @Override
   public void onIdle(IdleTime idle) {
-    idle.claim(this, idle.total() - idle.inFlight() - idle.timer());
+    idle.claim(
+        this,
+        idle.total() - idle.inFlight() - idle.timer() - idle.workerStart() - idle.workerExit());
     List<Property> children = children();
     for (int i = 0; i < children.size(); i++) {
       children.get(i).onIdle(idle);

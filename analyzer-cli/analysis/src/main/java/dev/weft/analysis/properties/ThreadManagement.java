@@ -26,20 +26,28 @@ import java.util.Map;
         the end of the master's join wait, carved out of the master's [[join_wait]] and attributed \
         to the join's call path. Start: the time a thread spent in Thread.start() (a \
         WAIT_ENTER..WAIT_EXIT of kind thread_start), while the JVM created and started the new \
-        thread, at the start's call path. Causes: fork_ns, join_ns and start_ns.\
+        thread, at the start's call path. Worker start and end: a pool worker's time from its \
+        THREAD_BEGIN to its first task, at (pool worker starting), and from its last task to its \
+        THREAD_END, at (pool worker ending), when the JVM counted no park, sleep or wait of the \
+        worker in its whole life (its THREAD_JVM_COUNTS record): it was not waiting for work \
+        then but starting, ending, or waiting for a core; carved out of its idle time. Causes: \
+        fork_ns, join_ns, start_ns, worker_start_ns and worker_exit_ns.\
         """,
     diagnosis =
         """
         High fork time means workers are slow to wake up or tasks are handed out late; high join \
         time means the master learns late that the work is done. Both grow with the number of \
-        small parallel regions: make regions coarser or reuse a running team. High start time \
-        means threads are started for short work (a thread per task or request): run the work \
-        on a pool.\
+        small parallel regions: make regions coarser or reuse a running team. High start time, \
+        or worker start and end time spread over many short-lived workers, means threads are \
+        started for short work (a thread per task or request, a pool that starts a worker per \
+        task and retires it): run the work on a pool whose workers live on.\
         """)
 public final class ThreadManagement extends Property {
   private long fork;
   private long join;
   private long start;
+  private long workerStart;
+  private long workerExit;
 
   @Override
   public void onWait(WaitSpan wait) {
@@ -52,6 +60,12 @@ public final class ThreadManagement extends Property {
   public void onIdle(IdleTime idle) {
     if (idle.afterFork() > 0) {
       fork += idle.claim(this, idle.forkNode(), idle.afterFork());
+    }
+    if (idle.workerStart() > 0) {
+      workerStart += idle.claim(this, idle.workerNode(), idle.workerStart());
+    }
+    if (idle.workerExit() > 0) {
+      workerExit += idle.claim(this, idle.workerNode(), idle.workerExit());
     }
   }
 
@@ -68,6 +82,8 @@ public final class ThreadManagement extends Property {
     m.put("fork_ns", fork);
     m.put("join_ns", join);
     m.put("start_ns", start);
+    m.put("worker_start_ns", workerStart);
+    m.put("worker_exit_ns", workerExit);
     return m;
   }
 }
