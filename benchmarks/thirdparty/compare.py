@@ -194,6 +194,7 @@ def main():
     # out: the JVM counts those threads RUNNABLE; they are compared with the driver's own read
     # timer below. So are its thread starts (see weft_waits).
     w = s["weft"]
+    network = w["props"].get("io_wait", 0) + w["props"].get("network_idle", 0)
     s["reported_ns"] = {
         "weft": weft_waits(d, prefixes),
         "jfr": sum(s["jfr"]["total_ns"].get(k, 0) for k in ("JavaMonitorEnter", "ThreadPark", "JavaMonitorWait")),

@@ -87,15 +87,20 @@ public final class CallPathTree {
 
   /**
    * The frame of a task named by user code region {@code siteRegion} (see {@link TaskNames}),
-   * created under {@code parentNode}: the parent itself when it is the frame of a task of the same
-   * name (a recursive task forking its subtasks stays in one frame, however deep the recursion).
+   * created under {@code parentNode}: the frame of a task of the same name on the parent's path
+   * when there is one, the nearest (a recursive task forking its subtasks stays in one frame,
+   * however deep the recursion; a chain of tasks each submitting the next from its own run, as a
+   * reactive pipeline hopping threads does, stays one frame and one submitting call however long
+   * the chain).
    */
   int task(int parentNode, int siteRegion) {
     if (pseudo[parentNode] == FOLDED) {
       return parentNode;
     }
-    if (pseudo[parentNode] == TASK && region[parentNode] == siteRegion) {
-      return parentNode;
+    for (int n = parentNode; n > ROOT; n = parent[n]) {
+      if (pseudo[n] == TASK && region[n] == siteRegion) {
+        return n;
+      }
     }
     if (depth[parentNode] >= MAX_DEPTH - 1) {
       return pseudoChild(parentNode, FOLDED);

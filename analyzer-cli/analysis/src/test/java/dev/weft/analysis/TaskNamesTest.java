@@ -75,4 +75,44 @@ class TaskNamesTest {
     assertEquals(290, Check.atPath(r, "execution", site, TraceFixture.task(41)));
     assertEquals(90, Check.atPath(r, "execution", "task ForkJoinPool$WorkQueue.push"));
   }
+
+  /**
+   * A chain of tasks, each submitted from the previous one's run through the same call (a reactive
+   * pipeline hopping threads): every task of the chain shares the first one's frame, and the
+   * submitting call inside it one frame, however long the chain; the path does not grow by a level
+   * per link.
+   */
+  @Test
+  void aChainOfTasksSubmittingTheNextSharesOneFrame(@TempDir Path tmp) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 142);
+    int queue =
+        f.jdkRegion(
+            "ThreadPoolExecutor.execute",
+            ConstructKind.EXECUTOR,
+            "java.util.concurrent.ThreadPoolExecutor");
+    f.pool(1, "hop", 2);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter[] w = {f.worker("w1", 1, 0), f.worker("w2", 1, 0)};
+    m.enter(100, submit);
+    m.taskCreate(105, queue, 1, 1);
+    m.exit(110, submit);
+    for (int link = 1; link <= 4; link++) {
+      long t = 100 + 100L * link;
+      StreamWriter on = w[link % 2];
+      on.taskBegin(t, link);
+      on.enter(t + 10, submit); // 10 ns of the task's own before it submits the next
+      on.taskCreate(t + 15, queue, link + 1, 1);
+      on.exit(t + 20, submit);
+      on.taskEnd(t + 50, link);
+    }
+    w[1].taskBegin(600, 5);
+    w[1].taskEnd(660, 5);
+    AnalysisResult r = Analyzer.analyze(f.close(700));
+    String call = TraceFixture.label("ExecutorService.submit", 142);
+    String task = TraceFixture.task(142);
+    assertEquals(4 * 40 + 60, Check.atPath(r, "execution", call, task));
+    assertEquals(4 * 10, Check.atPath(r, "execution", call, task, call));
+    assertEquals(0, Check.atPath(r, "execution", call, task, call, task));
+  }
 }
