@@ -15,8 +15,8 @@ import java.util.Map;
     parent = "time",
     name = "Thread management",
     info =
-        "Time spent starting a parallel region's team (fork) and ending it (join), and starting"
-            + " threads",
+        "Time spent starting a parallel region's team (fork) and ending it (join), starting"
+            + " threads, and pool workers starting and ending",
     description =
         """
         Fork: for every pool worker and every instance of a parallel region, the time from the \
