@@ -8,7 +8,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
@@ -36,6 +39,22 @@ final class DefinitionsFile {
 
   private boolean open = true;
   private final Map<String, Integer> strings = new HashMap<>();
+
+  /**
+   * Records encoded and not yet written: a definition and the strings it introduces go to the file
+   * in one write (a new thread's name and its THREAD record: one system call, not two).
+   */
+  private byte[] batch = new byte[512];
+
+  private ByteBuffer batchBuffer = ByteBuffer.wrap(batch).order(ByteOrder.LITTLE_ENDIAN);
+
+  /** The strings defined in the batch: out of the table again when its write fails. */
+  private final List<String> batchStrings = new ArrayList<>();
+
+  /** A record's fields, encoded before the record's header (type, length) is known. */
+  private final ByteBuffer payload = ByteBuffer.allocate(128);
+
+  private final CRC32C crc = new CRC32C();
 
   /** The trace is closing: its records may use the close part of the reserve. */
   private boolean closing;
@@ -247,40 +266,67 @@ final class DefinitionsFile {
     Varint.put(b, next);
     Varint.put(b, utf8.length);
     b.put(utf8);
-    append(TraceFiles.DEF_STRING, b);
+    add(TraceFiles.DEF_STRING, b); // written with the record that uses it
     strings.put(s, next);
+    batchStrings.add(s);
     return next;
   }
 
-  private static ByteBuffer record() {
-    return ByteBuffer.allocate(128);
+  /** The buffer for the next record's fields (records are encoded one at a time). */
+  private ByteBuffer record() {
+    payload.clear();
+    return payload;
   }
 
   /**
-   * Appends one record (type, payload length, payload, CRC-32C of everything before it) with a
-   * single write: the whole record or, when the write fails, nothing (see {@link #writeRecord}).
+   * Appends one record, with the strings it introduced before it, in a single write: all of them
+   * or, when the write fails, none (see {@link #writeRecord}).
    */
   private void append(int type, ByteBuffer payload) throws IOException {
     if (!open) {
+      dropBatch();
       throw new IOException("trace is closed");
     }
+    add(type, payload);
+    try {
+      writeRecord(batch, batchBuffer.position());
+      batchStrings.clear();
+    } finally {
+      dropBatch();
+    }
+  }
+
+  /** Encodes one record (type, payload length, payload, CRC-32C of everything before it). */
+  private void add(int type, ByteBuffer payload) {
     payload.flip();
     int len = payload.remaining() + TraceFiles.DEF_CHECKSUM_SIZE;
-    ByteBuffer r = ByteBuffer.allocate(1 + Varint.size(len) + len).order(ByteOrder.LITTLE_ENDIAN);
-    r.put((byte) type);
-    Varint.put(r, len);
-    r.put(payload);
-    CRC32C crc = new CRC32C();
-    crc.update(r.array(), 0, r.position());
-    r.putInt((int) crc.getValue());
-    r.flip();
-    writeRecord(r.array(), r.limit());
+    int start = batchBuffer.position();
+    int size = 1 + Varint.size(len) + len;
+    if (start + size > batch.length) {
+      batch = Arrays.copyOf(batch, Math.max(2 * batch.length, start + size));
+      batchBuffer = ByteBuffer.wrap(batch).order(ByteOrder.LITTLE_ENDIAN).position(start);
+    }
+    batchBuffer.put((byte) type);
+    Varint.put(batchBuffer, len);
+    batchBuffer.put(payload);
+    crc.reset();
+    crc.update(batch, start, batchBuffer.position() - start);
+    batchBuffer.putInt((int) crc.getValue());
+  }
+
+  /** Empties the batch; strings it defined that were not written leave the table. */
+  private void dropBatch() {
+    for (int i = 0; i < batchStrings.size(); i++) {
+      strings.remove(batchStrings.get(i));
+    }
+    batchStrings.clear();
+    batchBuffer.clear();
   }
 
   /**
-   * Writes one record so that the file holds all of it or none of it. A failed write is cut back to
-   * the last whole record; then, while the reserve has a part this record may use, that part is
-   * freed and the write tried again. A record that cannot be written is not in the file, and the
+   * Writes records so that the file holds all of them or none of them. A failed write is cut back
+   * to the last whole record; then, while the reserve has a part these records may use, that part
+   * is freed and the write tried again. A record that cannot be written is not in the file, and the
    * caller's definition must not be used.
    */
   private void writeRecord(byte[] bytes, int length) throws IOException {

@@ -121,6 +121,37 @@ class DiskFullTest {
     assertEquals(-1, reserveSize(dir));
   }
 
+  /**
+   * A definition and the strings it introduces go to the file in one write: when that fails, none
+   * of them is there, and the next definition using the same strings writes them again.
+   */
+  @Test
+  void stringsOfADefinitionThatFailedAreWrittenWithTheNextOneUsingThem() throws Exception {
+    Path dir = tmp.resolve("t");
+    int failed = 0;
+    try (TraceWriter w = create(dir)) {
+      w.simulateFreeSpace(0);
+      for (int id = 1; failed == 0; id++) { // until the reserve's first part is used up too
+        try {
+          w.defineRegion(region(id));
+        } catch (IOException e) {
+          failed = id;
+        }
+      }
+      w.simulateFreeSpace(1 << 20);
+      w.defineRegion(region(failed));
+      // the same string once more: not defined again
+      w.definePool(new PoolDef(3, ConstructKind.FORK_JOIN_POOL, "region-" + failed, 2));
+    }
+    try (Trace t = Trace.open(dir)) {
+      Definitions d = t.definitions();
+      assertFalse(d.cut());
+      assertEquals(failed, d.regions().size());
+      assertEquals("region-" + failed, d.region(failed).name());
+      assertEquals("region-" + failed, d.pool(3).name());
+    }
+  }
+
   @Test
   void threadWhoseFileCannotBeCreatedKeepsOneStreamAndItsDropsAreWritten() throws Exception {
     Path dir = tmp.resolve("t");
