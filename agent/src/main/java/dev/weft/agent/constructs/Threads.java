@@ -23,9 +23,9 @@ import org.objectweb.asm.Opcodes;
  *
  * <ul>
  *   <li>THREAD_CREATE (on the starting thread, with the child's Java id) where application code
- *       calls {@code thread.start()} (before the call, which is then a wait of kind thread_start),
- *       {@code Thread.Builder.start(task)} or {@code Thread.startVirtualThread(task)} (after the
- *       call, which returns the thread).
+ *       calls {@code thread.start()} (before the call), {@code Thread.Builder.start(task)} or
+ *       {@code Thread.startVirtualThread(task)} (after the call, which returns the thread); each
+ *       call is a wait of kind thread_start.
  *   <li>THREAD_BEGIN at the start of {@code Thread.run()}, {@code ForkJoinWorkerThread.run()} and
  *       {@code run()} in application subclasses of {@code Thread} (unless they call {@code
  *       super.run()}, which is hooked already); THREAD_END when it returns or throws, and for a
@@ -278,21 +278,28 @@ public final class Threads extends ApplicationCallSites {
     };
   }
 
-  /** {@code WeftBridge.threadCreate(region, thread)} with the thread a builder started. */
+  /**
+   * {@code Thread.Builder.start(task)} and {@code Thread.startVirtualThread(task)}: the call is a
+   * wait of kind thread_start, as {@code thread.start()} is, and {@code
+   * WeftBridge.threadCreate(region, thread)} follows it with the thread it returns (there is none
+   * before the call), still inside the wait: a platform thread that begins before its announcement
+   * is recorded as one started then ({@code EventPath.threadStartsUnderway}).
+   */
   private static Bracket afterStart(ApplicationCallSites.Call c) {
     int region = c.region(ConstructKind.THREAD_START, "Thread." + c.name);
-    return new Bracket() {
-      @Override
-      protected boolean hasThrown() {
-        return false;
-      }
-
+    return new Waits.Waiting(region, WaitKind.THREAD_START, true) {
       @Override
       protected void after(MethodVisitor mv, Site site) {
         mv.visitInsn(Opcodes.DUP);
         BridgeCalls.push(mv, region);
         mv.visitInsn(Opcodes.SWAP);
         Bridge.THREAD_CREATE.call(mv);
+        super.after(mv, site);
+      }
+
+      @Override
+      protected void thrown(MethodVisitor mv, Site site) {
+        super.after(mv, site); // no thread was started: only the wait ends
       }
     };
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ObjLongConsumer;
@@ -61,6 +62,13 @@ final class EventPath {
 
   /** The JVM's own monitor-block and wait counts per recorded thread, the trace's cross-check. */
   final JvmCounts jvmCounts;
+
+  /**
+   * Threads inside a thread_start wait now: a platform thread that begins meanwhile without having
+   * been announced was started by one of them (a {@code Thread.Builder.start}, whose thread exists
+   * only once the call returns), not by JDK internals, so its lifetime is recorded.
+   */
+  final AtomicInteger threadStartsUnderway = new AtomicInteger();
 
   /**
    * States of fork-join workers by thread id: pools may erase their workers' thread locals between

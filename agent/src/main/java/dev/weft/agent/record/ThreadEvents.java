@@ -22,6 +22,13 @@ final class ThreadEvents {
    */
   private final Map<Long, Integer> announcedThreads = new ConcurrentHashMap<>();
 
+  /**
+   * Threads that began during a thread start, before anyone announced them (the thread of a {@code
+   * Thread.Builder.start}, whose THREAD_CREATE follows the call): the announcement that comes after
+   * their begin is not kept.
+   */
+  private final Map<Long, Boolean> begunUnannounced = new ConcurrentHashMap<>();
+
   ThreadEvents(EventPath path, ObjectDefinitions objects) {
     this.path = path;
     this.objects = objects;
@@ -33,7 +40,9 @@ final class ThreadEvents {
       return;
     }
     StreamWriter w = path.begin(s);
-    announcedThreads.put(child.getId(), 0);
+    if (begunUnannounced.remove(child.getId()) == null) {
+      announcedThreads.put(child.getId(), 0);
+    }
     if (w == null) {
       return;
     }
@@ -73,7 +82,10 @@ final class ThreadEvents {
     // without an end its time after the pool terminated would count as idle.
     boolean forkJoinWorker = s.thread instanceof ForkJoinWorkerThread && !s.carrier;
     if (pool == null && !s.virtual && !forkJoinWorker) {
-      return; // a thread whose start was not seen (JDK internals): recorded from its first event
+      if (path.threadStartsUnderway.get() == 0 || jdkInternal(s.thread)) {
+        return; // a thread whose start was not seen (JDK internals): recorded from its first event
+      }
+      begunUnannounced.put(s.thread.getId(), Boolean.TRUE); // a builder's: announced after
     }
     if (pool != null && s.stream == null) {
       s.pool = pool;
@@ -87,6 +99,16 @@ final class ThreadEvents {
         s.writing.busy = false;
       }
     }
+  }
+
+  /**
+   * A thread the JDK starts for itself (in the system thread group, or of a {@code jdk.internal}
+   * class such as the virtual-thread unblocker's), which may begin while an application thread is
+   * starting one of its own.
+   */
+  private static boolean jdkInternal(Thread t) {
+    ThreadGroup g = t.getThreadGroup();
+    return g == null || g.getParent() == null || t.getClass().getName().startsWith("jdk.internal.");
   }
 
   void threadEnd() {

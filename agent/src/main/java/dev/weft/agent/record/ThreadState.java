@@ -75,6 +75,9 @@ final class ThreadState extends ThreadGuard {
   /** Whether THREAD_BEGIN was recorded (THREAD_END is recorded only then). */
   boolean begun;
 
+  /** Whether it is inside a thread_start wait ({@link EventPath#threadStartsUnderway}). */
+  boolean startingThread;
+
   /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
   boolean jvmCounted;
 

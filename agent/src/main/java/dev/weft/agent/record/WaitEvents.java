@@ -1,6 +1,7 @@
 package dev.weft.agent.record;
 
 import dev.weft.trace.StreamWriter;
+import dev.weft.trace.WaitKind;
 
 /**
  * Wait events: WAIT_ENTER and WAIT_EXIT (sleeps, parks, monitor and condition waits), NOTIFY, and
@@ -49,6 +50,10 @@ final class WaitEvents {
 
   void waitEnter(int region, int waitKind) {
     ThreadState s = path.state();
+    if (waitKind == WaitKind.THREAD_START && !s.ignored && !s.startingThread) {
+      s.startingThread = true;
+      path.threadStartsUnderway.incrementAndGet();
+    }
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
@@ -61,6 +66,10 @@ final class WaitEvents {
 
   void waitExit(int region) {
     ThreadState s = path.state();
+    if (s.startingThread) {
+      s.startingThread = false;
+      path.threadStartsUnderway.decrementAndGet();
+    }
     StreamWriter w = path.begin(s);
     if (w != null) {
       try {
