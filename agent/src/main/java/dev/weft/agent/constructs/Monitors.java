@@ -68,10 +68,13 @@ public final class Monitors implements ConstructInstrumentation {
   /**
    * JDK classes whose {@code synchronized} blocks programs contend on without having written them:
    * the wrappers of {@code Collections.synchronizedMap}, {@code synchronizedList} and the others,
-   * every method a block on the wrapper's mutex. Their blocks are woven as an application class's
-   * (a retransformation changes no modifier). The JDK's synchronized methods ({@code Hashtable},
-   * {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be taken away from a class
-   * loaded before the agent, and inside them the wait is over.
+   * every method a block on the wrapper's mutex; and {@code PrintStream}, whose {@code print},
+   * {@code println} and {@code write} hold the stream's monitor while they write (threads printing
+   * to {@code System.out} queue there; on JDK 21 to 23 a {@code PrintStream} of that exact class
+   * takes a lock of the JDK's own instead, which stays unrecorded). Their blocks are woven as an
+   * application class's (a retransformation changes no modifier). The JDK's synchronized methods
+   * ({@code Hashtable}, {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be
+   * taken away from a class loaded before the agent, and inside them the wait is over.
    */
   private static final Set<String> JDK_BLOCKS =
       Set.of(
@@ -83,7 +86,8 @@ public final class Monitors implements ConstructInstrumentation {
           "java/util/Collections$SynchronizedRandomAccessList",
           "java/util/Collections$SynchronizedMap",
           "java/util/Collections$SynchronizedSortedMap",
-          "java/util/Collections$SynchronizedNavigableMap");
+          "java/util/Collections$SynchronizedNavigableMap",
+          "java/io/PrintStream");
 
   @Override
   public Family family() {

@@ -4,6 +4,8 @@ import dev.weft.trace.Definitions;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
+import dev.weft.trace.ObjectDef;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
 import dev.weft.trace.Trace;
@@ -92,13 +94,33 @@ public final class TraceFacts {
 
   /** How many events of {@code kind} carry region {@code region}. */
   public long count(EventKind kind, int region) {
-    return all().stream()
-        .filter(e -> e.kind() == kind && e.get(dev.weft.trace.Field.REGION) == region)
-        .count();
+    return all().stream().filter(e -> e.kind() == kind && e.get(Field.REGION) == region).count();
   }
 
+  /** How many events of {@code kind} there are, leaving out the {@linkplain #printing printing}. */
   public long count(EventKind kind) {
-    return all().stream().filter(e -> e.kind() == kind).count();
+    return all().stream().filter(e -> e.kind() == kind && !printing(e)).count();
+  }
+
+  /** All events but the {@linkplain #printing printing}. */
+  public List<Event> allButPrinting() {
+    return all().stream().filter(e -> !printing(e)).toList();
+  }
+
+  /**
+   * Whether {@code e} is a lock event on a {@code PrintStream}'s monitor: the agent records the
+   * JDK's PrintStream blocks, so each line a test application prints is a few events of its own
+   * (how many depends on the JDK), which counts of the application's events leave out.
+   */
+  public boolean printing(Event e) {
+    EventKind k = e.kind();
+    if (k != EventKind.LOCK_REQUEST
+        && k != EventKind.LOCK_ACQUIRED
+        && k != EventKind.LOCK_RELEASED) {
+      return false;
+    }
+    ObjectDef o = definitions.object(e.get(Field.OBJECT));
+    return o != null && o.className().equals("java.io.PrintStream");
   }
 
   /** Region names of a stream's ENTER/EXIT events, e.g. "+outer", "-outer". */

@@ -3,7 +3,9 @@ package dev.weft.agent.it.sync;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.HiddenMonitorApp;
 import dev.weft.trace.ConstructKind;
@@ -98,6 +100,18 @@ class JvmCountsIT {
   @MethodSource("jdks")
   void inTheJdksSynchronizedWrappersTheJvmCountsNoMoreThanTheTraceRecords(Path jdk) {
     jvmCountsNoMoreThanTheTraceRecords(jdk, "wrapper");
+  }
+
+  /**
+   * The same for threads printing to one {@code PrintStream}, whose blocks the agent weaves (on JDK
+   * 21 to 23 a plain {@code PrintStream} takes a lock of the JDK's own instead).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void printingThreadsContendOnTheStreamsRecordedMonitor(Path jdk) {
+    int v = ChildJvm.featureVersion(jdk);
+    assumeTrue(v < 21 || v > 23, "PrintStream locks without a monitor on JDK 21 to 23");
+    jvmCountsNoMoreThanTheTraceRecords(jdk, "printstream");
   }
 
   private void jvmCountsNoMoreThanTheTraceRecords(Path jdk, String mode) {

@@ -40,8 +40,9 @@ class OwnLockIT {
     List<String> inner = new ArrayList<>();
     for (Event e : t.eventsByStream.get(SyncTraces.stream(t, "main"))) {
       if (e.kind() != EventKind.LOCK_REQUEST
-          && e.kind() != EventKind.LOCK_ACQUIRED
-          && e.kind() != EventKind.LOCK_RELEASED) {
+              && e.kind() != EventKind.LOCK_ACQUIRED
+              && e.kind() != EventKind.LOCK_RELEASED
+          || t.printing(e)) {
         continue;
       }
       ObjectDef o = t.definitions.object(e.get(Field.OBJECT));

@@ -1,5 +1,7 @@
 package dev.weft.agentit.apps.sync;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,14 +11,16 @@ import java.util.Vector;
  * Four threads contend on one monitor for {@code MS} milliseconds: {@code HiddenMonitorApp MODE MS}
  * with MODE {@code jdk} (each adds to one {@code Vector}: the monitor is taken by synchronized
  * methods of a JDK class, which the agent does not weave), {@code wrapper} (each adds to one {@code
- * Collections.synchronizedList}: a JDK class whose synchronized blocks the agent weaves) or {@code
- * woven} (each enters a {@code synchronized} block of its own code, woven and recorded). Prints one
- * line that does not depend on the run.
+ * Collections.synchronizedList}: a JDK class whose synchronized blocks the agent weaves), {@code
+ * printstream} (each prints lines to one {@code PrintStream}, which JDK 17 and 24+ guard by
+ * synchronized blocks that the agent weaves) or {@code woven} (each enters a {@code synchronized}
+ * block of its own code, woven and recorded). Prints one line that does not depend on the run.
  */
 public final class HiddenMonitorApp {
   private static final int THREADS = 4;
   private static final Object MONITOR = new Object();
   private static long counter;
+  private static final PrintStream OUT = new PrintStream(OutputStream.nullOutputStream());
 
   public static void main(String[] args) throws Exception {
     String mode = args[0];
@@ -31,7 +35,9 @@ public final class HiddenMonitorApp {
                 long end = System.nanoTime() + ms * 1_000_000L;
                 int i = 0;
                 while (System.nanoTime() < end) {
-                  if (!mode.equals("woven")) {
+                  if (mode.equals("printstream")) {
+                    OUT.println(i);
+                  } else if (!mode.equals("woven")) {
                     list.add(i);
                     if (list.size() > 10_000) {
                       list.clear();
