@@ -127,12 +127,25 @@ public final class Monitors implements ConstructInstrumentation {
         target,
         (mv, access, name, descriptor, version) -> {
           ClassScan.Method m = methods.get(name + descriptor);
-          if (m == null) {
+          if (m == null || innerByteWrite(target, name, descriptor)) {
             return mv;
           }
           target.changed();
           return new MonitorMethod(mv, target, access, name, version, SyncMode.NONE, m.maxLocals);
         });
+  }
+
+  /**
+   * {@code PrintStream.write(int)}, {@code write(byte[])} and {@code write(byte[], int, int)}: the
+   * stream's own encoder calls them back while {@code print}, {@code println} or {@code format}
+   * holds the monitor already, a re-entry that cannot wait. Left unwoven, a line printed is one
+   * recorded monitor (three events), not two; a program writing bytes to the stream itself is not
+   * recorded.
+   */
+  private static boolean innerByteWrite(WeaveTarget target, String name, String descriptor) {
+    return target.internalName().equals("java/io/PrintStream")
+        && name.equals("write")
+        && (descriptor.startsWith("(I)") || descriptor.startsWith("([B"));
   }
 
   private static boolean wasRewritten(WeaveTarget target) {
