@@ -286,7 +286,11 @@ final class CriticalPath {
     pending[th].waitNs = 0;
   }
 
-  private void advance(int th, int node, byte kind, long t) {
+  /**
+   * Thread {@code th} was at {@code node} up to {@code t}, doing {@code kind} ({@link #WORK}: as
+   * {@link #work}; {@link #WAIT}: as {@link #waiting}; {@link #HAND_OVER}).
+   */
+  void advance(int th, int node, byte kind, long t) {
     long from = pos[th];
     if (from == Long.MIN_VALUE) {
       pos[th] = t;

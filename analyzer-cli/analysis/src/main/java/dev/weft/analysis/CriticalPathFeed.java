@@ -164,7 +164,7 @@ final class CriticalPathFeed {
       direct.work(th, node, t);
       return;
     }
-    put2(header(Op.WORK, th, node), t);
+    put2(header(WORK, th, node), t);
   }
 
   void waiting(int th, int node, long t) {
@@ -172,7 +172,7 @@ final class CriticalPathFeed {
       direct.waiting(th, node, t);
       return;
     }
-    put2(header(Op.WAITING, th, node), t);
+    put2(header(WAITING, th, node), t);
   }
 
   void waited(int th, int node, long t) {
@@ -328,7 +328,11 @@ final class CriticalPathFeed {
    * fewer than 2^24 threads), and an int (a call-path node, a slot, a handle) in bits 32–63.
    */
   private static long header(Op op, int th, int arg) {
-    return ((long) arg << 32) | ((long) th << 8) | op.code();
+    return header(op.code(), th, arg);
+  }
+
+  private static long header(int code, int th, int arg) {
+    return ((long) arg << 32) | ((long) th << 8) | code;
   }
 
   private void put2(long header, long value) {
@@ -446,16 +450,31 @@ final class CriticalPathFeed {
     for (int i = 0; i < size; ) {
       long h = ops[i];
       int code = (int) (h & 0xFF);
+      int th = (int) ((h >>> 8) & 0xFFFFFF);
+      int arg = (int) (h >>> 32);
+      if (code == WORK || code == WAITING) {
+        // Most operations, one per event (a thread's time since its previous one): applied here,
+        // without a call through Op and its vtable (on a 40 M-event lock trace, this
+        // thread took 2.08 s of CPU with them all called through it, 1.96 s so).
+        p.advance(th, arg, code == WORK ? CriticalPath.WORK : CriticalPath.WAIT, ops[i + 1]);
+        i += 2;
+        continue;
+      }
       if (code >= OPS.length) {
         throw new IllegalStateException("unknown critical-path operation " + code + " at " + i);
       }
       // A call through 19 implementations is never inlined: each operation is compiled on its
       // own, instead of all of them into this loop (one compilation of 70 KB of code, done twice).
-      i = OPS[code].apply(p, (int) ((h >>> 8) & 0xFFFFFF), (int) (h >>> 32), ops, i);
+      i = OPS[code].apply(p, th, arg, ops, i);
     }
   }
 
   private static final Op[] OPS = Op.values();
+
+  /** The codes of the two commonest operations, as constants for {@link #apply}. */
+  private static final int WORK = Op.WORK.code();
+
+  private static final int WAITING = Op.WAITING.code();
 
   /**
    * How the critical path's thread applies each operation: its code is its ordinal; {@code th} and
