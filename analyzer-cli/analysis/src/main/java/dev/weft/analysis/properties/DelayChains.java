@@ -130,10 +130,22 @@ final class DelayChains {
       this.kept = kept;
     }
 
-    /** The first stretch that ends after {@code t} (size when none does). */
+    /**
+     * The first stretch that ends after {@code t} (size when none does). A wait is charged soon
+     * after its causer's own waits: the answer is nearly always among the newest stretches, so the
+     * search steps back from the newest, doubling the step, and bisects only the last step.
+     */
     int firstEndingAfter(long t) {
-      int lo = 0;
+      // Ends only grow: to[hi] ends after t (hi = size: none known), to[lo - 1] does not (lo = 0).
       int hi = size;
+      int lo = 0;
+      for (int step = 1; hi - step >= 0; step <<= 1) {
+        if (to[hi - step] <= t) {
+          lo = hi - step + 1;
+          break;
+        }
+        hi -= step;
+      }
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
         if (to[mid] <= t) {
