@@ -730,13 +730,11 @@ final class CriticalPath {
    * thread's chain, and a boxed map was most of their cost.
    */
   private static Segment sumPerKey(Segment s) {
-    int entries = 0;
-    for (Segment x = s; x != null; x = x.prev) {
-      entries += x.keys.length;
-    }
-    LongIntMap index = new LongIntMap(entries);
-    long[] keys = new long[entries];
-    long[] ns = new long[entries];
+    // Sized for the distinct keys, which are far fewer than the entries (a few per thread and call
+    // path, against hundreds of segments): both grow when a chain has more.
+    LongIntMap index = new LongIntMap(16);
+    long[] keys = new long[16];
+    long[] ns = new long[16];
     int distinct = 0;
     long total = 0;
     for (Segment x = s; x != null; x = x.prev) {
@@ -744,6 +742,10 @@ final class CriticalPath {
         int at = index.get(x.keys[i]);
         if (at < 0) {
           at = distinct++;
+          if (at == keys.length) {
+            keys = Arrays.copyOf(keys, at * 2);
+            ns = Arrays.copyOf(ns, at * 2);
+          }
           index.put(x.keys[i], at);
           keys[at] = x.keys[i];
         }
