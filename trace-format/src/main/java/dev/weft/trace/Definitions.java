@@ -25,6 +25,13 @@ import java.util.zip.CRC32C;
  */
 public final class Definitions {
   private final Map<Integer, RegionDef> regions = new HashMap<>();
+
+  /**
+   * The regions again, by id, for the ids up to a few times their number (ids are handed out from 1
+   * up): the replay looks a region up per task created, where a boxed map lookup showed.
+   */
+  private RegionDef[] regionsById = new RegionDef[0];
+
   private final Map<Integer, ThreadDef> threads = new TreeMap<>();
   private final Map<Integer, ThreadDef> supplements = new TreeMap<>();
   private final Map<Integer, Integer> owners = new HashMap<>();
@@ -112,7 +119,26 @@ public final class Definitions {
       d.damage = e.getMessage();
       d.finishThreads();
     }
+    d.indexRegions();
     return d;
+  }
+
+  /** Fills {@link #regionsById} once the regions are read. */
+  private void indexRegions() {
+    int limit = Math.max(1024, 4 * regions.size());
+    int length = 0;
+    for (int id : regions.keySet()) {
+      if (id >= 0 && id < limit) {
+        length = Math.max(length, id + 1);
+      }
+    }
+    RegionDef[] byId = new RegionDef[length];
+    for (RegionDef r : regions.values()) {
+      if (r.id() >= 0 && r.id() < length) {
+        byId[r.id()] = r;
+      }
+    }
+    regionsById = byId;
   }
 
   private final List<String> strings = new ArrayList<>();
@@ -409,7 +435,8 @@ public final class Definitions {
   }
 
   public RegionDef region(int id) {
-    return regions.get(id);
+    RegionDef[] byId = regionsById;
+    return id >= 0 && id < byId.length ? byId[id] : regions.get(id);
   }
 
   public Collection<RegionDef> regions() {
