@@ -33,8 +33,18 @@ final class EventChecks {
   /** A virtual thread is mounted on this (carrier) stream. */
   private boolean mounted;
 
-  /** File offset where events written after the close would start (STREAM_END), or -1. */
-  private long lateFrom = -1;
+  /**
+   * File offset where events written after the close would start (STREAM_END), or {@link
+   * #NO_LATE_EVENTS}.
+   */
+  private long lateFrom = NO_LATE_EVENTS;
+
+  /**
+   * No offset: so that the per-event test is one comparison that a sound stream never passes. (A
+   * test of whether the offset was set passed at every stream's last block, mid-run: a trap in the
+   * reader's compiled loop, which was then compiled again.)
+   */
+  private static final long NO_LATE_EVENTS = Long.MAX_VALUE;
 
   /** End of the block {@link #lateFrom} lies in. */
   private long lateUntil;
@@ -90,12 +100,12 @@ final class EventChecks {
             + ", more than 32 bits";
       }
     }
-    if (lateFrom >= 0 && offset >= lateFrom) {
+    if (offset >= lateFrom) {
       // The first event after the end the close recorded, in the same block: written after the
       // close, so its time moved on. A zero delta there is a changed end marker, not an event. (A
       // later block may start with a DROPPED event, whose delta is 0.)
       boolean sameBlock = offset < lateUntil;
-      lateFrom = -1;
+      lateFrom = NO_LATE_EVENTS;
       if (sameBlock && delta == 0) {
         return "an event after the recorded end of the stream without a time";
       }
