@@ -14,7 +14,7 @@ public final class IdleTime extends ThreadTime {
   int forkNode;
   long workerStart;
   long workerExit;
-  int workerNode;
+  int workerNode = -1;
 
   IdleTime() {}
 

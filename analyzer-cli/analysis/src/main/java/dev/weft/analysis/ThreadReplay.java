@@ -254,20 +254,10 @@ final class ThreadReplay {
     if (e <= s) {
       return;
     }
-    IdleTime i = idle;
-    i.reset(r.cube, th.index, ROOT, s, e, e - s);
-    i.inFlight = 0;
-    i.timer = 0;
-    i.afterFork = 0;
-    i.forkNode = -1;
-    i.workerStart = start ? e - s : 0;
-    i.workerExit = start ? 0 : e - s;
-    i.workerNode = start ? r.tree.workerStart() : r.tree.workerExit();
-    out.idle(i);
-    rest(th, i, -1);
-    i.workerStart = 0;
-    i.workerExit = 0;
-    i.workerNode = -1;
+    idle.workerStart = start ? e - s : 0;
+    idle.workerExit = start ? 0 : e - s;
+    idle.workerNode = start ? r.tree.workerStart() : r.tree.workerExit();
+    dispatchIdle(th, e - s, 0, 0, 0, -1, s, e);
   }
 
   /**
@@ -310,6 +300,9 @@ final class ThreadReplay {
     idle.forkNode = forkNode;
     out.idle(idle);
     rest(th, idle, -1);
+    idle.workerStart = 0; // set by endStartOrExit for one dispatch
+    idle.workerExit = 0;
+    idle.workerNode = -1;
   }
 
   // ---- frames -----------------------------------------------------------------------------------
