@@ -18,6 +18,22 @@ final class LockReplay {
   private final LockTable locks = new LockTable();
   private final LockAcquisition acquisition = new LockAcquisition();
 
+  /**
+   * The slot of the request just finished by its LOCK_ACQUIRED, kept for the {@link #take} that
+   * follows at once (-1: none). Freeing it there, idle between the two, and adding it back in
+   * {@code take} was two map updates per acquisition for the same slot.
+   */
+  private int keptSlot = -1;
+
+  /** Frees the kept slot if it is idle: whatever comes next is not its take. */
+  private void flushKept() {
+    int l = keptSlot;
+    if (l >= 0) {
+      keptSlot = -1;
+      locks.releaseIfIdle(l);
+    }
+  }
+
   LockReplay(Replay replay) {
     this.r = replay;
     this.frames = replay.frames;
@@ -25,14 +41,20 @@ final class LockReplay {
   }
 
   void request(ThreadState th, long t, int region, long obj) {
+    flushKept();
     int l = locks.getOrAdd(obj);
     locks.waiters[l]++;
     int holder = locks.holder[l];
     boolean exclusiveByOther = holder >= 0 && holder != th.index;
     boolean byOther = exclusiveByOther || locks.shared[l] - ownShared(th, obj) > 0;
     int i = frames.push(th, F_LOCK, r.tree.child(th.currentNode(), region), region, t, obj, -1);
-    th.aux[i] = (exclusiveByOther ? 1 : 0) | (byOther ? 2 : 0);
+    // The slot stays this lock's while the request waits (it counts as a waiter): finish finds it
+    // here, without a lookup.
+    th.aux[i] = (exclusiveByOther ? 1 : 0) | (byOther ? 2 : 0) | ((long) l << AUX_SLOT_SHIFT);
   }
+
+  /** Where a request frame's {@code aux} keeps its lock slot, above its two flags. */
+  private static final int AUX_SLOT_SHIFT = 8;
 
   /** Shared holds of {@code obj} by {@code th}. */
   private static int ownShared(ThreadState th, long obj) {
@@ -50,8 +72,9 @@ final class LockReplay {
    * flags}) or not (the thread ended, or the trace, while it waited).
    */
   void finish(ThreadState th, int i, long t, int flags, boolean acquired) {
+    flushKept();
     long obj = th.obj[i];
-    int l = locks.get(obj);
+    int l = (int) (th.aux[i] >>> AUX_SLOT_SHIFT);
     LockAcquisition a = acquisition;
     a.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     a.object = obj;
@@ -81,7 +104,12 @@ final class LockReplay {
       a.lastExclusiveRelease = LockTable.NEVER;
       a.lastExclusiveReleaser = -1;
     }
-    ConstructKind kind = r.kindOf(obj, th.region[i]);
+    int objectKind = locks.objectKind[l];
+    if (objectKind < 0) {
+      objectKind = r.objectKindCode(obj);
+      locks.objectKind[l] = objectKind;
+    }
+    ConstructKind kind = r.kindOf(objectKind, th.region[i]);
     a.kind = kind;
     a.signalled =
         kind == ConstructKind.SEMAPHORE
@@ -130,7 +158,11 @@ final class LockReplay {
     frames.rest(th, a, th.stat[i]);
     if (l >= 0) {
       locks.waiterDone(l);
-      locks.releaseIfIdle(l);
+      if (acquired) {
+        keptSlot = l;
+      } else {
+        locks.releaseIfIdle(l);
+      }
     }
   }
 
@@ -156,9 +188,16 @@ final class LockReplay {
   /** A LOCK_ACQUIRED (after its request, if any, was finished): who holds the lock now. */
   void take(ThreadState th, long obj, int flags) {
     if ((flags & (LockFlags.FAILED | LockFlags.ABORTED)) != 0) {
+      flushKept();
       return;
     }
-    int l = locks.getOrAdd(obj);
+    int l = keptSlot;
+    if (l >= 0 && locks.id[l] == obj) {
+      keptSlot = -1;
+    } else {
+      flushKept();
+      l = locks.getOrAdd(obj);
+    }
     if ((flags & LockFlags.SHARED) != 0) {
       locks.shared[l]++;
       th.hold(obj, true);
@@ -203,6 +242,7 @@ final class LockReplay {
 
   /** The end of an object wait or condition await whose release was not recorded: re-takes it. */
   void retakeAfterWait(ThreadState th) {
+    flushKept();
     long lock = th.waitReleasedLock;
     retake(th, locks.getOrAdd(lock));
     th.waitRetaken = true;
@@ -215,6 +255,7 @@ final class LockReplay {
    * given up only when this thread holds it).
    */
   void giveUpForWait(ThreadState th, long t, long lock, int depth, boolean recorded) {
+    flushKept();
     int l = locks.get(lock);
     boolean holds = l >= 0 && locks.holder[l] == th.index;
     if (!recorded && !holds) {
@@ -235,6 +276,7 @@ final class LockReplay {
 
   /** A LOCK_RELEASED, whether or not this thread's stream shows it holding the lock. */
   void released(ThreadState th, long t, long obj) {
+    flushKept();
     int l = locks.get(obj);
     if (l < 0) {
       // No state: nobody waits for it. It was held since before the trace (or is a semaphore).

@@ -38,6 +38,9 @@ final class LockTable {
   int[][] releaseNodes = new int[16][];
   int[] releases = new int[16];
 
+  /** The lock object's kind code from the definitions ({@link Replay#objectKindCode}), or -1. */
+  int[] objectKind = new int[16];
+
   /** The most releases kept per lock while threads wait for it; older ones are dropped. */
   static final int RELEASES_KEPT = 256;
 
@@ -72,6 +75,7 @@ final class LockTable {
         releaseThreads = Arrays.copyOf(releaseThreads, cap);
         releaseNodes = Arrays.copyOf(releaseNodes, cap);
         releases = Arrays.copyOf(releases, cap);
+        objectKind = Arrays.copyOf(objectKind, cap);
       }
       i = size++;
     }
@@ -87,6 +91,7 @@ final class LockTable {
     lastExclusiveReleaser[i] = -1;
     lastReleaseSignal[i] = false;
     releases[i] = 0;
+    objectKind[i] = -1;
     slots.put(lock, i);
     return i;
   }

@@ -648,12 +648,22 @@ final class Replay implements PairMatcher.Listener {
 
   /** An object's kind: from its object definition, else from the call site of its event. */
   ConstructKind kindOf(long obj, int region) {
+    return kindOf(objectKindCode(obj), region);
+  }
+
+  /** The code of the kind the definitions give object {@code obj} ({@code UNKNOWN}'s if none). */
+  int objectKindCode(long obj) {
     int k = objectKinds.get(obj);
     if (k < 0) {
       ObjectDef def = defs.object(obj);
       k = def != null ? def.kind().code() : ConstructKind.UNKNOWN.code();
       objectKinds.put(obj, k);
     }
+    return k;
+  }
+
+  /** As {@link #kindOf(long, int)}, for an object whose {@link #objectKindCode} is {@code k}. */
+  ConstructKind kindOf(int k, int region) {
     if (k == ConstructKind.UNKNOWN.code()) {
       int rk = regionKinds.get(region);
       if (rk >= 0) {
