@@ -14,14 +14,15 @@
 #
 # THREADS defaults to 8, MIX to regions=4,locks=1,barriers=1,tasks=1 (see SyntheticTrace), EVENTS
 # to "10000000 100000000", ROUNDS to 1. The traces (about 70 MB and 700 MB) are deleted afterwards.
-# Needs /usr/bin/time (GNU time).
+# BENCH_HEAP (default "-Xmx1g -XX:+UseSerialGC", the collector ./weft analyses with) holds the JVM's
+# heap options. Needs /usr/bin/time (GNU time).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 threads="${1:-8}"
 mix="${2:-regions=4,locks=1,barriers=1,tasks=1}"
 java="${JAVA:-java}"
-heap="${BENCH_HEAP:--Xmx1g}"
+heap="${BENCH_HEAP:--Xmx1g -XX:+UseSerialGC}"
 
 (cd "$root" && mvn -B -q -pl benchmarks -am package -DskipTests)
 jar="$here/target/benchmarks.jar"
