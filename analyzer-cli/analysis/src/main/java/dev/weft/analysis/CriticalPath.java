@@ -700,16 +700,28 @@ final class CriticalPath {
     if (last == null) {
       return new PathPieces();
     }
+    return chainPieces(last, new PathPieces(Math.max(8, last.pieceCount)));
+  }
+
+  /** The pieces of the chain ending at {@code last}, oldest first, into {@code all} (emptied). */
+  private static PathPieces chainPieces(Segment last, PathPieces all) {
     Segment[] order = new Segment[last.depth];
     for (Segment s = last; s != null; s = s.prev) {
       order[s.depth - 1] = s;
     }
-    PathPieces all = new PathPieces(Math.max(8, last.pieceCount));
+    all.clear();
     for (Segment s : order) {
       all.append(s.pieces);
     }
     return all;
   }
+
+  /**
+   * Where folds gather a chain's pieces before coarsening them: reused, so that a fold allocates
+   * only the coarsened pieces it keeps, not room for all it read (folds run every few hundred
+   * snapshots of a chain of hand-overs).
+   */
+  private final PathPieces foldScratch = new PathPieces(4 * MAX_PIECES);
 
   /**
    * One segment for the chain ending at {@code s}: its on-path ns summed per key, its pieces
@@ -719,8 +731,9 @@ final class CriticalPath {
    */
   private Segment fold(Segment s) {
     Segment summed = sumPerKey(s);
-    PathPieces pieces = chainPieces(s);
-    pieces.coarsen(MAX_PIECES, ancestry());
+    PathPieces all = chainPieces(s, foldScratch);
+    all.coarsen(MAX_PIECES, ancestry());
+    PathPieces pieces = all.copy();
     return new Segment(null, summed.keys, summed.ns, summed.length, s.weight, pieces, s.end);
   }
 

@@ -56,6 +56,9 @@ final class PathPieces {
     }
   }
 
+  /** Pieces appended with a loop rather than {@code System.arraycopy}. */
+  private static final int SHORT_COPY = 8;
+
   void append(PathPieces other) {
     truncated += other.truncated;
     truncatedNs += other.truncatedNs;
@@ -67,10 +70,21 @@ final class PathPieces {
     // Within other, adjacent pieces were joined as they were added: only its first piece can join
     // this one's last; the rest is copied whole (folds append thousands of pieces at a time).
     add(other.keys[0], other.kinds[0], other.starts[0], other.ends[0]);
-    System.arraycopy(other.keys, 1, keys, size, n - 1);
-    System.arraycopy(other.kinds, 1, kinds, size, n - 1);
-    System.arraycopy(other.starts, 1, starts, size, n - 1);
-    System.arraycopy(other.ends, 1, ends, size, n - 1);
+    if (n <= SHORT_COPY) {
+      // A segment of a hand-over chain holds a few pieces: four arraycopy calls cost more than
+      // the copy (a fold appends hundreds of such segments).
+      for (int j = 1, at = size; j < n; j++, at++) {
+        keys[at] = other.keys[j];
+        kinds[at] = other.kinds[j];
+        starts[at] = other.starts[j];
+        ends[at] = other.ends[j];
+      }
+    } else {
+      System.arraycopy(other.keys, 1, keys, size, n - 1);
+      System.arraycopy(other.kinds, 1, kinds, size, n - 1);
+      System.arraycopy(other.starts, 1, starts, size, n - 1);
+      System.arraycopy(other.ends, 1, ends, size, n - 1);
+    }
     size += n - 1;
   }
 
