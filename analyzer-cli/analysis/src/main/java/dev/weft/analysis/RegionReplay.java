@@ -4,6 +4,9 @@ import static dev.weft.analysis.CallPathTree.ROOT;
 import static dev.weft.analysis.ThreadState.F_HELP;
 import static dev.weft.analysis.ThreadState.F_REGION;
 
+import dev.weft.trace.ConstructKind;
+import dev.weft.trace.RegionDef;
+
 /**
  * The replay of regions (ENTER..EXIT) and of helping (HELP_ENTER..EXIT): frames whose time is
  * execution at their call path. Their ends need nothing beyond the frame's pop, which the driver
@@ -28,12 +31,29 @@ final class RegionReplay {
     // Inside a frame (the common case): the new frame inherits its instance and region stat.
     th.push(
         F_REGION,
-        r.tree.child(th.node[top], region),
+        delegates(th, top, region) ? th.node[top] : r.tree.child(th.node[top], region),
         region,
         th.inst[top],
         th.stat[top],
         t,
         region);
+  }
+
+  /**
+   * Whether a submission at {@code region} entered directly inside the submission of frame {@code
+   * top} is that submission handed on: an executor that wraps another (Pekko's dispatcher, a
+   * context-propagating or instrumenting wrapper, a delegating {@code ExecutorService}) calls the
+   * wrapped one's {@code execute} or {@code submit} inside its own. It is one submission, so it
+   * keeps the outer call's call path (the one nearest the user's code, which also names the task it
+   * creates), not one frame per layer of wrapping.
+   */
+  private boolean delegates(ThreadState th, int top, int region) {
+    return th.kind[top] == F_REGION && submission(th.region[top]) && submission(region);
+  }
+
+  private boolean submission(int region) {
+    RegionDef def = r.defs().region(region);
+    return def != null && def.kind() == ConstructKind.EXECUTOR;
   }
 
   void helpEnter(ThreadState th, long t, int region) {

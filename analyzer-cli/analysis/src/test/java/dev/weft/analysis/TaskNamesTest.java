@@ -115,4 +115,49 @@ class TaskNamesTest {
     assertEquals(4 * 10, Check.atPath(r, "execution", call, task, call));
     assertEquals(0, Check.atPath(r, "execution", call, task, call, task));
   }
+
+  /**
+   * An executor that wraps another (Pekko's dispatcher over its fork-join pool, a context-passing
+   * wrapper) calls the wrapped one's execute inside its own: one submission, so the inner calls
+   * keep the outer call's path, and the task is named by the outer call site, not one frame per
+   * layer. A submission inside the task's run is a new one and gets a frame of its own.
+   */
+  @Test
+  void aSubmissionHandedOnByAWrappingExecutorKeepsTheOuterCallsPath(@TempDir Path tmp) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int outer = f.region("ExecutorService.execute", ConstructKind.EXECUTOR, 143);
+    int wrapper = f.region("ExecutorService.execute", ConstructKind.EXECUTOR, 263);
+    int inner = f.region("ExecutorService.execute", ConstructKind.EXECUTOR, 47);
+    int other = f.region("Work.run", ConstructKind.USER_REGION, 60);
+    int queue =
+        f.jdkRegion(
+            "ForkJoinTask.fork", ConstructKind.FORK_JOIN_TASK, "java.util.concurrent.ForkJoinPool");
+    f.pool(1, "dispatcher", 1);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter w = f.worker("w", 1, 0);
+    m.enter(100, outer);
+    m.enter(110, wrapper);
+    m.enter(130, inner);
+    m.taskCreate(160, queue, 1, 1);
+    m.exit(170, inner);
+    m.exit(180, wrapper);
+    m.exit(200, outer);
+    w.taskBegin(300, 1);
+    w.enter(310, other); // a region between: the submission inside it is its own
+    w.enter(320, outer);
+    w.taskCreate(330, queue, 2, 1);
+    w.exit(340, outer);
+    w.exit(350, other);
+    w.taskEnd(400, 1);
+    AnalysisResult r = Analyzer.analyze(f.close(500));
+    String call = TraceFixture.label("ExecutorService.execute", 143);
+    String task = TraceFixture.task(143);
+    assertEquals(100, Check.atPath(r, "execution", call));
+    assertEquals(
+        0, Check.atPath(r, "execution", call, TraceFixture.label("ExecutorService.execute", 263)));
+    assertEquals(60, Check.atPath(r, "execution", call, task));
+    String work = TraceFixture.label("Work.run", 60);
+    assertEquals(20, Check.atPath(r, "execution", call, task, work));
+    assertEquals(20, Check.atPath(r, "execution", call, task, work, call));
+  }
 }
