@@ -114,7 +114,7 @@ final class PrintCommand implements Callable<Integer> {
         line.append(" ms  ");
         String name = names.at(c.stream(), c.time());
         line.append(style.cyan(name));
-        pad(line, nameWidth - name.length() + 2);
+        pad(line, Math.max(2, nameWidth - name.length() + 2)); // a longer name still ends in a gap
         String kind = c.kind().id();
         line.append(style.bold(kind));
         if (c.kind().fieldCount() > 0) {

@@ -3,6 +3,9 @@ package dev.weft.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.trace.ClockDef;
+import dev.weft.trace.StreamWriter;
+import dev.weft.trace.TraceWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,6 +57,23 @@ class PrintCommandTest {
         out);
     assertTrue(out.contains("task_begin       task=0x77"), out);
     assertTrue(out.contains(TestTraces.WORKER + "  task_begin"), out);
+  }
+
+  /** A name longer than the name column (Pekko's dispatcher threads) still ends in a gap. */
+  @Test
+  void aLongThreadNameIsFollowedByAGap() throws Exception {
+    String name = "bench-pekko.actor.default-dispatcher-12";
+    Path dir = tmp.resolve("long");
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      StreamWriter t = w.openStream(1, name, 0, 0, 1000);
+      t.threadBegin(1000);
+      t.threadEnd(2000);
+      w.close(3000);
+    }
+    Cli.Result r = Cli.run("print", dir.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains(name + "  thread_begin"), r.out());
   }
 
   @Test
