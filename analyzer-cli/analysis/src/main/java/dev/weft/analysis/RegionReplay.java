@@ -4,9 +4,6 @@ import static dev.weft.analysis.CallPathTree.ROOT;
 import static dev.weft.analysis.ThreadState.F_HELP;
 import static dev.weft.analysis.ThreadState.F_REGION;
 
-import dev.weft.trace.ConstructKind;
-import dev.weft.trace.RegionDef;
-
 /**
  * The replay of regions (ENTER..EXIT) and of helping (HELP_ENTER..EXIT): frames whose time is
  * execution at their call path. Their ends need nothing beyond the frame's pop, which the driver
@@ -52,8 +49,7 @@ final class RegionReplay {
   }
 
   private boolean submission(int region) {
-    RegionDef def = r.defs().region(region);
-    return def != null && def.kind() == ConstructKind.EXECUTOR;
+    return TaskNames.isSubmission(r.defs().region(region));
   }
 
   void helpEnter(ThreadState th, long t, int region) {

@@ -1,5 +1,6 @@
 package dev.weft.analysis;
 
+import dev.weft.trace.ConstructKind;
 import dev.weft.trace.RegionDef;
 
 /**
@@ -27,6 +28,15 @@ public final class TaskNames {
       }
     }
     return true;
+  }
+
+  /**
+   * True when the region is an executor's submission call site ({@code execute}, {@code submit},
+   * {@code schedule}…). One entered directly inside another is that submission handed on by an
+   * executor wrapping another, and the outer one names the task.
+   */
+  public static boolean isSubmission(RegionDef r) {
+    return r != null && r.kind() == ConstructKind.EXECUTOR;
   }
 
   /**

@@ -369,7 +369,10 @@ final class ChromeTraceExporter {
     return false;
   }
 
-  /** The creation site if it is user code, else the innermost user code open on the thread. */
+  /**
+   * The creation site if it is user code, else the innermost user code open on the thread; of
+   * submissions entered directly one inside another (an executor wrapping another), the outermost.
+   */
   private RegionDef userSite(Track t, int region) {
     RegionDef r = defs.region(region);
     if (TaskNames.isUserCode(r)) {
@@ -377,10 +380,21 @@ final class ChromeTraceExporter {
     }
     for (int i = t.stack.size() - 1; i >= 0; i--) {
       if (t.stack.get(i).site != null) {
+        while (i > 0 && handedOn(t.stack.get(i), t.stack.get(i - 1))) {
+          i--;
+        }
         return t.stack.get(i).site;
       }
     }
     return r;
+  }
+
+  /** Whether region slice {@code inner} is a submission handed on by the one of {@code outer}. */
+  private static boolean handedOn(Slice inner, Slice outer) {
+    return inner.kind == Kind.REGION
+        && outer.kind == Kind.REGION
+        && TaskNames.isSubmission(inner.site)
+        && TaskNames.isSubmission(outer.site);
   }
 
   private Slice taskBegin(Track t, long time, long task) {

@@ -108,6 +108,15 @@ class ExportCommandTest {
     assertTrue(sortIndex.get("2") > sortIndex.get("1"), "pool workers after the others");
   }
 
+  /** A submission handed on by a wrapping executor: the task is named by the outer call. */
+  @Test
+  void aTaskSubmittedThroughAWrappingExecutorIsNamedByTheOuterCall() throws Exception {
+    trace = TestTraces.wrappedSubmission(tmp.resolve("wrapped"));
+    List<JsonNode> events = export();
+    assertEquals(1, slices(events, "task Demo.run:143").size(), events.toString());
+    assertTrue(slices(events, "task Demo.run:47").isEmpty());
+  }
+
   @Test
   void slicesForTasksLocksBarriersAndJoins() throws Exception {
     List<JsonNode> events = export();

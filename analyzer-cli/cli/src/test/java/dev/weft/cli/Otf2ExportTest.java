@@ -1,6 +1,7 @@
 package dev.weft.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -92,6 +93,20 @@ class Otf2ExportTest {
       assertTrue(
           all.contains("Ticks per Seconds: 1000000000, Global Offset: 1700000000000001000"), all);
     }
+  }
+
+  /** A submission handed on by a wrapping executor: the task is named by the outer call. */
+  @Test
+  void aTaskSubmittedThroughAWrappingExecutorIsNamedByTheOuterCall() throws Exception {
+    Path trace = TestTraces.wrappedSubmission(tmp.resolve("wrapped"));
+    Path out = tmp.resolve("wrapped.otf2");
+    Cli.Result r = Cli.run("export", trace.toString(), "--format", "otf2", "-o", out.toString());
+    assertEquals(0, r.exit(), r.toString());
+    Otf2Print.Output defs = Otf2Print.run(out.resolve("traces.otf2"), "-G");
+    assertEquals(0, defs.exit(), defs.err());
+    String all = String.join("\n", defs.lines());
+    assertTrue(all.contains("Name: \"task Demo.run:143\""), all);
+    assertFalse(all.contains("task Demo.run:47"), all);
   }
 
   /**

@@ -115,6 +115,49 @@ final class TestTraces {
     return dir;
   }
 
+  /**
+   * A submission handed on by an executor that wraps another: main's {@code execute} at
+   * Demo.java:143 calls one at :263, which calls one at :47, inside which the JDK records the
+   * task's creation (a fork in {@code ForkJoinPool}); a worker runs the task. Every output names
+   * the task by the outer call: {@code task Demo.run:143}.
+   */
+  static Path wrappedSubmission(Path dir) throws IOException {
+    try (TraceWriter w = TraceWriter.create(dir, TraceWriter.Options.defaults())) {
+      w.defineClock(new ClockDef(0, 1_700_000_000_000_000_000L, 1));
+      w.defineRegion(region(1, ConstructKind.EXECUTOR, "ExecutorService.execute", 143, 0));
+      w.defineRegion(region(2, ConstructKind.EXECUTOR, "ExecutorService.execute", 263, 0));
+      w.defineRegion(region(3, ConstructKind.EXECUTOR, "ExecutorService.execute", 47, 0));
+      w.defineRegion(
+          new RegionDef(
+              4,
+              ConstructKind.FORK_JOIN_TASK,
+              "ForkJoinTask.fork",
+              "java.util.concurrent.ForkJoinPool",
+              "",
+              "",
+              0,
+              0));
+      w.definePool(new PoolDef(1, ConstructKind.FORK_JOIN_POOL, "dispatcher", 1));
+      StreamWriter main = w.openStream(1, "main", 0, 0, 1000);
+      StreamWriter worker = w.openStream(21, "dispatcher-1", ThreadDef.DAEMON, 1, 1000);
+      main.threadBegin(1000);
+      main.enter(1100, 1);
+      main.enter(1200, 2);
+      main.enter(1300, 3);
+      main.taskCreate(1400, 4, TASK, 1);
+      main.exit(1500, 3);
+      main.exit(1600, 2);
+      main.exit(1700, 1);
+      main.threadEnd(3000);
+      worker.threadBegin(1000);
+      worker.taskBegin(2000, TASK);
+      worker.taskEnd(2500, TASK);
+      worker.threadEnd(3000);
+      w.close(4000);
+    }
+    return dir;
+  }
+
   private static RegionDef region(int id, ConstructKind kind, String name, int first, int last) {
     return new RegionDef(id, kind, name, "demo.Demo", "run", "Demo.java", first, last);
   }

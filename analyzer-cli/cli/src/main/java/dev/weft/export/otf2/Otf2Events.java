@@ -315,7 +315,8 @@ final class Otf2Events implements PairMatcher.Listener {
 
   /**
    * The creation site if it is user code, else the innermost user region, parallel region or task
-   * open on the thread (as the Chrome export names tasks).
+   * open on the thread; of submissions entered directly one inside another (an executor wrapping
+   * another), the outermost (as the Chrome export names tasks).
    */
   private RegionDef userSite(Location l, int site) {
     RegionDef r = defs.region(site);
@@ -327,10 +328,21 @@ final class Otf2Events implements PairMatcher.Listener {
       boolean code =
           o.scope() == Scope.REGION || o.scope() == Scope.PARALLEL || o.scope() == Scope.TASK;
       if (code && TaskNames.isUserCode(o.site())) { // code the user wrote, not a wait inside it
-        return o.site();
+        while (i > 0 && handedOn(l.stack.get(i), l.stack.get(i - 1))) {
+          i--;
+        }
+        return l.stack.get(i).site();
       }
     }
     return r;
+  }
+
+  /** Whether region {@code inner} is a submission handed on by the one of {@code outer}. */
+  private static boolean handedOn(Open inner, Open outer) {
+    return inner.scope() == Scope.REGION
+        && outer.scope() == Scope.REGION
+        && TaskNames.isSubmission(inner.site())
+        && TaskNames.isSubmission(outer.site());
   }
 
   private void beginTeam(Location l, long t) throws IOException {
