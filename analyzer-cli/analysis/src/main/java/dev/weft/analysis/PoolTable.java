@@ -1,8 +1,8 @@
 package dev.weft.analysis;
 
 import dev.weft.trace.Definitions;
-import dev.weft.trace.PoolDef;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Per-pool replay state: open regions, live tasks, tasks due later, and running totals of the time
@@ -10,7 +10,6 @@ import java.util.Arrays;
  * which any worker's idle stretch learns its overlap with each in O(1).
  */
 final class PoolTable {
-  private final Definitions defs;
   private final LongIntMap slots = new LongIntMap(16);
   int size;
   int[] id = new int[4];
@@ -31,8 +30,11 @@ final class PoolTable {
   int[][] workers = new int[4][];
   int[] workerCount = new int[4];
 
+  /** Pools' shown names by id ({@link PoolNames}). */
+  private final Map<Integer, String> names;
+
   PoolTable(Definitions defs) {
-    this.defs = defs;
+    this.names = PoolNames.of(defs);
   }
 
   /** The slot of pool {@code poolId}, created on first use; -1 for pool 0 (none). */
@@ -61,8 +63,7 @@ final class PoolTable {
     }
     s = size++;
     id[s] = poolId;
-    PoolDef def = defs.pool(poolId);
-    name[s] = def != null ? def.name() : "pool " + poolId;
+    name[s] = names.getOrDefault(poolId, "pool " + poolId);
     workers[s] = new int[4];
     lastChange[s] = Long.MIN_VALUE; // trace times may be negative (System.nanoTime)
     slots.put(poolId, s);

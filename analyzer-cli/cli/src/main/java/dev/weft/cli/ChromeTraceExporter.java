@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.analysis.PoolNames;
 import dev.weft.analysis.TaskNames;
 import dev.weft.export.ChromeFilter;
 import dev.weft.export.ChromeFilter.Kind;
@@ -197,6 +198,7 @@ final class ChromeTraceExporter {
   private void writeMetadata(ProcessDef p) throws IOException {
     String app = p == null || p.mainClass().isEmpty() ? "JVM" : p.mainClass();
     metadata("process_name", 0, "name", p == null ? app : app + " (pid " + p.pid() + ")");
+    Map<Integer, String> poolNames = PoolNames.of(defs);
     for (ThreadDef t : defs.threads()) {
       Track track = track(t.stream());
       if (!track.shown) {
@@ -204,8 +206,12 @@ final class ChromeTraceExporter {
       }
       String name = t.name();
       PoolDef pool = t.pool() == 0 ? null : defs.pool(t.pool());
-      if (pool != null && !name.startsWith(pool.name())) {
-        name = pool.name() + ": " + name; // the pool, where the thread's name does not say it
+      // The pool, where the thread's name does not say it: a pool shown by its workers' names
+      // (PoolNames) is said by every worker's name already.
+      if (pool != null
+          && pool.name().equals(poolNames.get(pool.id()))
+          && !name.startsWith(pool.name())) {
+        name = pool.name() + ": " + name;
       }
       metadata("thread_name", t.stream(), "name", name);
       // Pools as groups of adjacent tracks: threads outside pools first, then each pool's workers.

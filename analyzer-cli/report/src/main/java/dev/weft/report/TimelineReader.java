@@ -1,5 +1,6 @@
 package dev.weft.report;
 
+import dev.weft.analysis.PoolNames;
 import dev.weft.analysis.RunWindow;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
@@ -140,10 +141,11 @@ final class TimelineReader implements PairMatcher.Listener {
           java.util.Comparator.comparingLong(ThreadDef::javaId)
               .thenComparingInt(ThreadDef::stream));
     }
+    Map<Integer, String> poolNames = PoolNames.of(defs);
     for (Map.Entry<Integer, List<ThreadDef>> e : byPool.entrySet()) {
       int pool = e.getKey();
       PoolDef p = pool == 0 ? null : defs.pool(pool);
-      String name = pool == 0 ? "threads" : p == null ? "pool " + pool : p.name();
+      String name = pool == 0 ? "threads" : poolNames.getOrDefault(pool, "pool " + pool);
       String kind = p == null ? "" : p.kind().id();
       int parallelism = p == null ? 0 : p.parallelism();
       groups.add(

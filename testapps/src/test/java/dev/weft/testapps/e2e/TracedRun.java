@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.weft.analysis.AnalysisResult;
 import dev.weft.analysis.Analyzer;
+import dev.weft.analysis.PoolNames;
 import dev.weft.api.Weft;
 import dev.weft.cli.WeftCommand;
 import dev.weft.testapps.Main;
 import dev.weft.trace.Definitions;
 import dev.weft.trace.EventCursor;
 import dev.weft.trace.EventKind;
-import dev.weft.trace.PoolDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import dev.weft.trace.WaitKind;
@@ -177,10 +177,8 @@ final class TracedRun {
   private void readTrace() {
     try (Trace trace = Trace.open(traceDir)) {
       Definitions defs = trace.definitions();
-      Map<Integer, String> poolNames = new HashMap<>();
-      for (PoolDef p : defs.pools()) {
-        poolNames.put(p.id(), p.name());
-      }
+      // The pools as the analysis names them (PoolNames).
+      Map<Integer, String> poolNames = new HashMap<>(PoolNames.of(defs));
       Map<Integer, String> threadNames = new HashMap<>();
       for (ThreadDef t : defs.threads()) {
         threadNames.put(t.stream(), t.name());

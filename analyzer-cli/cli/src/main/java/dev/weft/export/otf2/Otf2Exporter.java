@@ -1,5 +1,6 @@
 package dev.weft.export.otf2;
 
+import dev.weft.analysis.PoolNames;
 import dev.weft.analysis.TaskNames;
 import dev.weft.trace.ClockDef;
 import dev.weft.trace.ConstructKind;
@@ -140,10 +141,11 @@ public final class Otf2Exporter {
     out.comm(1, "all threads", 3);
     teams.put(0, 1L);
     long next = 2;
+    Map<Integer, String> poolNames = PoolNames.of(defs);
     for (PoolDef pool : defs.pools()) {
       // Any thread may create a pool's tasks, and a task names its creator by its index in the
       // team: so every team has all threads; the workers are those with team begin/end events.
-      out.comm(next, pool.name(), 3);
+      out.comm(next, poolNames.get(pool.id()), 3);
       teams.put(pool.id(), next);
       next++;
     }
