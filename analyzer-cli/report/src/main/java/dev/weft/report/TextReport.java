@@ -12,8 +12,10 @@ import dev.weft.analysis.Results;
 import dev.weft.analysis.TimeText;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -401,15 +403,22 @@ public final class TextReport {
             "");
       }
       long total = Math.max(1, p.severityNs());
-      int shown = 0;
+      List<AnalysisResult.PathLatency> rows = new ArrayList<>();
       int hidden = 0;
       for (AnalysisResult.PathLatency pl : l.byCallpath()) {
-        if (shown >= MAX_CHILDREN && pl.totalNs() * 100 <= total) {
+        if (rows.size() >= MAX_CHILDREN && pl.totalNs() * 100 <= total) {
           hidden++;
           continue;
         }
-        shown++;
-        String label = "created at " + foldedLabel(pl.path()) + " (" + pl.pool() + ")";
+        rows.add(pl);
+      }
+      List<String> paths =
+          distinctLabels(
+              rows.stream().map(AnalysisResult.PathLatency::path).toList(),
+              rows.stream().map(AnalysisResult.PathLatency::pool).toList());
+      for (int i = 0; i < rows.size(); i++) {
+        AnalysisResult.PathLatency pl = rows.get(i);
+        String label = "created at " + paths.get(i) + " (" + pl.pool() + ")";
         nameRow(
             b,
             "     ",
@@ -448,13 +457,55 @@ public final class TextReport {
 
   /** The innermost frames of a call path, recursion folded, for one line. */
   static String foldedLabel(List<String> path) {
+    return foldedLabel(path, 2);
+  }
+
+  /**
+   * {@link #foldedLabel}s of {@code paths}, each with as many more frames as it takes for rows of
+   * the same {@code key} (a pool) not to read alike: two paths that end in the same two frames
+   * would otherwise print as one.
+   */
+  static List<String> distinctLabels(List<List<String>> paths, List<String> keys) {
+    int[] depth = new int[paths.size()];
+    Arrays.fill(depth, 2);
+    List<String> labels = new ArrayList<>();
+    for (List<String> path : paths) {
+      labels.add(foldedLabel(path, 2));
+    }
+    for (boolean again = true; again; ) {
+      again = false;
+      Map<String, Integer> first = new HashMap<>();
+      for (int i = 0; i < labels.size(); i++) {
+        String key = keys.get(i) + "\n" + labels.get(i);
+        Integer j = first.putIfAbsent(key, i);
+        if (j != null) {
+          again |= deepen(paths, depth, labels, i) | deepen(paths, depth, labels, j);
+        }
+      }
+    }
+    return labels;
+  }
+
+  /** Shows one more frame of path {@code i}, if it has one; whether it had. */
+  private static boolean deepen(List<List<String>> paths, int[] depth, List<String> labels, int i) {
+    String more = foldedLabel(paths.get(i), depth[i] + 1);
+    if (more.equals(labels.get(i))) {
+      return false;
+    }
+    depth[i]++;
+    labels.set(i, more);
+    return true;
+  }
+
+  /** The innermost {@code frames} frames of a call path, recursion folded, for one line. */
+  private static String foldedLabel(List<String> path, int frames) {
     if (path.isEmpty()) {
       return "(outside traced regions)";
     }
-    List<CallPathFolding.Frame> frames = CallPathFolding.fold(path);
-    int from = Math.max(0, frames.size() - 2);
+    List<CallPathFolding.Frame> folded = CallPathFolding.fold(path);
+    int from = Math.max(0, folded.size() - frames);
     List<String> labels = new ArrayList<>();
-    for (CallPathFolding.Frame f : frames.subList(from, frames.size())) {
+    for (CallPathFolding.Frame f : folded.subList(from, folded.size())) {
       labels.add(f.label());
     }
     return (from > 0 ? "… › " : "") + String.join(" › ", labels);
