@@ -208,14 +208,19 @@ public final class TextReport {
       b.append("   call paths (exclusive, inclusive along the call tree):\n");
       callTree(b, p, r.timeNs());
       b.append("   threads:\n");
+      List<ThreadSeverity> threads = p.byThread();
+      int column =
+          threadColumn(
+              threads.subList(0, Math.min(MAX_THREADS, threads.size())).stream()
+                  .map(ThreadSeverity::thread)
+                  .toList());
       int shown = 0;
-      for (ThreadSeverity t : p.byThread()) {
+      for (ThreadSeverity t : threads) {
         if (shown++ == MAX_THREADS) {
-          b.append(
-              String.format(Locale.ROOT, "     ... %d more%n", p.byThread().size() - MAX_THREADS));
+          b.append(String.format(Locale.ROOT, "     ... %d more%n", threads.size() - MAX_THREADS));
           break;
         }
-        threadRow(b, t.thread(), duration(t.severityNs()), pct(t.severityNs(), r.timeNs()));
+        threadRow(b, column, t.thread(), duration(t.severityNs()), pct(t.severityNs(), r.timeNs()));
       }
       wrap(b, "   ", "what to do: " + Advice.of(p, r));
       b.append('\n');
@@ -304,12 +309,14 @@ public final class TextReport {
             pct(cp.lengthNs(), run),
             duration(run)));
     b.append("   threads (time on the path):\n");
+    int column =
+        threadColumn(cp.byThread().stream().map(AnalysisResult.CriticalThread::thread).toList());
     int shown = 0;
     for (AnalysisResult.CriticalThread t : cp.byThread()) {
       if (shown++ >= MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
         break;
       }
-      threadRow(b, t.thread(), duration(t.ns()), pct(t.ns(), cp.lengthNs()));
+      threadRow(b, column, t.thread(), duration(t.ns()), pct(t.ns(), cp.lengthNs()));
     }
     wrap(
         b,
@@ -663,8 +670,23 @@ public final class TextReport {
   }
 
   /** A thread's row: name, time and share; a long name gets a line of its own. */
-  private void threadRow(StringBuilder b, String thread, String ns, String share) {
-    nameRow(b, "     ", thread, 30, String.format(Locale.ROOT, " %12s %8s", ns, share), "");
+  /** The width of a thread's row's figures after its name ({@code " %12s %8s"}). */
+  private static final int THREAD_FIGURES = 1 + 12 + 1 + 8;
+
+  /**
+   * The name column of a list of threads' rows: 30, or the longest name's length when that still
+   * leaves the figures room on the line, so that the figures of every row line up.
+   */
+  private int threadColumn(List<String> names) {
+    int longest = 30;
+    for (String n : names) {
+      longest = Math.max(longest, n.length());
+    }
+    return Math.min(longest, Math.max(30, width - 5 - THREAD_FIGURES));
+  }
+
+  private void threadRow(StringBuilder b, int column, String thread, String ns, String share) {
+    nameRow(b, "     ", thread, column, String.format(Locale.ROOT, " %12s %8s", ns, share), "");
   }
 
   /**

@@ -92,4 +92,59 @@ class TextReportWidthTest {
     int clamped = Math.max(TextReport.MIN_WIDTH, Math.min(TextReport.MAX_WIDTH, width));
     assertEquals(TextReport.render(r, clamped), TextReport.render(r, width));
   }
+
+  /**
+   * Thread names longer than the usual column (Pekko's dispatcher threads) widen it for the whole
+   * list, so that every row's figures stand in one column.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {80, 132})
+  void longThreadNamesKeepTheFiguresInOneColumn(int width) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("n"));
+    int site = f.region("synchronized", ConstructKind.MONITOR, 12);
+    f.object(9, ConstructKind.MONITOR, 0);
+    String[] names = {
+      "bench-pekko.actor.default-dispatcher-3", "bench-pekko.actor.default-dispatcher-11", "main"
+    };
+    StreamWriter[] w = new StreamWriter[names.length];
+    for (int i = 0; i < names.length; i++) {
+      w[i] = f.thread(names[i], 0);
+    }
+    w[0].lockRequest(100, site, 9);
+    w[0].lockAcquired(100, 9, 0);
+    for (int i = 1; i < names.length; i++) {
+      w[i].lockRequest(110, site, 9);
+    }
+    w[0].lockReleased(400, 9);
+    w[1].lockAcquired(400, 9, 0);
+    w[1].lockReleased(700, 9);
+    w[2].lockAcquired(700, 9, 0);
+    w[2].lockReleased(800, 9);
+    String text = TextReport.render(Analyzer.analyze(f.close(1000)), width);
+    // Each list's rows end in their share, right-aligned: rows of one list are of one length.
+    int lists = 0;
+    int length = -1;
+    for (String line : text.split("\n")) {
+      boolean row = line.startsWith("     ") && line.endsWith("%") && startsWithName(line, names);
+      if (!row) {
+        length = -1;
+        continue;
+      }
+      if (length < 0) {
+        lists++;
+        length = line.length();
+      }
+      assertEquals(length, line.length(), text);
+    }
+    assertTrue(lists >= 2, text);
+  }
+
+  private static boolean startsWithName(String line, String[] names) {
+    for (String n : names) {
+      if (line.startsWith("     " + n + " ")) {
+        return true;
+      }
+    }
+    return false;
+  }
 }
