@@ -74,6 +74,7 @@ final class LockReplay {
   void finish(ThreadState th, int i, long t, int flags, boolean acquired) {
     flushKept();
     long obj = th.obj[i];
+    // The request's slot: it is this lock's while the request counts as a waiter (see request).
     int l = (int) (th.aux[i] >>> AUX_SLOT_SHIFT);
     LockAcquisition a = acquisition;
     a.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
@@ -87,23 +88,15 @@ final class LockReplay {
       a.heldByOther = true;
       a.heldExclusivelyByOther = true;
     }
-    if (l >= 0) {
-      a.lastRelease = locks.lastRelease[l];
-      a.lastReleaser = locks.lastReleaser[l];
-      a.releaserNode = locks.releaseNode[l];
-      a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
-      a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
-      a.releases = locks.releases[l];
-      a.releaseTimes = locks.releaseTimes[l];
-      a.releaseThreads = locks.releaseThreads[l];
-      a.releaseNodes = locks.releaseNodes[l];
-    } else {
-      a.releases = 0;
-      a.lastRelease = LockTable.NEVER;
-      a.lastReleaser = -1;
-      a.lastExclusiveRelease = LockTable.NEVER;
-      a.lastExclusiveReleaser = -1;
-    }
+    a.lastRelease = locks.lastRelease[l];
+    a.lastReleaser = locks.lastReleaser[l];
+    a.releaserNode = locks.releaseNode[l];
+    a.lastExclusiveRelease = locks.lastExclusiveRelease[l];
+    a.lastExclusiveReleaser = locks.lastExclusiveReleaser[l];
+    a.releases = locks.releases[l];
+    a.releaseTimes = locks.releaseTimes[l];
+    a.releaseThreads = locks.releaseThreads[l];
+    a.releaseNodes = locks.releaseNodes[l];
     int objectKind = locks.objectKind[l];
     if (objectKind < 0) {
       objectKind = r.objectKindCode(obj);
@@ -113,11 +106,10 @@ final class LockReplay {
     a.kind = kind;
     a.signalled =
         kind == ConstructKind.SEMAPHORE
-            && l >= 0
             && locks.lastReleaseSignal[l]
             && a.lastRelease > a.start()
             && a.lastReleaser != th.index;
-    if (!acquired && l >= 0 && kind != ConstructKind.SEMAPHORE && heldByOtherNow(th, l, obj)) {
+    if (!acquired && kind != ConstructKind.SEMAPHORE && heldByOtherNow(th, l, obj)) {
       // Still waiting where its wait ends (the run ended, or the acquisition is missing) while
       // another thread holds the lock: it was waiting for that holder, whatever releases came in
       // between. (A holder whose stream ended before its release is still the holder: no release
@@ -150,19 +142,17 @@ final class LockReplay {
       r.waits.end(family, kind.id(), th.index, th.start[i], t, obj, blocker);
     }
     long waited = th.accum[i] - a.unclaimed();
-    if (acquired && waited > 0 && l >= 0) {
+    if (acquired && waited > 0) {
       r.critical.lockHandOver(th.index, th.node[i], l, a.lastReleaser, a.lastRelease, t);
     } else {
       r.critical.waited(th.index, th.node[i], t);
     }
     frames.rest(th, a, th.stat[i]);
-    if (l >= 0) {
-      locks.waiterDone(l);
-      if (acquired) {
-        keptSlot = l;
-      } else {
-        locks.releaseIfIdle(l);
-      }
+    locks.waiterDone(l);
+    if (acquired) {
+      keptSlot = l;
+    } else {
+      locks.releaseIfIdle(l);
     }
   }
 
