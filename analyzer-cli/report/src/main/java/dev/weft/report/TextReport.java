@@ -309,20 +309,22 @@ public final class TextReport {
             pct(cp.lengthNs(), run),
             duration(run)));
     b.append("   threads (time on the path):\n");
-    int column =
-        threadColumn(cp.byThread().stream().map(AnalysisResult.CriticalThread::thread).toList());
-    int shown = 0;
+    List<AnalysisResult.CriticalThread> rows = new ArrayList<>();
     for (AnalysisResult.CriticalThread t : cp.byThread()) {
-      if (shown++ >= MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
+      if (rows.size() >= MAX_THREADS && t.ns() * 100 <= cp.lengthNs()) {
         break;
       }
+      rows.add(t);
+    }
+    int column = threadColumn(rows.stream().map(AnalysisResult.CriticalThread::thread).toList());
+    for (AnalysisResult.CriticalThread t : rows) {
       threadRow(b, column, t.thread(), duration(t.ns()), pct(t.ns(), cp.lengthNs()));
     }
     wrap(
         b,
         "   ",
         "call paths (time on the path; what if balanced: how much shorter the path gets)");
-    shown = 0;
+    int shown = 0;
     int hidden = 0;
     for (AnalysisResult.CriticalCallPath c : cp.byCallpath()) {
       if (shown >= MAX_CHILDREN && c.ns() * 100 <= cp.lengthNs()) {
@@ -669,9 +671,11 @@ public final class TextReport {
     return " ".repeat(Math.max(0, Math.min(2 * depth, width - 14 - 24)));
   }
 
-  /** A thread's row: name, time and share; a long name gets a line of its own. */
-  /** The width of a thread's row's figures after its name ({@code " %12s %8s"}). */
-  private static final int THREAD_FIGURES = 1 + 12 + 1 + 8;
+  /** A thread's row's figures after its name: time and share. */
+  private static final String THREAD_FIGURES = " %12s %8s";
+
+  private static final int THREAD_FIGURES_WIDTH =
+      String.format(Locale.ROOT, THREAD_FIGURES, "", "").length();
 
   /**
    * The name column of a list of threads' rows: 30, or the longest name's length when that still
@@ -682,11 +686,12 @@ public final class TextReport {
     for (String n : names) {
       longest = Math.max(longest, n.length());
     }
-    return Math.min(longest, Math.max(30, width - 5 - THREAD_FIGURES));
+    return Math.min(longest, Math.max(30, width - 5 - THREAD_FIGURES_WIDTH));
   }
 
+  /** A thread's row: name, time and share; a long name gets a line of its own. */
   private void threadRow(StringBuilder b, int column, String thread, String ns, String share) {
-    nameRow(b, "     ", thread, column, String.format(Locale.ROOT, " %12s %8s", ns, share), "");
+    nameRow(b, "     ", thread, column, String.format(Locale.ROOT, THREAD_FIGURES, ns, share), "");
   }
 
   /**
