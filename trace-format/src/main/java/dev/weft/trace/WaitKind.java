@@ -63,6 +63,13 @@ public final class WaitKind {
    */
   public static final int THREAD_START = 13;
 
+  /**
+   * A {@code java.util.Timer}'s thread waiting until the first of its scheduled tasks comes due:
+   * idle, waiting for a time, as a scheduled executor's worker waiting for a delayed task. (Its
+   * wait for a task while none is scheduled is {@link #NEXT_TASK}.)
+   */
+  public static final int TIMER_DUE = 14;
+
   private WaitKind() {}
 
   /**
@@ -90,10 +97,10 @@ public final class WaitKind {
 
   /**
    * Whether a thread waiting with this kind is idle, waiting for work to come rather than held up
-   * by anything the program does: {@link #networkIdle} or {@link #NEXT_TASK}.
+   * by anything the program does: {@link #networkIdle}, {@link #NEXT_TASK} or {@link #TIMER_DUE}.
    */
   public static boolean idle(long kind) {
-    return networkIdle(kind) || kind == NEXT_TASK;
+    return networkIdle(kind) || kind == NEXT_TASK || kind == TIMER_DUE;
   }
 
   /** The lower_snake_case name of a wait kind code. */
@@ -125,6 +132,8 @@ public final class WaitKind {
         return "next_task";
       case THREAD_START:
         return "thread_start";
+      case TIMER_DUE:
+        return "timer_due";
       default:
         return "wait_" + kind;
     }

@@ -11,6 +11,7 @@ import dev.weft.agent.constructs.ForkJoinSites;
 import dev.weft.agent.constructs.ForkJoinTasks;
 import dev.weft.agent.constructs.FutureSites;
 import dev.weft.agent.constructs.JdkSelectorLoops;
+import dev.weft.agent.constructs.JdkTimerThreads;
 import dev.weft.agent.constructs.Monitors;
 import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
@@ -64,6 +65,7 @@ public final class Constructs {
         new CountDownLatches(),
         new Waits(),
         new Conditions(),
+        new JdkTimerThreads(),
         new Synchronizers(),
         new BlockingQueues(),
         new NetworkWaits(),

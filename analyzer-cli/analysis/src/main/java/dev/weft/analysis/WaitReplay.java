@@ -125,7 +125,7 @@ final class WaitReplay {
       String family =
           WaitKind.network(w.waitKind)
               ? "network"
-              : w.waitKind == WaitKind.NEXT_TASK
+              : w.waitKind == WaitKind.NEXT_TASK || w.waitKind == WaitKind.TIMER_DUE
                   ? "idle"
                   : w.waitKind == WaitKind.THREAD_START ? "thread" : "condition";
       r.waits.end(family, WaitKind.name(w.waitKind), th.index, th.start[i], t, 0, -1);

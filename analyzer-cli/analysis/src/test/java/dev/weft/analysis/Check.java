@@ -30,7 +30,6 @@ final class Check {
     return property(r, id).thread(thread);
   }
 
-  /** Exclusive severity of a property at one call path (labels from the outermost). */
   /** The severity of property {@code id} summed over the threads whose names start so. */
   static long onThreadsStartingWith(AnalysisResult r, String id, String prefix) {
     long sum = 0;
@@ -42,6 +41,7 @@ final class Check {
     return sum;
   }
 
+  /** Exclusive severity of a property at one call path (labels from the outermost). */
   static long atPath(AnalysisResult r, String id, String... path) {
     for (CallPathSeverity c : property(r, id).byCallpath()) {
       if (c.path().equals(List.of(path))) {

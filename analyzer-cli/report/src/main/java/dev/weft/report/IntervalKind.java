@@ -49,10 +49,11 @@ public enum IntervalKind {
   SPIN("spin", "spin wait", "#000000", "spin_wait"),
   /**
    * {@code Thread.sleep}: a {@code wait_enter .. wait_exit} of the sleep kind; waits for no one.
-   * Also a pool worker waiting for its next task (kind next_task): idle, as a JDK pool's worker
+   * Also a pool worker waiting for its next task (kind next_task) and a {@code java.util.Timer}'s
+   * thread waiting for its next task to come due (kind timer_due): idle, as a JDK pool's worker
    * between tasks, which is not drawn at all.
    */
-  SLEEP("sleep", "sleep, or idle waiting for a task", "#BBBBBB", "task_queue_idle"),
+  SLEEP("sleep", "sleep, or idle waiting for a task", "#BBBBBB", "task_queue_idle", "timer_idle"),
   /**
    * A lock held: {@code lock_acquired .. lock_released} (outermost acquisition of a re-entrant
    * lock). Drawn as a strip under the thread's activity, not as an activity of its own, so it is

@@ -250,7 +250,7 @@ final class TimelineReader implements PairMatcher.Listener {
           return; // a thread's start, some microseconds: shown by its caller's interval
         }
         int drawn =
-            kind == WaitKind.SLEEP || kind == WaitKind.NEXT_TASK
+            kind == WaitKind.SLEEP || kind == WaitKind.NEXT_TASK || kind == WaitKind.TIMER_DUE
                 ? SLEEP
                 : WaitKind.network(kind) ? NETWORK : WAIT;
         push(track, drawn, key, t, waitLabel((int) key, kind));

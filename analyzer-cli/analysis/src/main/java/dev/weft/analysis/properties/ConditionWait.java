@@ -58,8 +58,8 @@ public final class ConditionWait extends Property {
     int kind = wait.waitKind();
     if (kind == WaitKind.SLEEP
         || kind == WaitKind.YIELD
-        || kind == WaitKind.NEXT_TASK
         || kind == WaitKind.THREAD_START
+        || WaitKind.idle(kind)
         || WaitKind.network(kind)) {
       return;
     }
