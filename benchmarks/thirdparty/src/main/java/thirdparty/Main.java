@@ -1,10 +1,10 @@
 package thirdparty;
 
-/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava or pekko. */
+/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava, pekko or vertx. */
 public final class Main {
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: Main h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko [scale]");
+      System.err.println("usage: Main h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx [scale]");
       System.exit(2);
     }
     double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
@@ -22,6 +22,7 @@ public final class Main {
       case "ejml" -> EjmlWorkload.run(scale);
       case "rxjava" -> RxJavaWorkload.run(scale);
       case "pekko" -> PekkoWorkload.run(scale);
+      case "vertx" -> VertxWorkload.run(scale);
       default -> {
         System.err.println("unknown workload " + args[0]);
         System.exit(2);
