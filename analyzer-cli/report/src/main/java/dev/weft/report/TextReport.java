@@ -619,14 +619,19 @@ public final class TextReport {
     }
   }
 
+  /**
+   * The regions that lost most (sorted so by the analysis). One that lost nothing is not shown,
+   * whatever its summed busy times: time is lost per instance, and members busy in different
+   * instances (each counting a latch down once) waited for nobody.
+   */
   private void regions(StringBuilder b, AnalysisResult r) {
-    if (r.regions().isEmpty()) {
+    if (r.regions().isEmpty() || r.regions().get(0).lostNs() <= 0) {
       return;
     }
     wrap(b, "", "Most imbalanced regions (time lost = sum over the team of max busy - own busy)");
     int shown = 0;
     for (RegionResult g : r.regions()) {
-      if (shown++ == MAX_REGIONS) {
+      if (shown++ == MAX_REGIONS || g.lostNs() <= 0) {
         break;
       }
       wrap(

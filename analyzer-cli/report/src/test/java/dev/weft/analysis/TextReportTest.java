@@ -7,6 +7,8 @@ import dev.weft.report.TextReport;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.StreamWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,5 +52,46 @@ class TextReportTest {
       assertTrue(text.contains("lock" + k + " @ Main.java:" + (50 + k)), text);
     }
     assertFalse(text.contains("smaller"), text);
+  }
+
+  /**
+   * Regions in which nothing was lost (a latch counted down once by each of two threads, one
+   * instance each: nobody waited for anybody) are not listed as imbalanced, however different the
+   * members' summed busy times; the JSON keeps them.
+   */
+  @Test
+  void regionsThatLostNothingAreNotListedAsImbalanced() {
+    AnalysisResult r = Analyzer.analyze(TraceFixture.rotatingStraggler(tmp.resolve("t")));
+    AnalysisResult.RegionResult lostSome = r.regions().get(0);
+    assertTrue(lostSome.lostNs() > 0, r.regions().toString());
+    AnalysisResult.RegionResult lostNothing =
+        new AnalysisResult.RegionResult(
+            "CountDownLatch.countDown",
+            "SingleThreadEventExecutor.java:1278",
+            3,
+            Map.of("event-loop", 390_000_000L, "acceptor", 470_000L),
+            1.996,
+            0);
+    String text = TextReport.render(withRegions(r, List.of(lostSome, lostNothing)));
+    assertTrue(text.contains("Most imbalanced regions"), text);
+    assertTrue(text.contains(lostSome.name() + " @ " + lostSome.location()), text);
+    assertFalse(text.contains("CountDownLatch.countDown"), text);
+
+    String none = TextReport.render(withRegions(r, List.of(lostNothing)));
+    assertFalse(none.contains("Most imbalanced regions"), none);
+  }
+
+  private static AnalysisResult withRegions(
+      AnalysisResult r, List<AnalysisResult.RegionResult> regions) {
+    return new AnalysisResult(
+        r.format(),
+        r.status(),
+        r.statusDetail(),
+        r.trace(),
+        r.timeNs(),
+        r.properties(),
+        regions,
+        r.notes(),
+        r.criticalPath());
   }
 }
