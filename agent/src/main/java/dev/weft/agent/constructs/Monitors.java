@@ -71,10 +71,13 @@ public final class Monitors implements ConstructInstrumentation {
    * every method a block on the wrapper's mutex; and {@code PrintStream}, whose {@code print},
    * {@code println} and {@code write} hold the stream's monitor while they write (threads printing
    * to {@code System.out} queue there; on JDK 21 to 23 a {@code PrintStream} of that exact class
-   * takes a lock of the JDK's own instead, which stays unrecorded). Their blocks are woven as an
-   * application class's (a retransformation changes no modifier). The JDK's synchronized methods
-   * ({@code Hashtable}, {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be
-   * taken away from a class loaded before the agent, and inside them the wait is over.
+   * takes a lock of the JDK's own instead, which stays unrecorded); and the selectors, whose
+   * wake-up lock the threads calling {@code wakeup()} and the selecting thread (clearing the
+   * wake-up after its select) contend on, an event loop behind the threads that hand it work (one
+   * class per OS; those absent are never loaded). Their blocks are woven as an application class's
+   * (a retransformation changes no modifier). The JDK's synchronized methods ({@code Hashtable},
+   * {@code Vector}, {@code StringBuffer}) are not: their modifier cannot be taken away from a class
+   * loaded before the agent, and inside them the wait is over.
    */
   private static final Set<String> JDK_BLOCKS =
       Set.of(
@@ -87,7 +90,10 @@ public final class Monitors implements ConstructInstrumentation {
           "java/util/Collections$SynchronizedMap",
           "java/util/Collections$SynchronizedSortedMap",
           "java/util/Collections$SynchronizedNavigableMap",
-          "java/io/PrintStream");
+          "java/io/PrintStream",
+          "sun/nio/ch/EPollSelectorImpl",
+          "sun/nio/ch/KQueueSelectorImpl",
+          "sun/nio/ch/WindowsSelectorImpl");
 
   @Override
   public Family family() {

@@ -3,6 +3,7 @@ package dev.weft.analysis;
 import static dev.weft.cli.ChildJvms.traceApp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weft.analysis.apps.HiddenMonitorApp;
 import dev.weft.report.TextReport;
@@ -83,6 +84,39 @@ class HiddenMonitorIT {
       }
       assertTrue(
           inWrapper > 0, "the contention is recorded inside the wrapper\n" + TextReport.render(r));
+    }
+  }
+
+  /**
+   * Threads waking a selector up contend with each other and with the selecting thread for the
+   * selector's wake-up lock, inside the JDK ({@code EPollSelectorImpl}'s {@code wakeup} and {@code
+   * clearInterrupt}, after the select, inside the select the event loop's call site records): the
+   * contention is recorded there, and nothing is left for the JVM's count to point at.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void theSelectorsWakeUpLockIsRecorded(Path jdk) throws Exception {
+    assumeTrue(System.getProperty("os.name").startsWith("Linux"), "EPollSelectorImpl on Linux");
+    for (int run = 0; run < 3; run++) {
+      AnalysisResult r = analyze(jdk, "selector", tmp.resolve("selector-" + run));
+      String facts = "run " + run + "\n" + TextReport.render(r);
+      assertEquals(List.of(), jvmNotes(r), facts);
+      long inSelector = 0;
+      long loopInSelect = 0;
+      for (AnalysisResult.CallPathSeverity c :
+          Check.property(r, "monitor_contention").byCallpath()) {
+        List<String> path = c.path();
+        if (!path.isEmpty()
+            && path.get(path.size() - 1).startsWith("synchronized @ EPollSelectorImpl.java:")) {
+          inSelector += c.severityNs();
+          if (path.get(0).startsWith("Selector.select @ HiddenMonitorApp.java:")) {
+            loopInSelect += c.severityNs();
+          }
+        }
+      }
+      assertTrue(inSelector > 0, facts);
+      assertTrue(loopInSelect > 0, "the event loop's, inside its select\n" + facts);
+      assertTrue(Check.onThread(r, "network_idle", "event-loop") > 0, facts);
     }
   }
 
