@@ -20,8 +20,8 @@ import java.util.Set;
  *
  * <p>The timer's monitor (its queue) is not recorded, so neither is its release and re-taking
  * inside the wait. A timer thread already inside {@code mainLoop} when an agent attaches keeps the
- * code it runs (the loop never returns): its idle time still counts as execution, and the analysis
- * names the thread in its note on time off the CPU.
+ * code it runs (the loop never returns): its waits come from the JVM's monitor events ({@code
+ * RunningMonitors}), under the same regions and kinds.
  */
 public final class JdkTimerThreads implements ConstructInstrumentation {
   private static final String TIMER_THREAD = "java/util/TimerThread";

@@ -40,6 +40,8 @@ import java.util.Set;
  *       is the original instruction's. The entry of a {@code synchronized} method (index 0) is
  *       kept: woven code cannot see its wait (the modifier stays), only the acquisition after it.
  *   <li>Only waits that end before the recording stops.
+ *   <li>And a {@code java.util.Timer}'s waits for its next task, in a loop running since before the
+ *       attach ({@link #timerWait}), as the woven loop records them ({@code JdkTimerThreads}).
  * </ul>
  */
 final class RunningMonitors {
@@ -159,7 +161,7 @@ final class RunningMonitors {
       w.lockAcquired(end, id, LockFlags.CONTENDED);
       w.lockReleased(end, id);
     } else {
-      w.waitEnter(start, region, WaitKind.OBJECT_WAIT);
+      w.waitEnter(start, region, waitKind);
       w.waitExit(end, region);
     }
     lastTime.put(javaThreadId, end);
@@ -167,10 +169,23 @@ final class RunningMonitors {
   }
 
   /**
+   * The wait kind of the {@code Object.wait} whose region {@link #region} found last: object_wait,
+   * or a timer's (consumer thread only).
+   */
+  private int waitKind;
+
+  /**
    * The region of the user's frame of a wait; 0 when it is not the user's, -1 when woven code
-   * records it itself.
+   * records it itself. Sets {@link #waitKind} for a wait.
    */
   private int region(int kind, List<Frame> frames) {
+    waitKind = WaitKind.OBJECT_WAIT;
+    if (kind == WAIT) {
+      int timer = timerWait(frames);
+      if (timer != 0) {
+        return timer;
+      }
+    }
     Frame user = null;
     for (Frame f : frames) {
       if (!isJdk(f.className())) {
@@ -198,6 +213,61 @@ final class RunningMonitors {
     }
     return region;
   }
+
+  /**
+   * The region of a {@code java.util.Timer}'s thread's wait for its next task, in a {@code
+   * TimerThread.mainLoop} that was running at the attach (the loop never returns, so its thread
+   * keeps the original code, whose waits only the JVM sees); -1 when the loop runs woven code,
+   * which records its waits itself ({@code JdkTimerThreads}); 0 for any other wait. As the woven
+   * code: {@code wait()} (no task scheduled) is next_task, {@code wait(timeout)} (until the first
+   * task is due) timer_due.
+   */
+  private int timerWait(List<Frame> frames) {
+    boolean untimed = false;
+    for (Frame f : frames) {
+      if (f.className().equals("java.lang.Object")) {
+        untimed |= "()V".equals(f.descriptor()); // wait() calls wait(0)
+        continue;
+      }
+      if (!f.className().equals(TIMER_THREAD) || !f.method().equals("mainLoop")) {
+        return 0;
+      }
+      if (timerLines == null) {
+        try {
+          timerLines = OriginalLines.of(Class.forName(TIMER_THREAD, false, null));
+        } catch (ClassNotFoundException | LinkageError e) {
+          return 0;
+        }
+      }
+      if (!timerLines.waitCallAt(f.method(), f.descriptor(), f.bci())) {
+        woven++;
+        return -1;
+      }
+      waitKind = untimed ? WaitKind.NEXT_TASK : WaitKind.TIMER_DUE;
+      int i = untimed ? 0 : 1;
+      if (timerRegions[i] == 0) {
+        timerRegions[i] =
+            regions.register(
+                ConstructKind.OBJECT_WAIT,
+                untimed ? "Timer.waitForTask" : "Timer.waitUntilDue",
+                TIMER_THREAD,
+                "mainLoop",
+                "",
+                0,
+                0);
+      }
+      return timerRegions[i];
+    }
+    return 0;
+  }
+
+  private static final String TIMER_THREAD = "java.util.TimerThread";
+
+  /** Where the JDK's {@code TimerThread} calls {@code Object.wait}; read on its first wait. */
+  private OriginalLines timerLines;
+
+  /** The regions of a timer's two waits ({@code wait()}, {@code wait(timeout)}), once defined. */
+  private final int[] timerRegions = new int[2];
 
   private int register(Frame f, int kind) {
     Class<?> c = loadedClass(f.className());

@@ -193,7 +193,8 @@ public final class WeftTransformer implements ClassFileTransformer {
     guard.busy = true;
     int definitionErrors = regions.definitionErrors();
     try {
-      byte[] current = classfile;
+      byte[] current =
+          redefined != null ? JdkClassFiles.withFrames(className, loader, classfile) : classfile;
       boolean changed = false;
       for (ConstructInstrumentation c : jdk) {
         WeaveTarget t = new WeaveTarget(className, loader, current, redefined != null, regions);
