@@ -59,7 +59,7 @@ import java.util.Map;
  */
 final class ChromeTraceExporter {
   /** An open slice. */
-  private static final class Slice {
+  private static final class Slice implements TaskNames.OpenFrame {
     final Kind kind;
     final long key;
     final String name;
@@ -77,6 +77,21 @@ final class ChromeTraceExporter {
       this.args = args;
       this.site = site;
       this.start = start;
+    }
+
+    @Override
+    public RegionDef site() {
+      return site;
+    }
+
+    @Override
+    public boolean isCode() {
+      return kind == Kind.REGION || kind == Kind.PARALLEL || kind == Kind.TASK;
+    }
+
+    @Override
+    public boolean isRegion() {
+      return kind == Kind.REGION;
     }
   }
 
@@ -254,7 +269,11 @@ final class ChromeTraceExporter {
       case TASK_CREATE:
         createdTasks.put(
             c.get(Field.TASK),
-            new Site(c.stream(), time, inShownSlice(t), userSite(t, c.region())));
+            new Site(
+                c.stream(),
+                time,
+                inShownSlice(t),
+                TaskNames.userSite(defs.region(c.region()), t.stack)));
         break;
       case LOCK_ACQUIRED:
         lockFlow(t, time, c.get(Field.OBJECT), c.get(Field.FLAGS));
@@ -373,34 +392,6 @@ final class ChromeTraceExporter {
       }
     }
     return false;
-  }
-
-  /**
-   * The creation site if it is user code, else the innermost user code open on the thread; of
-   * submissions entered directly one inside another (an executor wrapping another), the outermost.
-   */
-  private RegionDef userSite(Track t, int region) {
-    RegionDef r = defs.region(region);
-    if (TaskNames.isUserCode(r)) {
-      return r;
-    }
-    for (int i = t.stack.size() - 1; i >= 0; i--) {
-      if (t.stack.get(i).site != null) {
-        while (i > 0 && handedOn(t.stack.get(i), t.stack.get(i - 1))) {
-          i--;
-        }
-        return t.stack.get(i).site;
-      }
-    }
-    return r;
-  }
-
-  /** Whether region slice {@code inner} is a submission handed on by the one of {@code outer}. */
-  private static boolean handedOn(Slice inner, Slice outer) {
-    return inner.kind == Kind.REGION
-        && outer.kind == Kind.REGION
-        && TaskNames.isSubmission(inner.site)
-        && TaskNames.isSubmission(outer.site);
   }
 
   private Slice taskBegin(Track t, long time, long task) {

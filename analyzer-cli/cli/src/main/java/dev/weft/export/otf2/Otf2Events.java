@@ -76,7 +76,18 @@ final class Otf2Events implements PairMatcher.Listener {
   record TaskId(long team, long creator, long generation, long region, RegionDef site) {}
 
   /** An open region on a location. */
-  private record Open(Scope scope, long key, long region, TaskId task, RegionDef site) {}
+  private record Open(Scope scope, long key, long region, TaskId task, RegionDef site)
+      implements TaskNames.OpenFrame {
+    @Override
+    public boolean isCode() {
+      return scope == Scope.REGION || scope == Scope.PARALLEL || scope == Scope.TASK;
+    }
+
+    @Override
+    public boolean isRegion() {
+      return scope == Scope.REGION;
+    }
+  }
 
   /** One thread: its event file and what is open on it. */
   static final class Location {
@@ -297,7 +308,7 @@ final class Otf2Events implements PairMatcher.Listener {
   }
 
   private void taskCreate(Location l, long t, int site, long task, int pool) throws IOException {
-    RegionDef named = userSite(l, site);
+    RegionDef named = TaskNames.userSite(defs.region(site), l.stack);
     TaskId id =
         new TaskId(refs.team(pool), l.index, l.nextGeneration++, refs.taskRegion(named), named);
     createdTasks.put(task, id);
@@ -311,38 +322,6 @@ final class Otf2Events implements PairMatcher.Listener {
     }
     taskEvent(l, t, REC_THREAD_TASK_SWITCH, id);
     enter(l, t, Scope.TASK, task, -1, id);
-  }
-
-  /**
-   * The creation site if it is user code, else the innermost user region, parallel region or task
-   * open on the thread; of submissions entered directly one inside another (an executor wrapping
-   * another), the outermost (as the Chrome export names tasks).
-   */
-  private RegionDef userSite(Location l, int site) {
-    RegionDef r = defs.region(site);
-    if (TaskNames.isUserCode(r)) {
-      return r;
-    }
-    for (int i = l.stack.size() - 1; i >= 0; i--) {
-      Open o = l.stack.get(i);
-      boolean code =
-          o.scope() == Scope.REGION || o.scope() == Scope.PARALLEL || o.scope() == Scope.TASK;
-      if (code && TaskNames.isUserCode(o.site())) { // code the user wrote, not a wait inside it
-        while (i > 0 && handedOn(l.stack.get(i), l.stack.get(i - 1))) {
-          i--;
-        }
-        return l.stack.get(i).site();
-      }
-    }
-    return r;
-  }
-
-  /** Whether region {@code inner} is a submission handed on by the one of {@code outer}. */
-  private static boolean handedOn(Open inner, Open outer) {
-    return inner.scope() == Scope.REGION
-        && outer.scope() == Scope.REGION
-        && TaskNames.isSubmission(inner.site())
-        && TaskNames.isSubmission(outer.site());
   }
 
   private void beginTeam(Location l, long t) throws IOException {
