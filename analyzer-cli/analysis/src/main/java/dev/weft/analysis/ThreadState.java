@@ -221,6 +221,7 @@ final class ThreadState {
     obj = new long[1];
     held = new long[1];
     heldShared = new boolean[1];
+    heldCount = 0; // locks it never released stay in the lock table, as another's now (LockReplay)
     pairs = null;
   }
 

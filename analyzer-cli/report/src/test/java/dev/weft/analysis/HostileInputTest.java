@@ -40,6 +40,34 @@ class HostileInputTest {
   /** 2^64 - 1 as the reader hands out an unsigned 64-bit field. */
   private static final long MAX_U64 = -1L;
 
+  /**
+   * A thread that ends holding two locks (their releases lost, as a damaged trace has it), then
+   * another that takes the second: the holder is replaced and said so (the ended thread's state had
+   * been given back, and its count of held locks was left behind).
+   */
+  @Test
+  void locksHeldByAThreadThatEndedAreTakenOverWithoutFailing() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("held-at-end"));
+    int site = f.region("lock", ConstructKind.REENTRANT_LOCK, 10);
+    f.object(7, ConstructKind.REENTRANT_LOCK, 0);
+    f.object(8, ConstructKind.REENTRANT_LOCK, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    a.lockRequest(10, site, 7);
+    a.lockAcquired(10, 7, 0);
+    a.lockRequest(20, site, 8);
+    a.lockAcquired(20, 8, 0);
+    a.threadEnd(30);
+    b.lockRequest(40, site, 8);
+    b.lockAcquired(50, 8, 0);
+    b.lockReleased(60, 8);
+    b.threadEnd(100);
+    AnalysisResult r = Analyzer.analyze(f.close(100));
+    assertTrue(
+        r.notes().stream().anyMatch(n -> n.contains("recorded as held by another thread")),
+        r.notes().toString());
+  }
+
   // ---- through the reader ---------------------------------------------------------------------
 
   @Test
