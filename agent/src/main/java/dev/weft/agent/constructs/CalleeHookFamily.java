@@ -15,6 +15,7 @@ abstract class CalleeHookFamily implements ConstructInstrumentation {
   private final Family family;
   private final Map<String, Map<String, Integer>> operations;
   private final Set<Integer> entryOnly;
+  private final Map<Integer, Integer> targetSlots;
 
   /**
    * @param operations per internal class name, {@code name + descriptor} of each hooked method to
@@ -23,9 +24,22 @@ abstract class CalleeHookFamily implements ConstructInstrumentation {
    */
   CalleeHookFamily(
       Family family, Map<String, Map<String, Integer>> operations, Set<Integer> entryOnly) {
+    this(family, operations, entryOnly, Map.of());
+  }
+
+  /**
+   * @param targetSlots per operation, the local slot (an argument) whose value the hook reports
+   *     instead of {@code this}
+   */
+  CalleeHookFamily(
+      Family family,
+      Map<String, Map<String, Integer>> operations,
+      Set<Integer> entryOnly,
+      Map<Integer, Integer> targetSlots) {
     this.family = family;
     this.operations = operations;
     this.entryOnly = entryOnly;
+    this.targetSlots = targetSlots;
   }
 
   @Override
@@ -40,6 +54,6 @@ abstract class CalleeHookFamily implements ConstructInstrumentation {
 
   @Override
   public final byte[] transformJdkClass(WeaveTarget target) {
-    return CalleeHooks.weave(target, operations.get(target.internalName()), entryOnly);
+    return CalleeHooks.weave(target, operations.get(target.internalName()), entryOnly, targetSlots);
   }
 }

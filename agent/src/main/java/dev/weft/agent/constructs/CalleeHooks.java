@@ -39,7 +39,9 @@ public final class CalleeHooks {
    * latches}, {@code phasers}, {@code joins} (Thread.join) and {@code futures} (Future.get,
    * CompletableFuture), then {@code phaser_arrivals} (Phaser.arrive, arriveAndDeregister) and
    * {@code forkjoin} (ForkJoinTask joins and invoke), then {@code thread_starts}, {@code selects}
-   * (Selector.select) and {@code accepts} (ServerSocket and ServerSocketChannel accept).
+   * (Selector.select) and {@code accepts} (ServerSocket and ServerSocketChannel accept), then
+   * {@code pool_workers} (the tasks of ThreadPoolExecutor workers whose loop ran before the
+   * attach).
    */
   public static String families(AgentOptions options) {
     StringJoiner out = new StringJoiner(",");
@@ -71,6 +73,9 @@ public final class CalleeHooks {
     if (options.enabled(Family.NETWORK)) {
       out.add("selects").add("accepts");
     }
+    if (options.enabled(Family.EXECUTORS)) {
+      out.add("pool_workers");
+    }
     return out.toString();
   }
 
@@ -84,6 +89,18 @@ public final class CalleeHooks {
    * the operation code); {@code entryOnly} operations get no return and throw hooks.
    */
   static byte[] weave(WeaveTarget target, Map<String, Integer> operations, Set<Integer> entryOnly) {
+    return weave(target, operations, entryOnly, Map.of());
+  }
+
+  /**
+   * As {@link #weave(WeaveTarget, Map, Set)}, reporting for the operations in {@code targetSlots}
+   * the value of that local slot (an argument) instead of {@code this}.
+   */
+  static byte[] weave(
+      WeaveTarget target,
+      Map<String, Integer> operations,
+      Set<Integer> entryOnly,
+      Map<Integer, Integer> targetSlots) {
     return JdkMethods.weave(
         target,
         (mv, access, name, descriptor, version) -> {
@@ -93,13 +110,24 @@ public final class CalleeHooks {
           }
           target.changed();
           return new Hook(
-              mv, target.internalName(), access, name, descriptor, version, op, entryOnly);
+              mv,
+              target.internalName(),
+              access,
+              name,
+              descriptor,
+              version,
+              op,
+              entryOnly,
+              targetSlots.getOrDefault(op, 0));
         });
   }
 
   private static final class Hook extends HookedMethod {
     private final int op;
     private final boolean exits;
+
+    /** The local slot reported as the target: 0 ({@code this}) or an argument's. */
+    private final int targetSlot;
 
     Hook(
         MethodVisitor next,
@@ -109,10 +137,12 @@ public final class CalleeHooks {
         String descriptor,
         int version,
         int op,
-        Set<Integer> entryOnly) {
+        Set<Integer> entryOnly,
+        int targetSlot) {
       super(next, owner, access, name, descriptor, version);
       this.op = op;
       this.exits = !entryOnly.contains(op);
+      this.targetSlot = targetSlot;
     }
 
     @Override
@@ -122,7 +152,7 @@ public final class CalleeHooks {
 
     @Override
     protected void onEnter() {
-      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      mv.visitVarInsn(Opcodes.ALOAD, targetSlot);
       BridgeCalls.push(mv, op);
       Bridge.CALLEE_ENTER.call(mv);
     }

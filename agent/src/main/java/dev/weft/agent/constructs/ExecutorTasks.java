@@ -48,7 +48,8 @@ import org.objectweb.asm.Opcodes;
  * remove-on-cancel policy) are withdrawn too.
  *
  * <p>At attach, the workers already running keep running the original {@code runWorker} loop: their
- * tasks are not seen; workers started after the attach are.
+ * tasks are recorded by hooks in {@code beforeExecute} and {@code afterExecute} instead ({@link
+ * RunningPoolWorkers}); workers started after the attach run the woven loop.
  */
 public final class ExecutorTasks implements ConstructInstrumentation {
   private static final String TPE = "java/util/concurrent/ThreadPoolExecutor";

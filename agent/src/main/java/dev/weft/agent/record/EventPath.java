@@ -7,6 +7,7 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,6 +76,17 @@ final class EventPath {
    * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
    */
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
+
+  /**
+   * Workers of a {@code ThreadPoolExecutor} alive when the recording started: their loop began
+   * before and never runs the woven one, so hooks record their tasks ({@code RunningFrames}).
+   */
+  private final Set<Thread> originalPoolLoops = ConcurrentHashMap.newKeySet();
+
+  /** Whether the calling thread is one of {@link #originalPoolLoops}. */
+  boolean runsOriginalPoolLoop() {
+    return !originalPoolLoops.isEmpty() && originalPoolLoops.contains(Thread.currentThread());
+  }
 
   /** Streams opened for threads not started yet, by Java id (see {@link #preOpen}). */
   private final Map<Long, PreOpened> preOpened = new ConcurrentHashMap<>();
@@ -495,7 +507,12 @@ final class EventPath {
     }
     String name = t.getName();
     try {
-      StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool(t, 0), time);
+      Object executor = PoolWorkers.poolOf(t);
+      int pool = executor != null ? objects.poolId(executor) : pool(t, 0);
+      if (executor != null) {
+        originalPoolLoops.add(t);
+      }
+      StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool, time);
       preOpened.put(t.getId(), new PreOpened(stream, null, null, name, t));
       if (!isCarrier(t)) {
         jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
@@ -621,6 +638,7 @@ final class EventPath {
   /** Thread {@code s} wrote its THREAD_END (its run() returned). */
   void streamEnded(ThreadState s) {
     unended.remove(s.thread, s);
+    originalPoolLoops.remove(s.thread);
   }
 
   /**

@@ -328,6 +328,14 @@ public final class Recorder extends WeftSink {
     tasks.taskScheduled(region, delayedRegion, task, pool);
   }
 
+  /**
+   * Whether the calling thread is a pool worker whose loop ran before the recording started (an
+   * attach), so that hooks, not its loop, record its tasks.
+   */
+  boolean runsOriginalPoolLoop() {
+    return path.runsOriginalPoolLoop();
+  }
+
   @Override
   public void taskBegin(Object task) {
     tasks.taskBegin(task);

@@ -164,6 +164,16 @@ public final class RunningFrames {
    */
   public static final int ACCEPT = 32;
 
+  /**
+   * {@code ThreadPoolExecutor.beforeExecute(thread, task)}, reported with the task: TASK_BEGIN on a
+   * worker whose {@code runWorker} loop ran before the attach (its loop never returns, so it never
+   * runs the woven one). Entry only.
+   */
+  public static final int POOL_TASK_BEGIN = 33;
+
+  /** {@code ThreadPoolExecutor.afterExecute(task, thrown)}, with the task: its TASK_END. */
+  public static final int POOL_TASK_END = 34;
+
   private static final StackWalker WALKER =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -189,6 +199,10 @@ public final class RunningFrames {
     // The wait starts now: the stack walk below takes microseconds (much more when the thread is
     // descheduled during it), which must not be left out of the wait.
     long start = System.nanoTime();
+    if (op == POOL_TASK_BEGIN || op == POOL_TASK_END) {
+      poolTask(target, op);
+      return;
+    }
     Frames f = frames.get();
     if (op == UNLOCK) {
       if (f.forget(target) && recorder.holdsLockOf(target)) {
@@ -260,6 +274,21 @@ public final class RunningFrames {
       default:
         recorder.lockRequestAt(start, region, target);
         break;
+    }
+  }
+
+  /**
+   * A task of a pool worker that runs the original loop: begun or ended. Workers that run the woven
+   * loop record their tasks there ({@code ExecutorTasks}), and are left alone here.
+   */
+  private void poolTask(Object task, int op) {
+    if (task == null || !recorder.runsOriginalPoolLoop()) {
+      return;
+    }
+    if (op == POOL_TASK_BEGIN) {
+      recorder.taskBegin(task);
+    } else {
+      recorder.taskEnd(task);
     }
   }
 

@@ -26,6 +26,7 @@ import dev.weft.agent.constructs.RunningLatches;
 import dev.weft.agent.constructs.RunningLocks;
 import dev.weft.agent.constructs.RunningNetworkWaits;
 import dev.weft.agent.constructs.RunningPhasers;
+import dev.weft.agent.constructs.RunningPoolWorkers;
 import dev.weft.agent.constructs.RunningReadWriteLocks;
 import dev.weft.agent.constructs.RunningSemaphores;
 import dev.weft.agent.constructs.RunningStampedLocks;
@@ -97,6 +98,7 @@ public final class Constructs {
         new RunningThreadJoins(),
         new RunningThreadStarts(),
         new RunningFutures(),
-        new RunningForkJoins());
+        new RunningForkJoins(),
+        new RunningPoolWorkers());
   }
 }

@@ -114,6 +114,8 @@ final class AttachLimits {
     (hooked.contains("thread_starts") ? seen : unseen).add("thread starts");
     (hooked.contains("selects") ? seen : unseen).add("selectors' select");
     (hooked.contains("accepts") ? seen : unseen).add("servers' accept");
+    (hooked.contains("pool_workers") ? seen : unseen)
+        .add("tasks of thread pool workers started before the attach");
     String monitorsFrom = monitorsFrom(defs);
     if (MONITORS_FROM_THE_START.equals(monitorsFrom)) {
       seen.add("synchronized contention and Object.wait, through the JVM's events");

@@ -137,7 +137,8 @@ class AttachLimitsTest {
                 "true",
                 "agent.running_frames",
                 "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,"
-                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts,selects,accepts"));
+                    + "joins,futures,phaser_arrivals,forkjoin,thread_starts,selects,accepts,"
+                    + "pool_workers"));
     String running = r.trace().notSeenWhenAttached().get(1);
     assertTrue(
         running.contains(
@@ -146,7 +147,8 @@ class AttachLimitsTest {
                 + " CountDownLatch waits,"
                 + " Phaser waits, Thread.join, Future.get and CompletableFuture joins,"
                 + " Phaser arrivals without a wait, fork-join joins and invoke, thread starts,"
-                + " selectors' select, servers' accept)"),
+                + " selectors' select, servers' accept, tasks of thread pool workers started"
+                + " before the attach)"),
         running);
     assertTrue(
         running.contains(

@@ -55,7 +55,7 @@ class RunningForkJoinIT {
             jdk, APP, log, "out=" + tmp.resolve("trace") + "," + CONSTRUCTS, tmp);
     assertEquals(
         "locks,barriers,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures,"
-            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts",
+            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts,pool_workers",
         t.definitions.attributes().get("agent.running_frames"));
     assertNull(t.definitions.attributes().get("agent.skipped_running_classes"));
     Truth truth = Truth.read(log);

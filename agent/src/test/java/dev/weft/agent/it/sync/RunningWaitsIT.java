@@ -88,7 +88,7 @@ class RunningWaitsIT {
     TraceFacts t = attachTo(jdk, APP, log, "out=" + trace);
     assertEquals(
         "locks,barriers,waits,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures,"
-            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts",
+            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts,pool_workers",
         t.definitions.attributes().get("agent.running_frames"));
     // The application's class and the hooked JDK classes, all given back their code.
     assertTrue(
@@ -189,7 +189,7 @@ class RunningWaitsIT {
         attachTo(jdk, app, log, "out=" + tmp.resolve("trace") + ",constructs=-monitors,-waits");
     assertEquals(
         "locks,barriers,semaphores,read_write_locks,stamped_locks,latches,phasers,joins,futures,"
-            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts",
+            + "phaser_arrivals,forkjoin,thread_starts,selects,accepts,pool_workers",
         t.definitions.attributes().get("agent.running_frames"));
     Truth truth = Truth.read(log);
     for (int i = 0; i < RunningJucWaitsApp.WORKERS; i++) {

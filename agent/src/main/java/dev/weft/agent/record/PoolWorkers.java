@@ -1,0 +1,81 @@
+package dev.weft.agent.record;
+
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+
+/**
+ * The {@code ThreadPoolExecutor} a thread works for, read from the thread's task (a worker's task
+ * is the pool's {@code Worker}, whose outer instance is the pool): for the threads alive at an
+ * attach, whose start the agent did not see announce them; a thread factory's wrapper around the
+ * worker is looked into, one level down. Null where the fields cannot be read (another JDK's names,
+ * a closed package): the worker is then a thread without a pool, as before.
+ */
+final class PoolWorkers {
+  private static final String WORKER = "java.util.concurrent.ThreadPoolExecutor$Worker";
+
+  private static final VarHandle WORKER_POOL =
+      JdkFields.field(JdkFields.classNamed(WORKER), "this$0");
+
+  /** JDK 17 to 20: the thread's task. */
+  private static final VarHandle TARGET = JdkFields.field(Thread.class, "target");
+
+  /** JDK 21 and later: the thread's fields holder, and its task. */
+  private static final VarHandle HOLDER = JdkFields.field(Thread.class, "holder");
+
+  private static final VarHandle HOLDER_TASK =
+      JdkFields.field(JdkFields.classNamed("java.lang.Thread$FieldHolder"), "task");
+
+  private PoolWorkers() {}
+
+  /** The pool thread {@code t} is a worker of, or null. */
+  static Object poolOf(Thread t) {
+    if (WORKER_POOL == null) {
+      return null;
+    }
+    try {
+      Object task = null;
+      if (TARGET != null) {
+        task = TARGET.get(t);
+      } else if (HOLDER != null && HOLDER_TASK != null) {
+        Object holder = HOLDER.get(t);
+        task = holder == null ? null : HOLDER_TASK.get(holder);
+      }
+      Object worker = isWorker(task) ? task : wrapped(task);
+      return worker == null ? null : WORKER_POOL.get(worker);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean isWorker(Object task) {
+    return task != null && task.getClass().getName().equals(WORKER);
+  }
+
+  /**
+   * The worker a thread's task wraps one level down, or null: thread factories wrap the runnable
+   * they are given (Netty's {@code FastThreadLocalRunnable}, as Vert.x's workers have it).
+   */
+  private static Object wrapped(Object task) {
+    if (task == null || task.getClass().getName().startsWith("java.")) {
+      return null;
+    }
+    for (Class<?> c = task.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Field f : c.getDeclaredFields()) {
+        if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+          continue;
+        }
+        try {
+          f.setAccessible(true);
+          Object v = f.get(task);
+          if (isWorker(v)) {
+            return v;
+          }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+          // A field of a module that does not open it: not the one.
+        }
+      }
+    }
+    return null;
+  }
+}
