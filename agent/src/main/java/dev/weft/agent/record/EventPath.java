@@ -650,6 +650,7 @@ final class EventPath {
     if (s.virtual || s.carrier || s.ignored) {
       return false;
     }
+    originalPoolLoops.remove(s.thread); // it exits: no task of it comes any more
     boolean unclaimed = s.stream == null && preOpened.containsKey(s.thread.getId());
     if (!unclaimed && !unended.containsKey(s.thread)) {
       return false;
