@@ -15,10 +15,11 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * Hooks in the JDK's own wait methods for frames that were running when the agent attached (see
- * {@code RunningFrames} in the recorder): at a hooked method's entry {@code calleeEnter(this, op)},
- * at its returns {@code calleeReturn(result, this, op)}, when it throws {@code calleeThrow(t, this,
- * op)}. Woven only by an attached agent ({@link #enableForAttach}): started with the JVM, the agent
- * weaves every call site before it runs, and the hooks would only cost.
+ * {@code RunningFrames} in the recorder): at a hooked method's entry {@code calleeEnter(this, op)}
+ * (an argument instead of {@code this} where a family says so), at its returns {@code
+ * calleeReturn(result, this, op)}, when it throws {@code calleeThrow(t, this, op)}. Woven only by
+ * an attached agent ({@link #enableForAttach}): started with the JVM, the agent weaves every call
+ * site before it runs, and the hooks would only cost.
  */
 public final class CalleeHooks {
 
@@ -86,15 +87,9 @@ public final class CalleeHooks {
 
   /**
    * Hooks the methods of {@code target} named in {@code operations} ({@code name + descriptor} to
-   * the operation code); {@code entryOnly} operations get no return and throw hooks.
-   */
-  static byte[] weave(WeaveTarget target, Map<String, Integer> operations, Set<Integer> entryOnly) {
-    return weave(target, operations, entryOnly, Map.of());
-  }
-
-  /**
-   * As {@link #weave(WeaveTarget, Map, Set)}, reporting for the operations in {@code targetSlots}
-   * the value of that local slot (an argument) instead of {@code this}.
+   * the operation code); {@code entryOnly} operations get no return and throw hooks. The hooks
+   * report {@code this} as the target, or for the operations in {@code targetSlots} the value of
+   * that local slot (an argument).
    */
   static byte[] weave(
       WeaveTarget target,
