@@ -1,5 +1,6 @@
 package dev.weft.agent.constructs;
 
+import dev.weft.agent.weave.ClassFileMethods;
 import dev.weft.agent.weave.WeaveTarget;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -310,43 +311,27 @@ final class ClassScan {
   }
 
   private void scanMethods(ClassReader reader, byte[] classfile, char[] buffer) {
-    int u = reader.header + 6; // access_flags, this_class, super_class
-    u += 2 + 2 * reader.readUnsignedShort(u); // interfaces
-    int fields = reader.readUnsignedShort(u);
-    u += 2;
-    for (int i = 0; i < fields; i++) {
-      u = skipAttributes(reader, u + 6);
-    }
-    int methods = reader.readUnsignedShort(u);
-    u += 2;
     CodeBytes code = new CodeBytes();
-    for (int i = 0; i < methods; i++) {
-      int access = reader.readUnsignedShort(u);
-      String name = reader.readUTF8(u + 2, buffer);
-      String descriptor = reader.readUTF8(u + 4, buffer);
-      int attributes = reader.readUnsignedShort(u + 6);
-      u += 8;
-      for (int a = 0; a < attributes; a++) {
-        int length = reader.readInt(u + 2);
-        if ("Code".equals(reader.readUTF8(u, buffer))) {
-          // Code: max_stack u2, max_locals u2, code_length u4, code
-          int maxLocals = reader.readUnsignedShort(u + 8);
-          int start = u + 14;
-          int end = start + reader.readInt(u + 10);
-          code.scan(classfile, start, end);
-          String key = name + descriptor;
-          if (code.invokes > 0) {
-            methodKeys.add(key);
-            methodInvokes.add(Arrays.copyOf(code.poolIndices, code.invokes));
-          }
-          boolean sync = (access & Opcodes.ACC_SYNCHRONIZED) != 0;
-          if (sync || code.mayEnter) {
-            monitors.put(key, new Method(sync, code.mayEnter, maxLocals));
-          }
-        }
-        u += 6 + length;
-      }
-    }
+    int u =
+        ClassFileMethods.forEachCode(
+            reader,
+            buffer,
+            (access, name, descriptor, at) -> {
+              // Code: max_stack u2, max_locals u2, code_length u4, code
+              int maxLocals = reader.readUnsignedShort(at + 8);
+              int start = at + 14;
+              int end = start + reader.readInt(at + 10);
+              code.scan(classfile, start, end);
+              String key = name + descriptor;
+              if (code.invokes > 0) {
+                methodKeys.add(key);
+                methodInvokes.add(Arrays.copyOf(code.poolIndices, code.invokes));
+              }
+              boolean sync = (access & Opcodes.ACC_SYNCHRONIZED) != 0;
+              if (sync || code.mayEnter) {
+                monitors.put(key, new Method(sync, code.mayEnter, maxLocals));
+              }
+            });
     int attributes = reader.readUnsignedShort(u);
     u += 2;
     for (int a = 0; a < attributes; a++) {
@@ -390,14 +375,5 @@ final class ClassScan {
       invokes = count;
       mayEnter = enter;
     }
-  }
-
-  private static int skipAttributes(ClassReader reader, int u) {
-    int attributes = reader.readUnsignedShort(u);
-    u += 2;
-    for (int a = 0; a < attributes; a++) {
-      u += 6 + reader.readInt(u + 2);
-    }
-    return u;
   }
 }

@@ -68,25 +68,13 @@ final class JdkClassFiles {
   private static Map<String, long[]> code(byte[] classfile) {
     ClassReader r = new ClassReader(classfile);
     char[] buf = new char[r.getMaxStringLength()];
-    int u = r.header + 6; // access, this class, super class
-    u += 2 + 2 * r.readUnsignedShort(u); // interfaces
-    int fields = r.readUnsignedShort(u);
-    u += 2;
-    for (int i = 0; i < fields; i++) {
-      u = skipAttributes(r, u + 6);
-    }
     Map<String, long[]> out = new HashMap<>();
-    int methods = r.readUnsignedShort(u);
-    u += 2;
-    for (int i = 0; i < methods; i++) {
-      String method = r.readUTF8(u + 2, buf) + r.readUTF8(u + 4, buf);
-      int attributes = r.readUnsignedShort(u + 6);
-      u += 8;
-      for (int a = 0; a < attributes; a++) {
-        int length = r.readInt(u + 2);
-        if ("Code".equals(r.readUTF8(u, buf))) {
-          int codeLength = r.readInt(u + 10);
-          int v = u + 14 + codeLength;
+    ClassFileMethods.forEachCode(
+        r,
+        buf,
+        (access, name, descriptor, code) -> {
+          int codeLength = r.readInt(code + 10);
+          int v = code + 14 + codeLength;
           v += 2 + 8 * r.readUnsignedShort(v); // exception table
           int codeAttributes = r.readUnsignedShort(v);
           v += 2;
@@ -97,20 +85,8 @@ final class JdkClassFiles {
             }
             v += 6 + r.readInt(v + 2);
           }
-          out.put(method, new long[] {codeLength, frames});
-        }
-        u += 6 + length;
-      }
-    }
+          out.put(name + descriptor, new long[] {codeLength, frames});
+        });
     return out.isEmpty() ? null : out;
-  }
-
-  private static int skipAttributes(ClassReader r, int u) {
-    int attributes = r.readUnsignedShort(u);
-    u += 2;
-    for (int a = 0; a < attributes; a++) {
-      u += 6 + r.readInt(u + 2);
-    }
-    return u;
   }
 }
