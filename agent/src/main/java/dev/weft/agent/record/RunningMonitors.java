@@ -161,25 +161,25 @@ final class RunningMonitors {
       w.lockAcquired(end, id, LockFlags.CONTENDED);
       w.lockReleased(end, id);
     } else {
-      w.waitEnter(start, region, waitKind);
+      w.waitEnter(start, region, waitKind(region));
       w.waitExit(end, region);
     }
     lastTime.put(javaThreadId, end);
     recorded++;
   }
 
-  /**
-   * The wait kind of the {@code Object.wait} whose region {@link #region} found last: object_wait,
-   * or a timer's (consumer thread only).
-   */
-  private int waitKind;
+  /** The kind of an {@code Object.wait} at {@code region}: a timer's two, else object_wait. */
+  private int waitKind(int region) {
+    return region == timerRegions[0]
+        ? WaitKind.NEXT_TASK
+        : region == timerRegions[1] ? WaitKind.TIMER_DUE : WaitKind.OBJECT_WAIT;
+  }
 
   /**
    * The region of the user's frame of a wait; 0 when it is not the user's, -1 when woven code
-   * records it itself. Sets {@link #waitKind} for a wait.
+   * records it itself.
    */
   private int region(int kind, List<Frame> frames) {
-    waitKind = WaitKind.OBJECT_WAIT;
     if (kind == WAIT) {
       int timer = timerWait(frames);
       if (timer != 0) {
@@ -243,7 +243,6 @@ final class RunningMonitors {
         woven++;
         return -1;
       }
-      waitKind = untimed ? WaitKind.NEXT_TASK : WaitKind.TIMER_DUE;
       int i = untimed ? 0 : 1;
       if (timerRegions[i] == 0) {
         timerRegions[i] =
@@ -266,7 +265,10 @@ final class RunningMonitors {
   /** Where the JDK's {@code TimerThread} calls {@code Object.wait}; read on its first wait. */
   private OriginalLines timerLines;
 
-  /** The regions of a timer's two waits ({@code wait()}, {@code wait(timeout)}), once defined. */
+  /**
+   * The regions of a timer's two waits ({@code wait()}, {@code wait(timeout)}), once defined (0
+   * before: no region of a wait is 0).
+   */
   private final int[] timerRegions = new int[2];
 
   private int register(Frame f, int kind) {
