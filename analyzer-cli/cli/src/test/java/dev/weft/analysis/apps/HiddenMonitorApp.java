@@ -2,11 +2,13 @@ package dev.weft.analysis.apps;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Vector;
+import java.util.function.IntConsumer;
 
 /**
  * Four threads contend on one monitor for {@code MS} milliseconds: {@code HiddenMonitorApp MODE MS}
@@ -32,35 +34,20 @@ public final class HiddenMonitorApp {
     }
     List<Integer> list =
         mode.equals("wrapper") ? Collections.synchronizedList(new ArrayList<>()) : new Vector<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int k = 0; k < THREADS; k++) {
-      threads.add(
-          new Thread(
-              () -> {
-                long end = System.nanoTime() + ms * 1_000_000L;
-                int i = 0;
-                while (System.nanoTime() < end) {
-                  if (!mode.equals("woven")) {
-                    list.add(i);
-                    if (list.size() > 10_000) {
-                      list.clear();
-                    }
-                  } else {
-                    synchronized (MONITOR) {
-                      counter += spin(i);
-                    }
-                  }
-                  i++;
-                }
-              },
-              "contender-" + k));
-    }
-    for (Thread t : threads) {
-      t.start();
-    }
-    for (Thread t : threads) {
-      t.join();
-    }
+    contend(
+        ms,
+        i -> {
+          if (!mode.equals("woven")) {
+            list.add(i);
+            if (list.size() > 10_000) {
+              list.clear();
+            }
+          } else {
+            synchronized (MONITOR) {
+              counter += spin(i);
+            }
+          }
+        });
     System.out.println("done " + mode + (counter == 42 ? "!" : ""));
   }
 
@@ -75,24 +62,39 @@ public final class HiddenMonitorApp {
                 }
               } catch (IOException e) {
                 throw new UncheckedIOException(e);
-              } catch (java.nio.channels.ClosedSelectorException e) {
+              } catch (ClosedSelectorException e) {
                 // closed by main: the loop ends
               }
             },
             "event-loop");
     loop.start();
+    contend(
+        ms,
+        i -> {
+          selector.wakeup();
+          long next = System.nanoTime() + 20_000; // about 50,000 wake-ups a second
+          while (System.nanoTime() < next) {
+            Thread.onSpinWait();
+          }
+        });
+    selector.close();
+    loop.join();
+    System.out.println("done selector");
+  }
+
+  /**
+   * THREADS threads {@code contender-<k>} each run {@code step} with 0, 1, 2, … for {@code ms}
+   * milliseconds; returns when all have ended.
+   */
+  private static void contend(long ms, IntConsumer step) throws InterruptedException {
     List<Thread> threads = new ArrayList<>();
     for (int k = 0; k < THREADS; k++) {
       threads.add(
           new Thread(
               () -> {
                 long end = System.nanoTime() + ms * 1_000_000L;
-                while (System.nanoTime() < end) {
-                  selector.wakeup();
-                  long next = System.nanoTime() + 20_000; // about 50,000 wake-ups a second
-                  while (System.nanoTime() < next) {
-                    Thread.onSpinWait();
-                  }
+                for (int i = 0; System.nanoTime() < end; i++) {
+                  step.accept(i);
                 }
               },
               "contender-" + k));
@@ -103,9 +105,6 @@ public final class HiddenMonitorApp {
     for (Thread t : threads) {
       t.join();
     }
-    selector.close();
-    loop.join();
-    System.out.println("done selector");
   }
 
   /** A little work inside the monitor, so that the others queue for it. */
