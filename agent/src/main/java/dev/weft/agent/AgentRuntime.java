@@ -335,6 +335,7 @@ final class AgentRuntime {
     // until the trace is closed, instead of the JVM halting with the trace cut.
     rt.recorder.stopEvents();
     long stoppedAt = System.nanoTime();
+    rt.recorder.countLiveThreads();
     rt.transformer.deactivate();
     int restored = rt.restoreOriginals();
     rt.inst.removeTransformer(rt.transformer);

@@ -338,7 +338,9 @@ public final class Definitions {
               long waited = Varint.get(r);
               long cpu = r.hasRemaining() ? Varint.get(r) : -1; // trailing fields, added in 1.3
               long runQueue = cpu >= 0 && r.hasRemaining() ? Varint.get(r) : -1;
-              jvmCounts.put(stream, new ThreadJvmCounts(stream, blocked, waited, cpu, runQueue));
+              long from = runQueue >= 0 && r.hasRemaining() ? Varint.get(r) : -1;
+              jvmCounts.put(
+                  stream, new ThreadJvmCounts(stream, blocked, waited, cpu, runQueue, from));
               break;
             }
           case TraceFiles.DEF_TRACE:

@@ -179,7 +179,12 @@ final class DefinitionsFile {
   }
 
   void writeThreadJvmCounts(
-      int stream, long blockedCount, long waitedCount, long cpuNs, long runQueueNs)
+      int stream,
+      long blockedCount,
+      long waitedCount,
+      long cpuNs,
+      long runQueueNs,
+      long timesFromNs)
       throws IOException {
     ByteBuffer b = record();
     Varint.put(b, stream);
@@ -189,6 +194,9 @@ final class DefinitionsFile {
       Varint.put(b, cpuNs);
       if (runQueueNs >= 0) {
         Varint.put(b, runQueueNs);
+        if (timesFromNs >= 0) {
+          Varint.put(b, timesFromNs);
+        }
       }
     }
     append(TraceFiles.DEF_THREAD_JVM_COUNTS, b);

@@ -235,10 +235,27 @@ public final class TraceWriter implements Closeable {
    * its CPU time and its time runnable but waiting for a core ({@code -1} where not measured; the
    * run queue is written only with the CPU time).
    */
-  public synchronized void defineThreadJvmCounts(
+  public void defineThreadJvmCounts(
       int stream, long blockedCount, long waitedCount, long cpuNs, long runQueueNs)
       throws IOException {
-    definitions.writeThreadJvmCounts(stream, blockedCount, waitedCount, cpuNs, runQueueNs);
+    defineThreadJvmCounts(stream, blockedCount, waitedCount, cpuNs, runQueueNs, -1);
+  }
+
+  /**
+   * The same, with the times measured from {@code timesFromNs} (the trace clock) on: a thread that
+   * began before an attach and measured its own times from its first recorded event (-1: the
+   * default span; written only with both times).
+   */
+  public synchronized void defineThreadJvmCounts(
+      int stream,
+      long blockedCount,
+      long waitedCount,
+      long cpuNs,
+      long runQueueNs,
+      long timesFromNs)
+      throws IOException {
+    definitions.writeThreadJvmCounts(
+        stream, blockedCount, waitedCount, cpuNs, runQueueNs, timesFromNs);
   }
 
   /**

@@ -57,11 +57,13 @@ class SmokeRoundTripTest {
       StreamWriter b = w.openStream(2, "reader-2", 0, 0, 0);
       StreamWriter c = w.openStream(3, "io-1", 0, 0, 0);
       StreamWriter e = w.openStream(4, "io-2", 0, 0, 0);
+      StreamWriter f = w.openStream(5, "attached-1", 0, 0, 0);
       a.enter(10, 0);
       w.defineThreadJvmCounts(a.id(), 53, 0);
       w.defineThreadJvmCounts(b.id(), 0, 1L << 40);
       w.defineThreadJvmCounts(c.id(), 1, 2, 3_000_000_000L, 40_000);
       w.defineThreadJvmCounts(e.id(), 0, 0, 0, -1); // CPU measured (none), run queue not
+      w.defineThreadJvmCounts(f.id(), 0, 7, 2_000_000L, 500_000L, 1_234_567_890L);
     }
     try (Trace t = Trace.open(dir)) {
       Definitions d = t.definitions();
@@ -70,8 +72,11 @@ class SmokeRoundTripTest {
       assertEquals(-1, d.jvmCounts(1).cpuNs(), "no trailing fields: not measured");
       assertEquals(new ThreadJvmCounts(3, 1, 2, 3_000_000_000L, 40_000), d.jvmCounts(3));
       assertEquals(new ThreadJvmCounts(4, 0, 0, 0, -1), d.jvmCounts(4));
-      assertEquals(null, d.jvmCounts(5));
-      assertEquals(4, d.jvmCounts().size());
+      assertEquals(-1, d.jvmCounts(3).timesFromNs(), "the default span");
+      assertEquals(
+          new ThreadJvmCounts(5, 0, 7, 2_000_000L, 500_000L, 1_234_567_890L), d.jvmCounts(5));
+      assertEquals(null, d.jvmCounts(6));
+      assertEquals(5, d.jvmCounts().size());
       assertEquals(Trace.Status.COMPLETE, t.integrity().status());
     }
   }

@@ -35,11 +35,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * itself as it ends), which the analysis compares with the time it counts as execution. Both are
  * known for threads that began during the recording (from 0) and for the thread that starts it
  * ({@code main} under {@code -javaagent}: its times are taken in the agent's start). Other threads
- * that began before (an attach) get their CPU time from the JVM, from the baseline on, without the
- * run queue (without a native thread id their system figures cannot be told apart): the trace
- * attribute {@link #TIMES_FROM} says when the baseline was taken, so that the analysis allows for
- * the gap. Threads still alive at the close get their CPU time from the JVM, without the run queue.
- * Where {@code /proc} is missing, the CPU time comes from the JVM alone.
+ * that began before (an attach) read their own times and Linux thread id at their first recorded
+ * event and are measured from there (the record says when): a program that keeps more threads busy
+ * than it has cores is then told from one that waits in code Weft does not see, which the JVM's CPU
+ * time alone could not. Such a thread that records nothing itself gets its CPU time from the JVM,
+ * from the baseline on, without the run queue: the trace attribute {@link #TIMES_FROM} says when
+ * the baseline was taken, so that the analysis allows for the gap. Threads that began during the
+ * recording and are still alive at the close get their CPU time from the JVM, without the run queue
+ * (reading each one's id as it starts would cost every short thread a file read). Where {@code
+ * /proc} is missing, the CPU time comes from the JVM alone.
  *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
  * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
@@ -58,8 +62,8 @@ final class JvmCounts {
   /** When the baseline was taken ({@code System.nanoTime}), or 0 before. */
   private volatile long baselineTime;
 
-  /** CPU and run-queue time not measured. */
-  private static final long[] NO_TIMES = {-1, -1};
+  /** CPU and run-queue time not measured (and no span of the thread's own). */
+  private static final long[] NO_TIMES = {-1, -1, -1};
 
   private final TraceWriter writer;
   private final Set<ThreadState> live = ConcurrentHashMap.newKeySet();
@@ -143,10 +147,28 @@ final class JvmCounts {
 
   /** A thread's stream was opened: it will be counted at its end or at the close. */
   void register(ThreadState s) {
-    unclaimed.remove(s.thread.getId());
+    long id = s.thread.getId();
+    unclaimed.remove(id);
     if (!off && !s.virtual && !s.carrier) {
       s.jvmCounted = true;
       live.add(s);
+      if (id <= boundary && id != starter) {
+        ownTimesFromNow(s);
+      }
+    }
+  }
+
+  /**
+   * A thread that began before the recording (an attach) records its first event: it reads its own
+   * times and Linux thread id now, so that its CPU and run-queue times can be measured from here to
+   * its end or the close (only the thread itself can name its id; the JVM's CPU time from the
+   * baseline has no run queue). Once per such thread.
+   */
+  private static void ownTimesFromNow(ThreadState s) {
+    long[] t = OsThreadTimes.selfWithTask();
+    if (t != null) {
+      s.osTimesFrom = t;
+      s.osTimesFromTime = System.nanoTime();
     }
   }
 
@@ -189,7 +211,7 @@ final class JvmCounts {
     try {
       long[] now = JvmThreadInfo.counts(id);
       if (now != null && !off) {
-        write(stream, now, base, ownTimes(id, base));
+        write(stream, now, base, ownTimes(s, id, base));
       }
     } catch (Throwable e) {
       // Only this thread's record is lost; nothing may reach the host.
@@ -198,17 +220,19 @@ final class JvmCounts {
     }
   }
 
-  /** At the close: the threads still alive, in one call. */
+  /** At the close (or as events stop at a detach, before the restore): the threads still alive. */
   void close() {
     if (off || (live.isEmpty() && unclaimed.isEmpty()) || baseline == null) {
       return;
     }
     List<Long> ids = new ArrayList<>();
     List<Integer> streams = new ArrayList<>();
+    List<ThreadState> states = new ArrayList<>(); // null for a stream never taken
     for (ThreadState s : live) {
       if (live.remove(s)) {
         ids.add(s.thread.getId());
         streams.add(s.streamId);
+        states.add(s);
       }
     }
     for (Long id : unclaimed.keySet()) {
@@ -216,6 +240,7 @@ final class JvmCounts {
       if (stream != null) {
         ids.add(id);
         streams.add(stream);
+        states.add(null);
       }
     }
     long[] idArray = new long[ids.size()];
@@ -232,7 +257,7 @@ final class JvmCounts {
       long[] base = base(idArray[i]);
       if (now[i] != null && base != null) {
         try {
-          write(streams.get(i), now[i], base, liveTimes(idArray[i], base));
+          write(streams.get(i), now[i], base, liveTimes(states.get(i), idArray[i], base));
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
         }
@@ -260,36 +285,63 @@ final class JvmCounts {
    * The calling thread's {CPU, run-queue} ns over its recorded span, as it ends; -1 each where not
    * measured (see the class comment, "Times").
    */
-  private long[] ownTimes(long javaId, long[] base) {
+  private long[] ownTimes(ThreadState s, long javaId, long[] base) {
     boolean whole = base == ZERO; // began during the recording
     boolean started = javaId == starter && starterTimes != null;
     if (!whole && !started) {
-      return sinceBaseline(JvmThreadInfo.currentCpu(), base);
+      long[] own = s.osTimesFrom != null ? sinceOwnStart(s, OsThreadTimes.self()) : null;
+      return own != null ? own : sinceBaseline(JvmThreadInfo.currentCpu(), base);
     }
     long[] now = OsThreadTimes.self();
     if (now != null) {
       long[] from = started ? starterTimes : ZERO;
-      return new long[] {Math.max(0, now[0] - from[0]), Math.max(0, now[1] - from[1])};
+      return new long[] {Math.max(0, now[0] - from[0]), Math.max(0, now[1] - from[1]), -1};
     }
-    return whole ? new long[] {JvmThreadInfo.currentCpu(), -1} : NO_TIMES;
+    return whole ? new long[] {JvmThreadInfo.currentCpu(), -1, -1} : NO_TIMES;
   }
 
-  /** A thread alive at the close: its CPU time from the JVM, without the run queue. */
-  private long[] liveTimes(long javaId, long[] base) {
+  /**
+   * A thread alive at the close: its CPU time from the JVM, without the run queue; a thread that
+   * began before the recording and read its own times at its first event ({@code s}, null for a
+   * stream never taken): both, from its Linux thread's {@code schedstat}.
+   */
+  private long[] liveTimes(ThreadState s, long javaId, long[] base) {
+    if (s != null && s.osTimesFrom != null && s.thread.isAlive()) {
+      long[] now = OsThreadTimes.ofTask(s.osTimesFrom[2]);
+      // Alive after the read too: the id was not yet free for another thread to take.
+      long[] own = s.thread.isAlive() ? sinceOwnStart(s, now) : null;
+      if (own != null) {
+        return own;
+      }
+    }
     long cpu = JvmThreadInfo.cpu(javaId);
     if (javaId == starter && starterTimes != null) {
-      return cpu < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - starterTimes[0]), -1};
+      return cpu < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - starterTimes[0]), -1, -1};
     }
-    return base == ZERO ? new long[] {cpu, -1} : sinceBaseline(cpu, base);
+    return base == ZERO ? new long[] {cpu, -1, -1} : sinceBaseline(cpu, base);
+  }
+
+  /** A thread's times since its first event ({@link #ownTimesFromNow}); null if {@code now} is. */
+  private static long[] sinceOwnStart(ThreadState s, long[] now) {
+    long[] from = s.osTimesFrom;
+    if (now == null || now[0] < from[0] || now[1] < from[1]) {
+      return null; // not the same thread's counters
+    }
+    return new long[] {now[0] - from[0], now[1] - from[1], s.osTimesFromTime};
   }
 
   /** A thread that began before the baseline: its CPU time since it, without the run queue. */
   private static long[] sinceBaseline(long cpu, long[] base) {
-    return cpu < 0 || base[2] < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - base[2]), -1};
+    return cpu < 0 || base[2] < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - base[2]), -1, -1};
   }
 
   private void write(int stream, long[] now, long[] base, long[] times) throws Exception {
     writer.defineThreadJvmCounts(
-        stream, Math.max(0, now[0] - base[0]), Math.max(0, now[1] - base[1]), times[0], times[1]);
+        stream,
+        Math.max(0, now[0] - base[0]),
+        Math.max(0, now[1] - base[1]),
+        times[0],
+        times[1],
+        times[2]);
   }
 }

@@ -508,6 +508,16 @@ public final class Recorder extends WeftSink {
   }
 
   /**
+   * Counts the threads still alive now (their THREAD_JVM_COUNTS), as events stopped at a detach:
+   * the restore that follows takes up to seconds, and the trace ends where events stopped, so their
+   * CPU and run-queue times must end there too, not at the close. Threads that end meanwhile are
+   * not counted again.
+   */
+  public void countLiveThreads() {
+    path.jvmCounts.close();
+  }
+
+  /**
    * Stops recording and closes the trace (idempotent): uninstalls this sink from the bridge, writes
    * {@code attributes} and the recorder's own counts, then the trace's end record, timed now.
    */

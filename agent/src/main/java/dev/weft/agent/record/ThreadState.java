@@ -81,6 +81,15 @@ final class ThreadState extends ThreadGuard {
   /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
   boolean jvmCounted;
 
+  /**
+   * Of a thread that began before an attach: its own {CPU ns, run-queue ns, Linux thread id} read
+   * at its first recorded event, and when (the trace clock; 0: not read). Its times are measured
+   * from there ({@link JvmCounts#claimed}).
+   */
+  long[] osTimesFrom;
+
+  long osTimesFromTime;
+
   /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
   final boolean carrier;
 

@@ -22,10 +22,12 @@ import java.util.function.IntPredicate;
  * queue}: CPU spent inside recorded waits (spinning) only lowers that bound, and the agent's
  * figures span the thread's whole recorded life or a little more, so the bound never over-states. A
  * thread is named when it reaches {@link #MIN_NS} and {@link #SHARE} of the thread's lifetime.
- * Without a run-queue figure (threads still alive at the close, threads that began before an
- * attach), waiting for a core on a busy host cannot be told apart, and the note says so for that
- * thread; and the CPU time of a thread that began before the agent's baseline ({@link #TIMES_FROM})
- * counts from it, so its time before the baseline is left out.
+ * Without a run-queue figure (threads that began during the recording and were still alive at the
+ * close, threads that began before an attach and recorded nothing themselves), waiting for a core
+ * on a busy host cannot be told apart, and the note says so for that thread; the CPU time of a
+ * thread that began before the agent's baseline ({@link #TIMES_FROM}) counts from it, and that of a
+ * thread that began before an attach and measured its own times from its first event counts from
+ * then (its record says when), so its time before is left out.
  */
 final class CpuCrossCheck {
   /** Off-CPU execution per thread below this is never reported. */
@@ -74,9 +76,11 @@ final class CpuCrossCheck {
       long lifetime = th.end - th.begin;
       long runQueue = Math.max(0, c.runQueueNs());
       long outsideWaits = th.execTotal - th.execInWaits; // sleeps are execution, but recorded
-      // CPU time from the JVM counts from the agent's baseline for threads that began before it:
-      // their CPU before it is unknown, so the time up to it is not held against them.
-      long unmeasured = c.hasRunQueue() ? 0 : Math.max(0, Math.min(timesFrom, th.end) - th.begin);
+      // CPU time from the JVM counts from the agent's baseline for threads that began before it,
+      // and a thread that began before an attach measured its own times from its first event:
+      // their CPU before then is unknown, so the time up to it is not held against them.
+      long from = c.hasOwnTimesFrom() ? c.timesFromNs() : c.hasRunQueue() ? th.begin : timesFrom;
+      long unmeasured = Math.max(0, Math.min(from, th.end) - th.begin);
       long offCpu = outsideWaits - c.cpuNs() - runQueue - unmeasured;
       if (offCpu >= MIN_NS && offCpu >= SHARE * lifetime) {
         off.add(new Named(th.name, offCpu, th.execTotal, c.hasRunQueue()));
@@ -133,8 +137,9 @@ final class CpuCrossCheck {
                   ? "execution and the critical path, where it runs through them, count it as such"
                   : "execution counts it as such");
       if (runQueueUnknown) {
-        b.append(" (where the run queue is unknown, for threads alive at the close or begun before")
-            .append(" an attach, part of that time may be waiting for a core on a busy host)");
+        b.append(" (where the run queue is unknown, for threads that began during the recording")
+            .append(" and were alive at its close, or began before an attach and recorded nothing")
+            .append(" themselves, part of that time may be waiting for a core on a busy host)");
       }
       notes.add(b.toString());
     }

@@ -45,10 +45,26 @@ final class JoinCauses {
     awaited.add(target);
   }
 
+  /** Whether the recording has ended: frames closed from now on were cut by its end. */
+  private boolean recordingEnded;
+
+  /**
+   * From here on the frames still open are closed by the recording's end, not by their events: a
+   * task closed so ended nothing (it was running, {@link #runningAtEnd}), and is never the last
+   * ending that joins with an unknown target fall back to.
+   */
+  void recordingEnded() {
+    recordingEnded = true;
+  }
+
   /**
    * Thread {@code th} ended task (or thread) {@code id} at {@code t}, at call path {@code node}.
    */
   void ended(int th, int node, long id, long t) {
+    if (recordingEnded) {
+      runningAtEnd(th, node, id, t);
+      return;
+    }
     if (openJoins == 0) {
       return;
     }
@@ -65,6 +81,23 @@ final class JoinCauses {
       endThread[slot] = th;
       endNode[slot] = node;
     }
+  }
+
+  /**
+   * Thread {@code th} was still running task (or thread) {@code id} at call path {@code node} when
+   * the recording ended at {@code t}: a join still open then waited for it up to there. Recorded as
+   * that id's ending, unless it has one; never as the last ending, which joins with an unknown
+   * target fall back to (any thread alive at the end would do, not the one they waited for).
+   */
+  void runningAtEnd(int th, int node, long id, long t) {
+    if (openJoins == 0 || !awaited.contains(id) || ended.get(id) >= 0) {
+      return;
+    }
+    int slot = newSlot();
+    ended.put(id, slot);
+    endTime[slot] = t;
+    endThread[slot] = th;
+    endNode[slot] = node;
   }
 
   private int newSlot() {

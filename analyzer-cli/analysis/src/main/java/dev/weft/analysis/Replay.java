@@ -423,6 +423,7 @@ final class Replay implements PairMatcher.Listener {
     // From here on, the waits that end are closed by the end of the recording, not by a release.
     critical.recordingEnded();
     beginThreadsUpTo(end);
+    joinCauses.recordingEnded();
     List<ThreadState> early = new ArrayList<>();
     List<ThreadState> atEnd = new ArrayList<>();
     for (ThreadState th : threads) {
@@ -452,6 +453,16 @@ final class Replay implements PairMatcher.Listener {
     early.sort(Comparator.comparingLong(th -> th.lastT));
     for (ThreadState th : early) {
       frames.stop(th, th.lastT);
+    }
+    // A join still open at the end waits for a thread or task still running then: its runner is
+    // the cause so far, whichever of the two is closed first below.
+    for (ThreadState th : atEnd) {
+      joinCauses.runningAtEnd(th.index, CallPathTree.ROOT, javaId(th), end);
+      for (int i = 0; i < th.depth; i++) {
+        if (th.pairs.construct(i) == Construct.TASK) {
+          joinCauses.runningAtEnd(th.index, th.node[i], th.obj[i], end);
+        }
+      }
     }
     for (ThreadState th : atEnd) {
       if (th.endKind == ThreadState.END_AT_CLOSE) {

@@ -63,9 +63,9 @@ class CpuCrossCheckTest {
                 + " The system counted that time"
                 + " neither as CPU time nor as waiting for a core, so it is not work, though"
                 + " execution and the critical path, where it runs through them, count it as such"
-                + " (where the run queue is unknown, for threads alive at the close or begun"
-                + " before an attach, part of that time may be waiting for a core on a busy"
-                + " host)"),
+                + " (where the run queue is unknown, for threads that began during the recording"
+                + " and were alive at its close, or began before an attach and recorded nothing"
+                + " themselves, part of that time may be waiting for a core on a busy host)"),
         notes);
     assertEquals(
         List.of(
@@ -103,6 +103,37 @@ class CpuCrossCheckTest {
                     + " recorded wait (old-reader 600.00 ms of 1.000 s (run queue unknown)):"),
         notes.get(0));
     assertTrue(notes.get(0).contains(", though execution counts it as such ("), notes.get(0));
+  }
+
+  /**
+   * Threads that began before an attach and measured their own CPU and run-queue times from their
+   * first event on: the time before that is not held against them (not the baseline's, which is
+   * earlier), and a thread that waited for a core is named as such, not as off the CPU with its run
+   * queue unknown.
+   */
+  @Test
+  void threadsFromBeforeAnAttachCountFromTheirFirstEvent() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int crowded = running(f, "old-crowded", 1_000 * MS); // 300 CPU + 400 queued of its 700 ms
+    int blocked = running(f, "old-blocked", 1_000 * MS); // 60 of its 700 ms: 640 ms off the CPU
+    StreamWriter main = f.thread("main", 0);
+    main.threadEnd(1_200 * MS);
+    f.writer.defineAttribute(CpuCrossCheck.TIMES_FROM, Long.toString(100 * MS));
+    f.writer.defineThreadJvmCounts(crowded, 0, 0, 300 * MS, 400 * MS, 300 * MS);
+    f.writer.defineThreadJvmCounts(blocked, 0, 0, 50 * MS, 10 * MS, 300 * MS);
+    f.writer.defineThreadJvmCounts(main.id(), 0, 0, 1_200 * MS, 0);
+    Path dir = f.close(1_200 * MS);
+    List<String> off = cpuNotes(dir);
+    assertEquals(1, off.size(), off.toString());
+    assertTrue(
+        off.get(0)
+            .startsWith(
+                "1 thread was off the CPU for 640.00 ms that counts as execution here, in no"
+                    + " recorded wait (old-blocked 640.00 ms of 1.000 s):"),
+        off.get(0));
+    List<String> queued = notes(dir, "waiting for a core for");
+    assertEquals(1, queued.size(), queued.toString());
+    assertTrue(queued.get(0).contains("(old-crowded 400.00 ms of 1.000 s)"), queued.get(0));
   }
 
   /** Time in a recorded wait is not execution: a thread that only waited there is not named. */

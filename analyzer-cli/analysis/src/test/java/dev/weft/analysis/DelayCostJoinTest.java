@@ -55,6 +55,40 @@ class DelayCostJoinTest {
     assertEquals(severity(r, "join_wait") - 10, severity(r, "delay_cost"));
   }
 
+  /**
+   * A recording that ends while joins still wait (attached for a while): main's Thread.join of a
+   * producer still running and a worker's Future.get of a task still running on another worker are
+   * charged to those runners up to the end, at the producer's root and the task's call path; a join
+   * whose target is unknown is not charged to whichever thread happens to be alive then.
+   */
+  @Test
+  void aJoinStillOpenAtTheEndIsChargedToWhatWasStillRunning() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int join = f.region("Thread.join", ConstructKind.THREAD_JOIN, 40);
+    int submit = f.region("ExecutorService.submit", ConstructKind.EXECUTOR, 30);
+    int get = f.region("Future.get", ConstructKind.FUTURE_GET, 31);
+    int step = f.region("step", ConstructKind.USER_REGION, 50);
+    f.pool(POOL, "pool", 2);
+    StreamWriter m = f.thread("main", 0);
+    StreamWriter producer = f.thread("producer", 0); // Java id 2 (main has 1)
+    StreamWriter w1 = f.worker("pool-1", POOL, 0);
+    StreamWriter w2 = f.worker("pool-2", POOL, 0);
+    StreamWriter other = f.thread("other", 0);
+    m.joinWaitEnter(100, join, 2); // the producer's Java id
+    producer.enter(150, step);
+    w1.taskCreate(200, submit, 7, POOL);
+    w2.taskBegin(210, 7);
+    w1.joinWaitEnter(300, get, 7);
+    other.joinWaitEnter(400, get, 0); // target unknown
+    AnalysisResult r = Analyzer.analyze(f.close(1000));
+    assertEquals(900, onThread(r, "delay_cost_join", "producer"));
+    assertEquals(700, onThread(r, "delay_cost_join", "pool-2"));
+    assertEquals(0, onThread(r, "delay_cost_join", "main"));
+    assertEquals(0, onThread(r, "delay_cost_join", "other"));
+    assertEquals(0, onThread(r, "delay_cost_join", "pool-1"));
+    assertEquals(900 + 700 + 600, severity(r, "join_wait"));
+  }
+
   /** A join whose task ended before the wait began was not delayed by it: nothing is charged. */
   @Test
   void aJoinOnATaskThatAlreadyEndedIsNotCharged() {

@@ -13,7 +13,9 @@ import dev.weft.analysis.PropertyInfo;
     description =
         """
         For every join wait (ForkJoinTask.join, Future.get, Thread.join, ForkJoinPool.invoke …) \
-        whose awaited task or thread ended during the wait on another thread: the [[join_wait]] \
+        whose awaited task or thread ended during the wait on another thread, or was still \
+        running on another thread when the recording ended (a join open at the end, as when a \
+        recording is attached for a while, is charged up to the end): the [[join_wait]] \
         time of that wait up to the ending (min of the join_wait and ending - wait start), charged \
         to the thread that ran the awaited task, at the task's call path (for a joined thread, \
         at its root). When the join's target is not known, the latest task or thread ending \
