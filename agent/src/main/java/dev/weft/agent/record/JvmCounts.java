@@ -40,10 +40,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * than it has cores is then told from one that waits in code Weft does not see, which the JVM's CPU
  * time alone could not. Such a thread that records nothing itself gets its CPU time from the JVM,
  * from the baseline on, without the run queue: the trace attribute {@link #TIMES_FROM} says when
- * the baseline was taken, so that the analysis allows for the gap. Threads that began during the
- * recording and are still alive at the close get their CPU time from the JVM, without the run queue
- * (reading each one's id as it starts would cost every short thread a file read). Where {@code
- * /proc} is missing, the CPU time comes from the JVM alone.
+ * the baseline was taken, so that the analysis allows for the gap. A thread still alive at the
+ * close is read there from {@code /proc/self/task/<tid>/schedstat}, the id being one it named
+ * itself (one {@code readlink} of {@code /proc/thread-self}), at its first event if it began before
+ * the recording, else at its {@link #TASK_AFTER_EVENTS}th; one that did not gets its CPU time from
+ * the JVM, without the run queue. Where {@code /proc} is missing, the CPU time comes from the JVM
+ * alone.
  *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
  * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
@@ -154,8 +156,24 @@ final class JvmCounts {
       live.add(s);
       if (id <= boundary && id != starter) {
         ownTimesFromNow(s);
+      } else {
+        s.eventsUntilTask = TASK_AFTER_EVENTS;
       }
     }
+  }
+
+  /**
+   * A thread that began during the recording names its Linux thread id at this many events: one
+   * that is still alive at the close is read there by it. Not at its first event: in a thread that
+   * just started the read costs 10–25 µs (its first native buffer), which programs starting a
+   * thread per task would pay on every one (5,000 threads of a few events each: +0.3 s), while they
+   * end long before the close and read their own times as they end.
+   */
+  static final int TASK_AFTER_EVENTS = 64;
+
+  /** The calling thread {@code s} names its Linux thread id ({@link #TASK_AFTER_EVENTS}). */
+  static void nameTask(ThreadState s) {
+    s.osTask = OsThreadTimes.selfTask();
   }
 
   /**
@@ -165,8 +183,10 @@ final class JvmCounts {
    * baseline has no run queue). Once per such thread.
    */
   private static void ownTimesFromNow(ThreadState s) {
-    long[] t = OsThreadTimes.selfWithTask();
-    if (t != null) {
+    long[] t = OsThreadTimes.self();
+    long task = t == null ? -1 : OsThreadTimes.selfTask();
+    if (task > 0) {
+      s.osTask = task;
       s.osTimesFrom = t;
       s.osTimesFromTime = System.nanoTime();
     }
@@ -301,15 +321,16 @@ final class JvmCounts {
   }
 
   /**
-   * A thread alive at the close: its CPU time from the JVM, without the run queue; a thread that
-   * began before the recording and read its own times at its first event ({@code s}, null for a
-   * stream never taken): both, from its Linux thread's {@code schedstat}.
+   * A thread alive at the close ({@code s}, null for a stream never taken): its CPU and run-queue
+   * times from its Linux thread's {@code schedstat}, when it named its id at its first event (from
+   * there for one that began before the recording); else its CPU time from the JVM, without the run
+   * queue.
    */
   private long[] liveTimes(ThreadState s, long javaId, long[] base) {
-    if (s != null && s.osTimesFrom != null && s.thread.isAlive()) {
-      long[] now = OsThreadTimes.ofTask(s.osTimesFrom[2]);
+    if (s != null && s.osTask > 0 && s.thread.isAlive()) {
+      long[] now = OsThreadTimes.ofTask(s.osTask);
       // Alive after the read too: the id was not yet free for another thread to take.
-      long[] own = s.thread.isAlive() ? sinceOwnStart(s, now) : null;
+      long[] own = s.thread.isAlive() ? sinceStart(s, javaId, base, now) : null;
       if (own != null) {
         return own;
       }
@@ -319,6 +340,31 @@ final class JvmCounts {
       return cpu < 0 ? NO_TIMES : new long[] {Math.max(0, cpu - starterTimes[0]), -1, -1};
     }
     return base == ZERO ? new long[] {cpu, -1, -1} : sinceBaseline(cpu, base);
+  }
+
+  /**
+   * A live thread's times {@code now} (its {@code schedstat}) over its recorded span: its whole
+   * life if it began during the recording, from the recording's start for the thread that started
+   * it, from its first event for one that began before; null where {@code now} is null or not the
+   * same thread's (counters lower than at the span's start) or the span's start is not known.
+   */
+  private long[] sinceStart(ThreadState s, long javaId, long[] base, long[] now) {
+    if (s.osTimesFrom != null) {
+      return sinceOwnStart(s, now);
+    }
+    if (now == null) {
+      return null;
+    }
+    if (base == ZERO) {
+      return new long[] {now[0], now[1], -1};
+    }
+    if (javaId == starter && starterTimes != null) {
+      long[] from = starterTimes;
+      return now[0] < from[0] || now[1] < from[1]
+          ? null
+          : new long[] {now[0] - from[0], now[1] - from[1], -1};
+    }
+    return null;
   }
 
   /** A thread's times since its first event ({@link #ownTimesFromNow}); null if {@code now} is. */

@@ -2,6 +2,8 @@ package dev.weft.agent.record;
 
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The calling thread's own times as the operating system counts them: its CPU time and its time
@@ -14,8 +16,10 @@ import java.io.IOException;
 final class OsThreadTimes {
   private static final String FILE = "/proc/thread-self/schedstat";
 
-  /** Its first field is the calling thread's Linux thread id. */
-  private static final String STAT = "/proc/thread-self/stat";
+  private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+
+  /** Set when {@code /proc/thread-self} could not be read as a link: no thread tries again. */
+  private static volatile boolean noTaskLink;
 
   /** Set after the first failure: the file is not there, so no thread tries again. */
   private static volatile boolean unavailable;
@@ -24,20 +28,25 @@ final class OsThreadTimes {
 
   /** {CPU ns, run-queue ns} of the calling thread since it began, or null where not available. */
   static long[] self() {
-    return read(FILE, true);
+    return read(FILE);
   }
 
   /**
-   * {CPU ns, run-queue ns, Linux thread id} of the calling thread, or null where not available:
-   * with the id another thread can read its times later ({@link #ofTask}).
+   * The calling thread's Linux thread id (the last part of the link {@code /proc/thread-self}, one
+   * system call), or -1 where not available: with it another thread can read its times later
+   * ({@link #ofTask}).
    */
-  static long[] selfWithTask() {
-    long[] times = self();
-    if (times == null) {
-      return null;
+  static long selfTask() {
+    if (unavailable || noTaskLink) {
+      return -1;
     }
-    long[] id = read(STAT, false); // "tid (name) state ...": the first number, then a non-digit
-    return id == null ? null : new long[] {times[0], times[1], id[0]};
+    try {
+      String link = Files.readSymbolicLink(THREAD_SELF).toString(); // "<pid>/task/<tid>"
+      return Long.parseLong(link.substring(link.lastIndexOf('/') + 1));
+    } catch (IOException | RuntimeException e) {
+      noTaskLink = true;
+      return -1;
+    }
   }
 
   /**
@@ -45,10 +54,10 @@ final class OsThreadTimes {
    * when it is gone or the system cannot say.
    */
   static long[] ofTask(long task) {
-    return task <= 0 ? null : read("/proc/self/task/" + task + "/schedstat", true);
+    return task <= 0 ? null : read("/proc/self/task/" + task + "/schedstat");
   }
 
-  private static long[] read(String file, boolean twoNumbers) {
+  private static long[] read(String file) {
     if (unavailable) {
       return null;
     }
@@ -62,25 +71,11 @@ final class OsThreadTimes {
       }
       return null;
     }
-    if (!twoNumbers) {
-      long id = firstNumber(b, n);
-      return id > 0 ? new long[] {id} : null;
-    }
     long[] times = parse(b, n);
     if (times == null && file.equals(FILE)) {
       unavailable = true;
     }
     return times;
-  }
-
-  /** The decimal number that starts {@code b[0..n)} and ends at a space, or -1. */
-  static long firstNumber(byte[] b, int n) {
-    long x = 0;
-    int i = 0;
-    while (i < n && i < 18 && b[i] >= '0' && b[i] <= '9') {
-      x = x * 10 + (b[i++] - '0');
-    }
-    return i > 0 && i < n && b[i] == ' ' ? x : -1;
   }
 
   /** The first two decimal numbers of {@code b[0..n)}, or null if it does not hold two. */

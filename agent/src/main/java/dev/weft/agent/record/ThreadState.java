@@ -81,10 +81,16 @@ final class ThreadState extends ThreadGuard {
   /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
   boolean jvmCounted;
 
+  /** Its Linux thread id, named by itself (0: not known; see {@link JvmCounts#nameTask}). */
+  long osTask;
+
+  /** Events until it names its Linux thread id; 0 when it did or never will. */
+  int eventsUntilTask;
+
   /**
-   * Of a thread that began before an attach: its own {CPU ns, run-queue ns, Linux thread id} read
-   * at its first recorded event, and when (the trace clock; 0: not read). Its times are measured
-   * from there ({@link JvmCounts#claimed}).
+   * Of a thread that began before an attach: its own {CPU ns, run-queue ns} read at its first
+   * recorded event, and when (the trace clock); null when not read. Its times are measured from
+   * there.
    */
   long[] osTimesFrom;
 

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Threads that were running when the agent attached measure their own CPU and run-queue times from
  * their first recorded event (THREAD_JVM_COUNTS' timesFromNs): with more busy threads than cores,
  * the time a thread spent waiting for a core is known, so the analysis names it as such instead of
- * as time off the CPU with the run queue unknown (CpuCrossCheckTest). Before, such threads had the
- * JVM's CPU time alone.
+ * as time off the CPU with the run queue unknown (CpuCrossCheckTest). Threads started during the
+ * recording and alive at its end are read by the Linux thread id they named at their first event.
+ * Before, both had the JVM's CPU time alone.
  */
 @Tag("child-jvm")
 class RunningCpuIT {
@@ -64,6 +65,19 @@ class RunningCpuIT {
     }
     assertEquals(RunningCpuApp.busyThreads(), busy, facts);
     assertTrue(queued > 0, "more busy threads than cores wait for one" + facts);
+    // Started in the recording, alive at its end: their whole lives, read by their thread ids.
+    int late = 0;
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (d.name().startsWith("late-") && !d.isSupplement()) {
+        late++;
+        ThreadJvmCounts c = t.definitions.jvmCounts(d.stream());
+        assertTrue(c != null && c.hasRunQueue() && !c.hasOwnTimesFrom(), d + facts);
+        long span = t.definitions.endTime() - d.names().get(0).time();
+        assertTrue(c.cpuNs() + c.runQueueNs() >= span / 2, d + " span " + span + facts);
+        assertTrue(c.cpuNs() + c.runQueueNs() <= span * 11 / 10, d + " span " + span + facts);
+      }
+    }
+    assertEquals(2, late, facts);
   }
 
   private static void assumeProc() {
