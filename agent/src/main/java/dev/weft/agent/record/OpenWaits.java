@@ -13,15 +13,18 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Waits already in progress when the agent attached: a thread parked in a barrier or a lock, in
- * {@code Object.wait} or blocked on a monitor since before the recording. Neither a hook nor the
- * JVM's monitor events can see them (they began before either existed), so their threads are polled
- * until each leaves its wait, and the part of the wait inside the recording is written, from the
- * recording's start, into a {@link ThreadDef#SUPPLEMENT supplement} stream of the thread. Its
- * region, at the user's line, is named after the JDK method the user called with {@value #MARK}.
+ * {@code Object.wait} or blocked on a monitor since before the recording, or in the kernel in a
+ * network call that the JVM calls RUNNABLE (a select, an accept, a socket stream's read: {@link
+ * #addNativeIo}, followed while the thread uses no CPU). Neither a hook nor the JVM's monitor
+ * events can see them (they began before either existed), so their threads are polled until each
+ * leaves its wait, and the part of the wait inside the recording is written, from the recording's
+ * start, into a {@link ThreadDef#SUPPLEMENT supplement} stream of the thread. Its region, at the
+ * user's line, is named after the JDK method the user called with {@value #MARK}.
  *
  * <p>A thread is still in the same wait while its state, its park blocker and (once known) the
  * JVM's counts of its waits and blocked entries ({@link ThreadMXBean}) are unchanged, or while the
@@ -81,6 +84,10 @@ final class OpenWaits {
     final Object blocker;
     final int region;
     final int waitKind; // or MONITOR_ENTRY, THREAD_JOIN
+
+    /** In the kernel in a network call, RUNNABLE to the JVM ({@link #addNativeIo}). */
+    boolean nativeIo;
+
     final String what;
 
     /** When the recording saw it begin: the attach, or the recording's start. */
@@ -147,6 +154,10 @@ final class OpenWaits {
         continue;
       }
       Thread.State state = t.getState();
+      if (state == Thread.State.RUNNABLE) {
+        added += addNativeIo(t, start, mark) ? 1 : 0;
+        continue;
+      }
       if (state != Thread.State.BLOCKED
           && state != Thread.State.WAITING
           && state != Thread.State.TIMED_WAITING) {
@@ -210,6 +221,88 @@ final class OpenWaits {
     }
     polling = true;
     return true;
+  }
+
+  /**
+   * A RUNNABLE thread blocked in the kernel in a network call of the JDK's, from the user's call:
+   * {@code Selector.select} (epoll, kqueue, wepoll), an accept (Net.accept) or a socket stream's
+   * read. The JVM calls such a thread RUNNABLE, so only its stack tells; the hooks record these
+   * calls from their next one on, and the current one would count as execution to its end (an
+   * acceptor of a server without new connections: the whole recording). It is followed as long as
+   * it uses no CPU ({@link #stillWaiting}): needs the JVM's per-thread CPU time.
+   */
+  private boolean addNativeIo(Thread t, long start, String mark) {
+    long cpu = threads() == null ? -1 : cpuTime(t);
+    if (cpu < 0) {
+      return false;
+    }
+    StackTraceElement[] stack = t.getStackTrace();
+    if (stack.length == 0 || !stack[0].isNativeMethod() || t.getState() != Thread.State.RUNNABLE) {
+      return false;
+    }
+    String top = stack[0].getClassName() + "." + stack[0].getMethodName();
+    int waitKind;
+    ConstructKind kind;
+    String name;
+    if (SELECTS.contains(top)) {
+      waitKind = WaitKind.SELECT;
+      kind = ConstructKind.SELECTOR;
+      name = "Selector.select";
+    } else if (top.equals("sun.nio.ch.Net.accept")) {
+      waitKind = WaitKind.ACCEPT;
+      kind = ConstructKind.SOCKET;
+      name =
+          calls(stack, "java.net.ServerSocket")
+              ? "ServerSocket.accept"
+              : "ServerSocketChannel.accept";
+    } else if (SOCKET_READS.contains(top) && calls(stack, "sun.nio.ch.NioSocketImpl")) {
+      waitKind = WaitKind.SOCKET_READ;
+      kind = ConstructKind.SOCKET;
+      name = "SocketInputStream.read";
+    } else {
+      return false;
+    }
+    int user = 0;
+    // The JDK's frames, and a method reference's proxy (no source; JDK 17 shows its frame).
+    while (user < stack.length
+        && (RunningMonitors.isJdk(stack[user].getClassName())
+            || stack[user].getClassName().contains("$$Lambda"))) {
+      user++;
+    }
+    if (user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")) {
+      return false; // the JDK's own (its HTTP client's selector thread): not the user's call
+    }
+    StackTraceElement at = stack[user];
+    String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
+    int line = Math.max(0, at.getLineNumber());
+    int region =
+        regions.register(
+            kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
+    Open w =
+        new Open(t, Thread.State.RUNNABLE, null, region, waitKind, t.getName() + " " + name, start);
+    w.nativeIo = true;
+    w.cpu = cpu;
+    open.add(w);
+    everAdded = true;
+    return true;
+  }
+
+  /** The natives a selector waits in, on Linux, macOS and Windows. */
+  private static final Set<String> SELECTS =
+      Set.of("sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait");
+
+  /** The natives a socket stream's read blocks in: untimed, and timed (polling first). */
+  private static final Set<String> SOCKET_READS =
+      Set.of("sun.nio.ch.SocketDispatcher.read0", "sun.nio.ch.Net.poll");
+
+  /** Whether a frame of {@code stack} runs in class {@code name}. */
+  private static boolean calls(StackTraceElement[] stack, String name) {
+    for (StackTraceElement e : stack) {
+      if (e.getClassName().equals(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -352,6 +445,15 @@ final class OpenWaits {
     Thread t = w.thread;
     if (t.getState() != w.state || LockSupport.getBlocker(t) != w.blocker) {
       return false;
+    }
+    if (w.nativeIo) {
+      // Blocked in the kernel it uses no CPU; any use means the call returned.
+      long cpu = t.isAlive() ? cpuTime(t) : -1;
+      if (cpu < 0 || cpu - w.cpu >= SAME_WAIT_CPU_NANOS) {
+        return false;
+      }
+      w.cpu = cpu;
+      return true;
     }
     if (info == null) {
       return t.isAlive();

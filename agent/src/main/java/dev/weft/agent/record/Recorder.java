@@ -110,6 +110,8 @@ public final class Recorder extends WeftSink {
       if (state != Thread.State.RUNNABLE && state != Thread.State.NEW) {
         waitingAtAttach.add(t.getName() + " " + state);
         waitingThreads.add(t);
+      } else if (state == Thread.State.RUNNABLE) {
+        waitingThreads.add(t); // perhaps in the kernel, in a network call (OpenWaits.addNativeIo)
       }
     }
     openedAt = now;
@@ -187,11 +189,8 @@ public final class Recorder extends WeftSink {
     List<Thread> waiting = new ArrayList<>();
     for (Thread t : applicationThreads()) {
       Thread.State state = t.getState();
-      if (state != Thread.State.RUNNABLE
-          && state != Thread.State.NEW
-          && !path.recorded(t)
-          && !path.isIgnored(t)) {
-        waiting.add(t);
+      if (state != Thread.State.NEW && !path.recorded(t) && !path.isIgnored(t)) {
+        waiting.add(t); // RUNNABLE ones: perhaps in the kernel, in a network call
       }
     }
     return w.add(waiting, at, OpenWaits.MARK_WEAVING) ? w::run : null;
