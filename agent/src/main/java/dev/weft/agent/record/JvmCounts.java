@@ -154,7 +154,10 @@ final class JvmCounts {
     if (!off && !s.virtual && !s.carrier) {
       s.jvmCounted = true;
       live.add(s);
-      if (id <= boundary && id != starter) {
+      if (id <= boundary ? id != starter : !s.beginning) {
+        // Began before the recording (an attach), or during it unseen (its first event is not its
+        // THREAD_BEGIN: started by code not woven, or while the agent wove): its stream spans
+        // from here, not its whole life.
         ownTimesFromNow(s);
       } else {
         s.eventsUntilTask = TASK_AFTER_EVENTS;
@@ -177,10 +180,11 @@ final class JvmCounts {
   }
 
   /**
-   * A thread that began before the recording (an attach) records its first event: it reads its own
-   * times and Linux thread id now, so that its CPU and run-queue times can be measured from here to
-   * its end or the close (only the thread itself can name its id; the JVM's CPU time from the
-   * baseline has no run queue). Once per such thread.
+   * A thread that began before the recording (an attach), or during it without its start being
+   * seen, records its first event: it reads its own times and Linux thread id now, so that its CPU
+   * and run-queue times can be measured from here to its end or the close (only the thread itself
+   * can name its id; the JVM's CPU time from the baseline has no run queue, and a thread's whole
+   * life would span more than its stream). Once per such thread.
    */
   private static void ownTimesFromNow(ThreadState s) {
     long[] t = OsThreadTimes.self();
@@ -306,11 +310,14 @@ final class JvmCounts {
    * measured (see the class comment, "Times").
    */
   private long[] ownTimes(ThreadState s, long javaId, long[] base) {
+    long[] own = s.osTimesFrom != null ? sinceOwnStart(s, OsThreadTimes.self()) : null;
+    if (own != null) {
+      return own;
+    }
     boolean whole = base == ZERO; // began during the recording
     boolean started = javaId == starter && starterTimes != null;
     if (!whole && !started) {
-      long[] own = s.osTimesFrom != null ? sinceOwnStart(s, OsThreadTimes.self()) : null;
-      return own != null ? own : sinceBaseline(JvmThreadInfo.currentCpu(), base);
+      return sinceBaseline(JvmThreadInfo.currentCpu(), base);
     }
     long[] now = OsThreadTimes.self();
     if (now != null) {

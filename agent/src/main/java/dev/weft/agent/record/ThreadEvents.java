@@ -90,7 +90,13 @@ final class ThreadEvents {
     if (pool != null && s.stream == null) {
       s.pool = pool;
     }
-    StreamWriter w = path.begin(s);
+    s.beginning = true; // its stream opens with this event: its times count from 0
+    StreamWriter w;
+    try {
+      w = path.begin(s);
+    } finally {
+      s.beginning = false;
+    }
     if (w != null) {
       try {
         w.threadBegin(System.nanoTime());

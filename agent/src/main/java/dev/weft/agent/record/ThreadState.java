@@ -87,6 +87,9 @@ final class ThreadState extends ThreadGuard {
   /** Events until it names its Linux thread id; 0 when it did or never will. */
   int eventsUntilTask;
 
+  /** While it writes its THREAD_BEGIN: its start was seen, its stream spans its life. */
+  boolean beginning;
+
   /**
    * Of a thread that began before an attach: its own {CPU ns, run-queue ns} read at its first
    * recorded event, and when (the trace clock); null when not read. Its times are measured from
