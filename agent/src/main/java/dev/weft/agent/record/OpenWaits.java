@@ -11,9 +11,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -88,6 +90,9 @@ final class OpenWaits {
     /** In the kernel in a network call, RUNNABLE to the JVM ({@link #addNativeIo}). */
     boolean nativeIo;
 
+    /** How its region is marked (begun before the attach, or while the agent wove). */
+    String mark = "";
+
     final String what;
 
     /** When the recording saw it begin: the attach, or the recording's start. */
@@ -127,6 +132,10 @@ final class OpenWaits {
   private final TraceWriter writer;
   private final RegionRegistry regions;
   private final List<Open> open = new ArrayList<>();
+
+  /** Threads that recorded an event since the attach: their hooks see their waits. */
+  private final Set<Thread> recordedThreads = Collections.newSetFromMap(new WeakHashMap<>());
+
   private final List<String> recorded = new ArrayList<>();
   private int ended;
   private boolean stopped;
@@ -163,64 +172,76 @@ final class OpenWaits {
           && state != Thread.State.TIMED_WAITING) {
         continue;
       }
-      Object blocker = LockSupport.getBlocker(t);
-      StackTraceElement[] stack = t.getStackTrace();
-      int user = 0;
-      while (user < stack.length && RunningMonitors.isJdk(stack[user].getClassName())) {
-        user++;
+      Open w = openFor(t, state, start, mark);
+      if (w != null) {
+        open.add(w);
+        everAdded = true;
+        added++;
       }
-      if (user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")) {
-        continue; // not the user's wait
-      }
-      StackTraceElement at = stack[user];
-      int waitKind;
-      ConstructKind kind;
-      String name;
-      if (state == Thread.State.BLOCKED) {
-        if (user != 0) {
-          continue; // a monitor of the JDK's own code
-        }
-        waitKind = MONITOR_ENTRY;
-        kind = ConstructKind.MONITOR;
-        name = "synchronized";
-      } else if (user == 0) {
-        continue; // waiting without a JDK frame above: not a wait we can name
-      } else {
-        StackTraceElement called = stack[user - 1];
-        String simple = called.getClassName().substring(called.getClassName().lastIndexOf('.') + 1);
-        name = simple + "." + called.getMethodName();
-        if (name.equals("Object.wait")) {
-          waitKind = WaitKind.OBJECT_WAIT;
-          kind = ConstructKind.OBJECT_WAIT;
-        } else if (name.equals("Thread.sleep")) {
-          waitKind = WaitKind.SLEEP;
-          kind = ConstructKind.SLEEP;
-        } else if (name.equals("Thread.join")) {
-          waitKind = THREAD_JOIN;
-          kind = ConstructKind.THREAD_JOIN;
-        } else {
-          waitKind = WaitKind.PARK;
-          kind = ConstructKind.PARK;
-        }
-      }
-      String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
-      int line = Math.max(0, at.getLineNumber());
-      int region =
-          regions.register(
-              kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
-      Open w = new Open(t, state, blocker, region, waitKind, t.getName() + " " + name, start);
-      if (waitKind == THREAD_JOIN) {
-        w.target = joined(t);
-      }
-      open.add(w);
-      everAdded = true;
-      added++;
     }
     if (added == 0 || polling) {
       return false;
     }
     polling = true;
     return true;
+  }
+
+  /**
+   * The wait thread {@code t} (in {@code state}, not RUNNABLE) is in now, from {@code start}, its
+   * region marked {@code mark}; null when it is not the user's.
+   */
+  private Open openFor(Thread t, Thread.State state, long start, String mark) {
+    Object blocker = LockSupport.getBlocker(t);
+    StackTraceElement[] stack = t.getStackTrace();
+    int user = 0;
+    while (user < stack.length && RunningMonitors.isJdk(stack[user].getClassName())) {
+      user++;
+    }
+    if (user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")) {
+      return null; // not the user's wait
+    }
+    StackTraceElement at = stack[user];
+    int waitKind;
+    ConstructKind kind;
+    String name;
+    if (state == Thread.State.BLOCKED) {
+      if (user != 0) {
+        return null; // a monitor of the JDK's own code
+      }
+      waitKind = MONITOR_ENTRY;
+      kind = ConstructKind.MONITOR;
+      name = "synchronized";
+    } else if (user == 0) {
+      return null; // waiting without a JDK frame above: not a wait we can name
+    } else {
+      StackTraceElement called = stack[user - 1];
+      String simple = called.getClassName().substring(called.getClassName().lastIndexOf('.') + 1);
+      name = simple + "." + called.getMethodName();
+      if (name.equals("Object.wait")) {
+        waitKind = WaitKind.OBJECT_WAIT;
+        kind = ConstructKind.OBJECT_WAIT;
+      } else if (name.equals("Thread.sleep")) {
+        waitKind = WaitKind.SLEEP;
+        kind = ConstructKind.SLEEP;
+      } else if (name.equals("Thread.join")) {
+        waitKind = THREAD_JOIN;
+        kind = ConstructKind.THREAD_JOIN;
+      } else {
+        waitKind = WaitKind.PARK;
+        kind = ConstructKind.PARK;
+      }
+    }
+    String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
+    int line = Math.max(0, at.getLineNumber());
+    int region =
+        regions.register(
+            kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
+    Open w = new Open(t, state, blocker, region, waitKind, t.getName() + " " + name, start);
+    w.mark = mark;
+    if (waitKind == THREAD_JOIN) {
+      w.target = joined(t);
+    }
+    return w;
   }
 
   /**
@@ -414,22 +435,47 @@ final class OpenWaits {
     // thread infos above, the state read below). Ended: it ended before the state read, so the
     // clock is read again after it; a poller descheduled in between must not date the end early.
     long now = System.nanoTime();
+    List<Open> next = null;
     for (int i = open.size() - 1; i >= 0; i--) {
       Open w = open.get(i);
       ThreadInfo info = infos == null ? null : infos[i];
       if (stillWaiting(w, info)) {
         w.lastSeen = now;
-      } else {
-        end(i, System.nanoTime());
+        continue;
+      }
+      long end = end(i, System.nanoTime());
+      Open successor = w.waitKind == THREAD_JOIN ? nextJoin(w, end) : null;
+      if (successor != null) {
+        (next == null ? next = new ArrayList<>() : next).add(successor);
       }
     }
+    if (next != null) {
+      open.addAll(next);
+    }
+  }
+
+  /**
+   * The join thread {@code w.thread} went on to when its join {@code w} ended at {@code end}: a
+   * loop joining one thread after another from a frame that runs since before the attach. Its next
+   * join began before the hooks could see it (no event of the thread's since the attach), so it is
+   * followed from there; null when the thread is not in a join now, or records its own events.
+   */
+  private Open nextJoin(Open w, long end) {
+    Thread t = w.thread;
+    Thread.State state = t.getState();
+    if (recordedThreads.contains(t)
+        || (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING)) {
+      return null;
+    }
+    Open n = openFor(t, state, end, w.mark);
+    return n != null && n.waitKind == THREAD_JOIN && n.target != w.target ? n : null;
   }
 
   /**
    * Writes wait {@code i} as ended between the last poll that saw it and {@code after}, a moment
    * after it ended, and stops following it.
    */
-  private void end(int i, long after) {
+  private long end(int i, long after) {
     Open w = open.remove(i);
     long seen = Math.min(after, w.lastSeen == 0 ? w.start : w.lastSeen);
     long end = seen + (after - seen) / 2;
@@ -437,8 +483,10 @@ final class OpenWaits {
       // A join returns after its thread's end: never before the THREAD_END it waited for.
       end = w.targetExited >= 0 ? Math.min(after, Math.max(end, w.targetExited)) : after;
     }
-    write(w, Math.max(w.start, end), (after - seen) / 2);
+    end = Math.max(w.start, end);
+    write(w, end, (after - seen) / 2);
     ended++;
+    return end;
   }
 
   private boolean stillWaiting(Open w, ThreadInfo info) {
@@ -457,6 +505,13 @@ final class OpenWaits {
     }
     if (info == null) {
       return t.isAlive();
+    }
+    if (w.waitKind == THREAD_JOIN
+        && w.target != null
+        && info.getLockInfo() != null
+        && info.getLockInfo().getIdentityHashCode() != System.identityHashCode(w.target)) {
+      // It joins another thread now (joins in a loop): the join it was in returned.
+      return false;
     }
     long cpu = cpuTime(w.thread);
     if (w.waitedCount < 0) {
@@ -520,6 +575,7 @@ final class OpenWaits {
     if (stopped) {
       return;
     }
+    recordedThreads.add(t);
     for (int i = open.size() - 1; i >= 0; i--) {
       Open w = open.get(i);
       if (w.thread == t && at > w.start) {
