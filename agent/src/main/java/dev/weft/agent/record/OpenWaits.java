@@ -193,11 +193,8 @@ final class OpenWaits {
   private Open openFor(Thread t, Thread.State state, long start, String mark) {
     Object blocker = LockSupport.getBlocker(t);
     StackTraceElement[] stack = t.getStackTrace();
-    int user = 0;
-    while (user < stack.length && RunningMonitors.isJdk(stack[user].getClassName())) {
-      user++;
-    }
-    if (user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")) {
+    int user = userFrame(stack, false);
+    if (user < 0) {
       return null; // not the user's wait
     }
     StackTraceElement at = stack[user];
@@ -231,11 +228,7 @@ final class OpenWaits {
         kind = ConstructKind.PARK;
       }
     }
-    String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
-    int line = Math.max(0, at.getLineNumber());
-    int region =
-        regions.register(
-            kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
+    int region = region(t, at, kind, name + mark);
     Open w = new Open(t, state, blocker, region, waitKind, t.getName() + " " + name, start);
     w.mark = mark;
     if (waitKind == THREAD_JOIN) {
@@ -283,22 +276,11 @@ final class OpenWaits {
     } else {
       return false;
     }
-    int user = 0;
-    // The JDK's frames, and a method reference's proxy (no source; JDK 17 shows its frame).
-    while (user < stack.length
-        && (RunningMonitors.isJdk(stack[user].getClassName())
-            || stack[user].getClassName().contains("$$Lambda"))) {
-      user++;
-    }
-    if (user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")) {
+    int user = userFrame(stack, true);
+    if (user < 0) {
       return false; // the JDK's own (its HTTP client's selector thread): not the user's call
     }
-    StackTraceElement at = stack[user];
-    String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
-    int line = Math.max(0, at.getLineNumber());
-    int region =
-        regions.register(
-            kind, name + mark, at.getClassName(), at.getMethodName(), file, line, line);
+    int region = region(t, stack[user], kind, name + mark);
     Open w =
         new Open(t, Thread.State.RUNNABLE, null, region, waitKind, t.getName() + " " + name, start);
     w.nativeIo = true;
@@ -306,6 +288,30 @@ final class OpenWaits {
     open.add(w);
     everAdded = true;
     return true;
+  }
+
+  /**
+   * The index of the first frame of {@code stack} below the JDK's (and, with {@code skipProxies},
+   * below a method reference's proxy, which has no source; JDK 17 shows its frame), or -1 when
+   * there is none or it is the agent's own.
+   */
+  private static int userFrame(StackTraceElement[] stack, boolean skipProxies) {
+    int user = 0;
+    while (user < stack.length
+        && (RunningMonitors.isJdk(stack[user].getClassName())
+            || (skipProxies && stack[user].getClassName().contains("$$Lambda")))) {
+      user++;
+    }
+    return user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")
+        ? -1
+        : user;
+  }
+
+  /** The region of a wait called {@code name} at frame {@code at} of thread {@code t}. */
+  private int region(Thread t, StackTraceElement at, ConstructKind kind, String name) {
+    String file = at.getFileName() == null ? sourceFile(t, at.getClassName()) : at.getFileName();
+    int line = Math.max(0, at.getLineNumber());
+    return regions.register(kind, name, at.getClassName(), at.getMethodName(), file, line, line);
   }
 
   /** The natives a selector waits in, on Linux, macOS and Windows. */

@@ -8,6 +8,7 @@ import dev.weft.trace.Field;
 import dev.weft.trace.ObjectDef;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamCursor;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,6 +70,20 @@ public final class TraceFacts {
   public List<Event> all() {
     List<Event> out = new ArrayList<>();
     eventsByStream.values().forEach(out::addAll);
+    return out;
+  }
+
+  /**
+   * The events of the thread named {@code name}, in its own and its supplement streams, by time.
+   */
+  public List<Event> ofThread(String name) {
+    List<Event> out = new ArrayList<>();
+    for (ThreadDef d : definitions.streamDefinitions()) {
+      if (d.name().equals(name) && eventsByStream.containsKey(d.stream())) {
+        out.addAll(eventsByStream.get(d.stream()));
+      }
+    }
+    out.sort((a, b) -> Long.compare(a.time(), b.time()));
     return out;
   }
 

@@ -9,7 +9,6 @@ import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.RegionDef;
-import dev.weft.trace.ThreadDef;
 import dev.weft.trace.WaitKind;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -62,13 +61,8 @@ class RunningTimerIT {
 
   /** The timer_due WAIT_ENTERs of a thread, in its own and its supplement streams. */
   private static List<Event> timerWaits(TraceFacts t, String thread) {
-    List<Integer> streams =
-        t.definitions.streamDefinitions().stream()
-            .filter(d -> d.name().equals(thread))
-            .map(ThreadDef::stream)
-            .toList();
-    return t.all().stream()
-        .filter(e -> streams.contains(e.stream()) && e.kind() == EventKind.WAIT_ENTER)
+    return t.ofThread(thread).stream()
+        .filter(e -> e.kind() == EventKind.WAIT_ENTER)
         .filter(e -> e.get(Field.WAIT_KIND) == WaitKind.TIMER_DUE)
         .filter(e -> "Timer.waitUntilDue".equals(regionName(t, e)))
         .toList();
