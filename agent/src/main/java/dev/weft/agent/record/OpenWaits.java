@@ -150,11 +150,12 @@ final class OpenWaits {
   }
 
   /**
-   * Follows the waits open at {@code start} of {@code waiting}, threads that were not RUNNABLE
-   * then, their regions marked {@code mark}: read now, before their frames' classes are
-   * retransformed (at the attach), so that their lines are those of the code they run. Threads
-   * whose wait is followed already are skipped. Returns true when the caller is to start {@link
-   * #run} on an agent thread (waits were added, and no poller runs).
+   * Follows the waits open at {@code start} of {@code waiting}, threads that were blocked or
+   * waiting then, or RUNNABLE in a network call ({@link #addNativeIo}), their regions marked {@code
+   * mark}: read now, before their frames' classes are retransformed (at the attach), so that their
+   * lines are those of the code they run. Threads whose wait is followed already are skipped.
+   * Returns true when the caller is to start {@link #run} on an agent thread (waits were added, and
+   * no poller runs).
    */
   synchronized boolean add(List<Thread> waiting, long start, String mark) {
     int added = 0;
