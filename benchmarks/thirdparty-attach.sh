@@ -32,15 +32,7 @@ done
 [[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx)
 declare -A scale=([h2]=2 [hsqldb]=0.5 [reactor]=3 [caffeine]=1.4 [lucene]=0.6 [disruptor]=2.3 [netty]=0.7 [jetty]=1.2 [ejml]=13 [rxjava]=1.2 [pekko]=2 [vertx]=2)
 
-if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/cli/target/weft.jar" ]]; then
-  echo "building Weft (mvn -B -q package -DskipTests)..." >&2
-  (cd "$root" && mvn -B -q package -DskipTests)
-fi
-echo "fetching the third-party jars (mvn dependency:copy-dependencies)..." >&2
-(cd "$tp" && mvn -B -q dependency:copy-dependencies -DoutputDirectory=target/lib)
-rm -rf "$tp/target/classes" && mkdir -p "$tp/target/classes"
-javac -d "$tp/target/classes" -cp "$tp/target/lib/*" "$tp"/src/main/java/thirdparty/*.java
-cp="$tp/target/classes:$tp/target/lib/*"
+source "$tp/prepare.sh"
 java="${JAVA:-java}"
 mkdir -p "$out"
 

@@ -40,17 +40,10 @@ declare -A threads=([h2]="h2-worker-,main" [h2-virtual]="h2-vt-,main" [hsqldb]="
   [pekko]="bench-pekko.actor.default-dispatcher-,main"
   [vertx]="vert.x-eventloop-thread-,vert.x-worker-thread-,vertx-blocked-thread-checker,main")
 
-if [[ ! -f "$root/agent/target/weft-agent.jar" || ! -f "$root/analyzer-cli/cli/target/weft.jar" ]]; then
-  echo "building Weft (mvn -B -q package -DskipTests)..." >&2
-  (cd "$root" && mvn -B -q package -DskipTests)
-fi
-echo "fetching the third-party jars (mvn dependency:copy-dependencies)..." >&2
-(cd "$tp" && mvn -B -q dependency:copy-dependencies -DoutputDirectory=target/lib)
-rm -rf "$tp/target/classes" && mkdir -p "$tp/target/classes" "$tp/target/ap"
-javac -d "$tp/target/classes" -cp "$tp/target/lib/*" "$tp"/src/main/java/thirdparty/*.java
+source "$tp/prepare.sh"
+mkdir -p "$tp/target/ap"
 unzip -o -q -j "$tp"/target/lib/async-profiler-*.jar 'linux-x64/libasyncProfiler.so' -d "$tp/target/ap"
 ap="$tp/target/ap/libasyncProfiler.so"
-cp="$tp/target/classes:$tp/target/lib/*"
 mkdir -p "$out"
 
 # The JVM the workloads run on (JAVA), and the jfr tool beside it that reads their recordings.
