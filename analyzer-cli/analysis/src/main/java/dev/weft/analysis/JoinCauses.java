@@ -72,15 +72,22 @@ final class JoinCauses {
     lastEndThread = th;
     lastEndNode = node;
     if (awaited.contains(id)) {
-      int slot = ended.get(id);
-      if (slot < 0) {
-        slot = newSlot();
-        ended.put(id, slot);
-      }
-      endTime[slot] = t;
-      endThread[slot] = th;
-      endNode[slot] = node;
+      putEnding(id, th, node, t);
     }
+  }
+
+  /**
+   * Id {@code id} ended (or was running) at {@code t} on thread {@code th}, call path {@code node}.
+   */
+  private void putEnding(long id, int th, int node, long t) {
+    int slot = ended.get(id);
+    if (slot < 0) {
+      slot = newSlot();
+      ended.put(id, slot);
+    }
+    endTime[slot] = t;
+    endThread[slot] = th;
+    endNode[slot] = node;
   }
 
   /**
@@ -90,14 +97,9 @@ final class JoinCauses {
    * target fall back to (any thread alive at the end would do, not the one they waited for).
    */
   void runningAtEnd(int th, int node, long id, long t) {
-    if (openJoins == 0 || !awaited.contains(id) || ended.get(id) >= 0) {
-      return;
+    if (openJoins > 0 && awaited.contains(id) && ended.get(id) < 0) {
+      putEnding(id, th, node, t);
     }
-    int slot = newSlot();
-    ended.put(id, slot);
-    endTime[slot] = t;
-    endThread[slot] = th;
-    endNode[slot] = node;
   }
 
   private int newSlot() {
