@@ -310,21 +310,16 @@ final class JvmCounts {
    * measured (see the class comment, "Times").
    */
   private long[] ownTimes(ThreadState s, long javaId, long[] base) {
-    long[] own = s.osTimesFrom != null ? sinceOwnStart(s, OsThreadTimes.self()) : null;
+    long[] own = sinceStart(s, javaId, base, OsThreadTimes.self());
     if (own != null) {
       return own;
     }
-    boolean whole = base == ZERO; // began during the recording
-    boolean started = javaId == starter && starterTimes != null;
-    if (!whole && !started) {
-      return sinceBaseline(JvmThreadInfo.currentCpu(), base);
+    if (base == ZERO) { // began during the recording: the JVM's CPU time of its whole life
+      return new long[] {JvmThreadInfo.currentCpu(), -1, -1};
     }
-    long[] now = OsThreadTimes.self();
-    if (now != null) {
-      long[] from = started ? starterTimes : ZERO;
-      return new long[] {Math.max(0, now[0] - from[0]), Math.max(0, now[1] - from[1]), -1};
-    }
-    return whole ? new long[] {JvmThreadInfo.currentCpu(), -1, -1} : NO_TIMES;
+    return javaId == starter && starterTimes != null
+        ? NO_TIMES
+        : sinceBaseline(JvmThreadInfo.currentCpu(), base);
   }
 
   /**
@@ -350,10 +345,11 @@ final class JvmCounts {
   }
 
   /**
-   * A live thread's times {@code now} (its {@code schedstat}) over its recorded span: its whole
-   * life if it began during the recording, from the recording's start for the thread that started
-   * it, from its first event for one that began before; null where {@code now} is null or not the
-   * same thread's (counters lower than at the span's start) or the span's start is not known.
+   * A thread's times {@code now} (its {@code schedstat}, read by itself as it ends or for it at the
+   * close) over its recorded span: from its first event if it measured its own times from there,
+   * its whole life if it began during the recording, from the recording's start for the thread that
+   * started it; null where {@code now} is null or not the same thread's (counters lower than at the
+   * span's start) or the span's start is not known.
    */
   private long[] sinceStart(ThreadState s, long javaId, long[] base, long[] now) {
     if (s.osTimesFrom != null) {
