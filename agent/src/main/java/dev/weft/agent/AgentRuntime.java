@@ -4,6 +4,7 @@ import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.config.AgentOptions;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CalleeHooks;
+import dev.weft.agent.record.JvmCommands;
 import dev.weft.agent.record.Messages;
 import dev.weft.agent.record.Recorder;
 import dev.weft.agent.record.RegionRegistry;
@@ -91,6 +92,7 @@ final class AgentRuntime {
       return;
     }
     preloadLateClasses();
+    JvmCommands.open(inst); // for the weaver's directive and the close's thread ids
     // Before any class is woven, so that no weaving method is queued for C2 first.
     String weaverJit =
         options.weaverC1Only()

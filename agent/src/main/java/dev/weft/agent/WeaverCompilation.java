@@ -1,19 +1,15 @@
 package dev.weft.agent;
 
 import dev.weft.agent.constructs.CalleeHooks;
+import dev.weft.agent.record.JvmCommands;
 import dev.weft.agent.weave.WeftTransformer;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.objectweb.asm.ClassReader;
 
 /**
@@ -29,18 +25,15 @@ import org.objectweb.asm.ClassReader;
  * class went from 559 to 356 µs. C2 was also the queue the application's own hot methods waited in
  * on a first run.
  *
- * <p>How: the JVM takes directives only from a file, through a diagnostic command. The platform
- * MBean server offers that command, but starting it cost 200 ms; the agent opens {@code
- * com.sun.management.internal} to itself and calls the command's native entry directly (about 10 ms
- * of CPU at start). Where the JVM lacks {@code jdk.management} or refuses, weaving simply stays
- * compilable by C2; the trace attribute {@code agent.weaver_jit} says which. The directive is added
- * once per JVM and stays after a detach (the agent's classes stay loaded, and cold).
+ * <p>How: the JVM takes directives only from a file, through a diagnostic command ({@link
+ * JvmCommands}: about 10 ms of CPU at start). Where the JVM lacks {@code jdk.management} or
+ * refuses, weaving simply stays compilable by C2; the trace attribute {@code agent.weaver_jit} says
+ * which. The directive is added once per JVM and stays after a detach (the agent's classes stay
+ * loaded, and cold).
  */
 final class WeaverCompilation {
   /** The trace attribute that says how the weaving code is compiled. */
   static final String ATTRIBUTE = "agent.weaver_jit";
-
-  private static final String INTERNAL = "com.sun.management.internal";
 
   /** What the first call found, kept for later attaches. */
   private static String outcome; // guarded by WeaverCompilation.class
@@ -58,8 +51,6 @@ final class WeaverCompilation {
       try {
         String refused = addDirective(inst);
         outcome = refused == null ? "c1" : "c1 and c2 (" + refused + ")";
-      } catch (InvocationTargetException e) {
-        outcome = "c1 and c2 (" + e.getCause() + ")";
       } catch (Throwable t) {
         outcome = "c1 and c2 (" + t + ")";
       }
@@ -90,38 +81,19 @@ final class WeaverCompilation {
 
   /** Returns null when added, else why not. */
   private static String addDirective(Instrumentation inst) throws Exception {
-    Optional<Module> management = ModuleLayer.boot().findModule("jdk.management");
-    if (management.isEmpty()) {
-      return "no jdk.management module";
-    }
-    Module m = management.get();
-    inst.redefineModule(
-        m,
-        Set.of(),
-        Map.of(),
-        Map.of(INTERNAL, Set.of(WeaverCompilation.class.getModule())),
-        Set.of(),
-        Map.of());
-    ClassLoader loader = m.getClassLoader();
-    // Its class initialiser loads the native library the command's entry lives in.
-    Class.forName(INTERNAL + ".PlatformMBeanProviderImpl", true, loader);
-    Class<?> impl = Class.forName(INTERNAL + ".DiagnosticCommandImpl", true, loader);
-    Method bean = impl.getDeclaredMethod("getDiagnosticCommandMBean");
-    bean.setAccessible(true);
-    Object commands = bean.invoke(null);
-    if (commands == null) {
-      return "the JVM offers no diagnostic commands";
-    }
-    Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
-    execute.setAccessible(true);
+    JvmCommands.open(inst);
     Path file = directiveFile();
     try {
       String name = file.toString();
       if (name.indexOf('"') >= 0) {
         return "the temporary directory's name holds a quote";
       }
-      Object answer = execute.invoke(commands, "Compiler.directives_add \"" + name + "\"");
-      String text = String.valueOf(answer).trim();
+      String text;
+      try {
+        text = JvmCommands.execute("Compiler.directives_add \"" + name + "\"").trim();
+      } catch (IllegalStateException e) {
+        return e.getMessage(); // no commands in this JVM
+      }
       return text.endsWith("added") ? null : "the JVM answered: " + text;
     } finally {
       deleteQuietly(file);

@@ -261,9 +261,6 @@ final class EventPath {
         w.vthreadUnmount(System.nanoTime(), s.mounted);
         s.mounted = 0;
       }
-      if (s.eventsUntilTask > 0 && --s.eventsUntilTask == 0) {
-        JvmCounts.nameTask(s); // a thread that lives on: read at the close by its id
-      }
       beforeEvent(s, w);
       return w;
     } catch (RuntimeException | Error e) {

@@ -41,11 +41,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * time alone could not. Such a thread that records nothing itself gets its CPU time from the JVM,
  * from the baseline on, without the run queue: the trace attribute {@link #TIMES_FROM} says when
  * the baseline was taken, so that the analysis allows for the gap. A thread still alive at the
- * close is read there from {@code /proc/self/task/<tid>/schedstat}, the id being one it named
- * itself (one {@code readlink} of {@code /proc/thread-self}), at its first event if it began before
- * the recording, else at its {@link #TASK_AFTER_EVENTS}th; one that did not gets its CPU time from
- * the JVM, without the run queue. Where {@code /proc} is missing, the CPU time comes from the JVM
- * alone.
+ * close is read there from {@code /proc/self/task/<tid>/schedstat}: a thread that began before the
+ * recording named its id itself at its first event (one {@code readlink} of {@code
+ * /proc/thread-self}); the others' ids come from one thread dump at the close ({@link
+ * NativeThreadIds}); one whose id is still unknown gets its CPU time from the JVM, without the run
+ * queue. Where {@code /proc} is missing, the CPU time comes from the JVM alone.
  *
  * <p>Virtual threads and carriers of virtual threads get no record (the JVM does not count virtual
  * threads; a carrier's stream mixes the virtual threads it ran). Once measurement is switched off,
@@ -159,24 +159,8 @@ final class JvmCounts {
         // THREAD_BEGIN: started by code not woven, or while the agent wove): its stream spans
         // from here, not its whole life.
         ownTimesFromNow(s);
-      } else {
-        s.eventsUntilTask = TASK_AFTER_EVENTS;
       }
     }
-  }
-
-  /**
-   * A thread that began during the recording names its Linux thread id at this many events: one
-   * that is still alive at the close is read there by it. Not at its first event: in a thread that
-   * just started the read costs 10–25 µs (its first native buffer), which programs starting a
-   * thread per task would pay on every one (5,000 threads of a few events each: +0.3 s), while they
-   * end long before the close and read their own times as they end.
-   */
-  static final int TASK_AFTER_EVENTS = 64;
-
-  /** The calling thread {@code s} names its Linux thread id ({@link #TASK_AFTER_EVENTS}). */
-  static void nameTask(ThreadState s) {
-    s.osTask = OsThreadTimes.selfTask();
   }
 
   /**
@@ -271,6 +255,7 @@ final class JvmCounts {
     for (int i = 0; i < idArray.length; i++) {
       idArray[i] = ids.get(i);
     }
+    nameTasks(states);
     long[][] now;
     try {
       now = JvmThreadInfo.counts(idArray);
@@ -284,6 +269,26 @@ final class JvmCounts {
           write(streams.get(i), now[i], base, liveTimes(states.get(i), idArray[i], base));
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
+        }
+      }
+    }
+  }
+
+  /**
+   * Names the Linux thread id of each live thread in {@code states} that did not name it itself
+   * (those that began during the recording), from one thread dump, so that their run-queue times
+   * can be read; none when every id is known.
+   */
+  private static void nameTasks(List<ThreadState> states) {
+    Map<Long, Long> tasks = null;
+    for (ThreadState s : states) {
+      if (s != null && s.osTask <= 0 && s.osTimesFrom == null && s.thread.isAlive()) {
+        if (tasks == null) {
+          tasks = NativeThreadIds.ofLiveThreads();
+        }
+        Long task = tasks.get(s.thread.getId());
+        if (task != null) {
+          s.osTask = task;
         }
       }
     }
@@ -324,9 +329,8 @@ final class JvmCounts {
 
   /**
    * A thread alive at the close ({@code s}, null for a stream never taken): its CPU and run-queue
-   * times from its Linux thread's {@code schedstat}, when it named its id at its first event (from
-   * there for one that began before the recording); else its CPU time from the JVM, without the run
-   * queue.
+   * times from its Linux thread's {@code schedstat}, when its id is known (from its first event for
+   * one that began before the recording); else its CPU time from the JVM, without the run queue.
    */
   private long[] liveTimes(ThreadState s, long javaId, long[] base) {
     if (s != null && s.osTask > 0 && s.thread.isAlive()) {

@@ -81,11 +81,11 @@ final class ThreadState extends ThreadGuard {
   /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
   boolean jvmCounted;
 
-  /** Its Linux thread id, named by itself (0: not known; see {@link JvmCounts#nameTask}). */
+  /**
+   * Its Linux thread id (0: not known), named by itself at its first event if it began before the
+   * recording, else from a thread dump at the close ({@link JvmCounts}).
+   */
   long osTask;
-
-  /** Events until it names its Linux thread id; 0 when it did or never will. */
-  int eventsUntilTask;
 
   /** While it writes its THREAD_BEGIN: its start was seen, its stream spans its life. */
   boolean beginning;

@@ -22,8 +22,8 @@ import java.util.function.IntPredicate;
  * queue}: CPU spent inside recorded waits (spinning) only lowers that bound, and the agent's
  * figures span the thread's whole recorded life or a little more, so the bound never over-states. A
  * thread is named when it reaches {@link #MIN_NS} and {@link #SHARE} of the thread's lifetime.
- * Without a run-queue figure (threads alive at the close with few events of their own, traces of
- * older agents), waiting for a core on a busy host cannot be told apart, and the note says so for
+ * Without a run-queue figure (threads from before an attach that recorded nothing themselves,
+ * threads whose Linux id the agent could not have at the close, traces of older agents), waiting for a core on a busy host cannot be told apart, and the note says so for
  * that thread; the CPU time of a thread that began before the agent's baseline ({@link
  * #TIMES_FROM}) counts from it, and that of a thread that began before an attach and measured its
  * own times from its first event counts from then (its record says when), so its time before is
@@ -137,9 +137,8 @@ final class CpuCrossCheck {
                   ? "execution and the critical path, where it runs through them, count it as such"
                   : "execution counts it as such");
       if (runQueueUnknown) {
-        b.append(" (where the run queue is unknown, for threads alive at the close with few")
-            .append(" events of their own, part of that time may be waiting for a core on a busy")
-            .append(" host)");
+        b.append(" (where the run queue is unknown, for threads the agent could not read it of,")
+            .append(" part of that time may be waiting for a core on a busy host)");
       }
       notes.add(b.toString());
     }

@@ -63,8 +63,8 @@ class CpuCrossCheckTest {
                 + " The system counted that time"
                 + " neither as CPU time nor as waiting for a core, so it is not work, though"
                 + " execution and the critical path, where it runs through them, count it as such"
-                + " (where the run queue is unknown, for threads alive at the close with few events"
-                + " of their own, part of that time may be waiting for a core on a busy host)"),
+                + " (where the run queue is unknown, for threads the agent could not read it of,"
+                + " part of that time may be waiting for a core on a busy host)"),
         notes);
     assertEquals(
         List.of(
