@@ -23,11 +23,11 @@ import java.util.function.IntPredicate;
  * figures span the thread's whole recorded life or a little more, so the bound never over-states. A
  * thread is named when it reaches {@link #MIN_NS} and {@link #SHARE} of the thread's lifetime.
  * Without a run-queue figure (threads from before an attach that recorded nothing themselves,
- * threads whose Linux id the agent could not have at the close, traces of older agents), waiting for a core on a busy host cannot be told apart, and the note says so for
- * that thread; the CPU time of a thread that began before the agent's baseline ({@link
- * #TIMES_FROM}) counts from it, and that of a thread that began before an attach and measured its
- * own times from its first event counts from then (its record says when), so its time before is
- * left out.
+ * threads whose Linux id the agent could not have at the close, traces of older agents), waiting
+ * for a core on a busy host cannot be told apart, and the note says so for that thread; the CPU
+ * time of a thread that began before the agent's baseline ({@link #TIMES_FROM}) counts from it, and
+ * that of a thread that began before an attach and measured its own times from its first event
+ * counts from then (its record says when), so its time before is left out.
  */
 final class CpuCrossCheck {
   /** Off-CPU execution per thread below this is never reported. */
