@@ -499,9 +499,10 @@ final class EventPath {
    * Opens the stream of a thread that was running before the recording started (an attach), at
    * {@code time}: the thread is in the trace from the recording's first moment, with its name, not
    * only from its first event. Called before any event can be recorded; the thread takes the stream
-   * at its first event ({@link #open}).
+   * at its first event ({@link #open}). Tasks its pool (a {@code ThreadPoolExecutor}) holds for
+   * later are written on its stream as created now ({@code scheduled}).
    */
-  void openExisting(Thread t, long time) {
+  void openExisting(Thread t, long time, ScheduledAtAttach scheduled) {
     if (isVirtual(t) || ignoredThreads.containsKey(t) || preOpened.containsKey(t.getId())) {
       return;
     }
@@ -514,6 +515,7 @@ final class EventPath {
       }
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool, time);
       preOpened.put(t.getId(), new PreOpened(stream, null, null, name, t));
+      scheduled.add(executor, stream, time);
       if (!isCarrier(t)) {
         jvmCounts.registerUnclaimed(t.getId(), stream.id()); // the JVM does not count carriers
       }

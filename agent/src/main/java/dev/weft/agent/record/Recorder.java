@@ -98,13 +98,15 @@ public final class Recorder extends WeftSink {
    * Puts the application's threads that are alive now into the trace, from now (an attach, before
    * the bridge is installed): JVM and JDK service threads (the root thread group and the JDK's
    * innocuous threads) and ignored threads are left out. Returns how many were put in; those that
-   * were blocked or waiting then are {@link #waitingAtAttach}.
+   * were blocked or waiting then are {@link #waitingAtAttach}; the tasks their scheduled pools held
+   * for later are created now ({@link ScheduledAtAttach}).
    */
   public int openExistingThreads() {
     long now = System.nanoTime();
     int opened = 0;
+    ScheduledAtAttach scheduled = new ScheduledAtAttach(regions, objects);
     for (Thread t : applicationThreads()) {
-      path.openExisting(t, now);
+      path.openExisting(t, now, scheduled);
       opened++;
       Thread.State state = t.getState();
       if (state != Thread.State.RUNNABLE && state != Thread.State.NEW) {
