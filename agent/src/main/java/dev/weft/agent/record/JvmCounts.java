@@ -159,6 +159,9 @@ final class JvmCounts {
         // THREAD_BEGIN: started by code not woven, or while the agent wove): its stream spans
         // from here, not its whole life.
         ownTimesFromNow(s);
+        if (id > boundary && baseline != null) {
+          ownCountsFromNow(s, id);
+        }
       }
     }
   }
@@ -177,6 +180,20 @@ final class JvmCounts {
       s.osTask = task;
       s.osTimesFrom = t;
       s.osTimesFromTime = System.nanoTime();
+    }
+  }
+
+  /**
+   * A thread whose start was not seen, at its first event: the JVM's counts of its monitor blocks
+   * and waits so far are left out of its record, which then spans its stream, as its times do. Only
+   * once the baseline is taken: before, {@code java.management} may not be loaded, and an
+   * application thread must not wait for it (its record then spans its whole life).
+   */
+  private static void ownCountsFromNow(ThreadState s, long id) {
+    try {
+      s.jvmCountsFrom = JvmThreadInfo.counts(id);
+    } catch (Throwable e) {
+      // Its record spans its whole life, as before.
     }
   }
 
@@ -219,7 +236,7 @@ final class JvmCounts {
     try {
       long[] now = JvmThreadInfo.counts(id);
       if (now != null && !off) {
-        write(stream, now, base, ownTimes(s, id, base));
+        write(stream, now, countsBase(s, base), ownTimes(s, id, base));
       }
     } catch (Throwable e) {
       // Only this thread's record is lost; nothing may reach the host.
@@ -266,7 +283,8 @@ final class JvmCounts {
       long[] base = base(idArray[i]);
       if (now[i] != null && base != null) {
         try {
-          write(streams.get(i), now[i], base, liveTimes(states.get(i), idArray[i], base));
+          ThreadState s = states.get(i);
+          write(streams.get(i), now[i], countsBase(s, base), liveTimes(s, idArray[i], base));
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
         }
@@ -292,6 +310,11 @@ final class JvmCounts {
         }
       }
     }
+  }
+
+  /** The counts a thread's record starts from: its own at its first event, else {@code base}. */
+  private static long[] countsBase(ThreadState s, long[] base) {
+    return s != null && s.jvmCountsFrom != null ? s.jvmCountsFrom : base;
   }
 
   /**

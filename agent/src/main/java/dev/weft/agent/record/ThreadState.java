@@ -99,6 +99,12 @@ final class ThreadState extends ThreadGuard {
 
   long osTimesFromTime;
 
+  /**
+   * Of a thread whose start was not seen: the JVM's {blocked, waited} counts at its first event,
+   * which its record leaves out; null when not read ({@link JvmCounts}).
+   */
+  long[] jvmCountsFrom;
+
   /** A carrier of virtual threads (a worker of the JDK's virtual-thread scheduler). */
   final boolean carrier;
 

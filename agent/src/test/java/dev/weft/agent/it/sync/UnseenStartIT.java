@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A thread started where the agent does not see it ({@link UnseenStartApp}) is in the trace from
  * its first event: its CPU and run-queue times count from there (THREAD_JVM_COUNTS' timesFromNs),
  * not from its start. Before, they spanned its whole life, 400 ms of computing before its stream
- * began, and the analysis compared them with a stream of a few microseconds.
+ * began, and the analysis compared them with a stream of a few microseconds. So do the JVM's counts
+ * of its waits (five before its first event).
  */
 @Tag("child-jvm")
 class UnseenStartIT {
@@ -60,5 +61,7 @@ class UnseenStartIT {
     assertTrue(c.cpuNs() < UnseenStartApp.COMPUTE_MS * 1_000_000L / 4, facts);
     assertTrue(c.cpuNs() + c.runQueueNs() <= span + 50_000_000L, span + facts);
     assertEquals(0, t.count(EventKind.THREAD_CREATE), "the start is not recorded" + facts);
+    // The JVM's counts too: its waits before its first event are left out of its record.
+    assertEquals(0, c.waitedCount(), facts);
   }
 }
