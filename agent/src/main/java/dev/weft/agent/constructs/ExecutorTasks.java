@@ -170,7 +170,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
    * pool that starts a worker per task (RxJava's {@code Schedulers.newThread()}) spends that time
    * managing threads, not on its own work.
    */
-  private static Bracket announceWorker(int region) {
+  static Bracket announceWorker(int region) {
     return new Waits.Waiting(region, WaitKind.THREAD_START, true) {
       @Override
       protected boolean keepsOperands() {

@@ -247,6 +247,10 @@ public final class Threads extends ApplicationCallSites {
   public Bracket bracket(int row, ApplicationCallSites.Call c) {
     switch (row) {
       case START:
+        if (c.target.internalName().equals(CoroutineSchedulers.SCHEDULER)) {
+          // A coroutine scheduler starting a worker: announced as a member of that pool.
+          return ExecutorTasks.announceWorker(c.region(ConstructKind.THREAD_START, "Thread.start"));
+        }
         return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));
       case STARTED_BY:
         return afterStart(c);

@@ -23,8 +23,9 @@ import org.objectweb.asm.MethodVisitor;
  *       The re-acquisition happens inside the call: its wait is part of the WAIT.
  *   <li>{@code notify} and {@code notifyAll}: NOTIFY (object_wait) naming the monitor.
  *   <li>{@code Thread.sleep} and {@code TimeUnit.sleep}: WAIT_ENTER/EXIT (sleep).
- *   <li>{@code LockSupport.park*}: WAIT_ENTER/EXIT (park); {@code LockSupport.unpark}: NOTIFY
- *       (park) naming the thread.
+ *   <li>{@code LockSupport.park*}: WAIT_ENTER/EXIT (park; next_task in a Kotlin coroutine
+ *       scheduler's worker, whose parks are its idle waits: {@link CoroutineSchedulers}); {@code
+ *       LockSupport.unpark}: NOTIFY (park) naming the thread.
  * </ul>
  *
  * {@code Condition} waits are {@link Conditions}'.
@@ -109,7 +110,13 @@ public final class Waits extends ApplicationCallSites {
   }
 
   private static Bracket park(ApplicationCallSites.Call c) {
-    return waiting(c.region(ConstructKind.PARK, "LockSupport." + c.name), WaitKind.PARK, false);
+    // A coroutine scheduler's worker parks when it has no task: idle, as a pool's worker waiting
+    // for its next task, not a wait for a signal (CoroutineSchedulers).
+    int kind =
+        c.target.internalName().equals(CoroutineSchedulers.WORKER)
+            ? WaitKind.NEXT_TASK
+            : WaitKind.PARK;
+    return waiting(c.region(ConstructKind.PARK, "LockSupport." + c.name), kind, false);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.weft.agent.weave;
 import dev.weft.agent.constructs.BlockingQueues;
 import dev.weft.agent.constructs.CompletableFutures;
 import dev.weft.agent.constructs.Conditions;
+import dev.weft.agent.constructs.CoroutineSchedulers;
 import dev.weft.agent.constructs.CountDownLatches;
 import dev.weft.agent.constructs.CyclicBarriers;
 import dev.weft.agent.constructs.ExecutorSites;
@@ -79,6 +80,7 @@ public final class Constructs {
         new ParallelStreams(),
         new ExecutorTasks(),
         new ExecutorSites(),
+        new CoroutineSchedulers(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

@@ -24,6 +24,13 @@ public final class ChildJvm {
   public static final Path IT_LIBS =
       Path.of(System.getProperty("weft.it.libs", "target/it-libs")).toAbsolutePath();
 
+  /** The jar in {@link #IT_LIBS} whose name starts with {@code prefix}. */
+  public static Path itLib(String prefix) throws IOException {
+    try (Stream<Path> s = Files.list(IT_LIBS)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
+    }
+  }
+
   /** The JDKs to test on: the one running the tests (17) and, when installed, JDK 25. */
   public static Stream<Path> jdks() {
     List<Path> out = new ArrayList<>();

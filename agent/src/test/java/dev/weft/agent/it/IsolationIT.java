@@ -11,10 +11,8 @@ import dev.weft.trace.ConstructKind;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,9 +32,7 @@ class IsolationIT {
   }
 
   private static Path lib(String prefix) throws IOException {
-    try (Stream<Path> s = Files.list(ChildJvm.IT_LIBS)) {
-      return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
-    }
+    return ChildJvm.itLib(prefix);
   }
 
   /**

@@ -38,8 +38,12 @@ final class SyncTraces {
    * weaving errors. Returns the trace and the traced run's stdout.
    */
   static Run run(Path jdk, Path tmp, String options, Class<?> app, String... args) {
+    return runOn(ChildJvm.classPath(), jdk, tmp, options, app, args);
+  }
+
+  /** As {@link #run}, with class path {@code cp} (the test classes and a library's jars). */
+  static Run runOn(String cp, Path jdk, Path tmp, String options, Class<?> app, String... args) {
     Path trace = tmp.resolve("trace");
-    String cp = ChildJvm.classPath();
     String main = app.getName();
     ChildJvm.Result plain = ChildJvm.run(ChildJvm.command(jdk, null, cp, main, args), tmp);
     String agent = "out=" + trace + (options.isEmpty() ? "" : "," + options);
