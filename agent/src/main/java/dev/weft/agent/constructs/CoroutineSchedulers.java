@@ -69,43 +69,26 @@ public final class CoroutineSchedulers implements ConstructInstrumentation {
     if (!target.internalName().equals(SCHEDULER)) {
       return next;
     }
-    return new ClassVisitor(Opcodes.ASM9, next) {
-      private int version;
-
-      @Override
-      public void visit(
-          int version,
-          int access,
-          String name,
-          String signature,
-          String superName,
-          String[] interfaces) {
-        this.version = version;
-        super.visit(version, access, name, signature, superName, interfaces);
-      }
-
-      @Override
-      public MethodVisitor visitMethod(
-          int access, String name, String descriptor, String signature, String[] exceptions) {
-        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-        if (mv == null || (access & Opcodes.ACC_STATIC) != 0) {
+    return JdkMethods.byMethod(
+        next,
+        (mv, access, name, descriptor, version) -> {
+          if ((access & Opcodes.ACC_STATIC) != 0) {
+            return mv;
+          }
+          if (name.equals("createTask")
+              && descriptor.startsWith("(Ljava/lang/Runnable;")
+              && descriptor.endsWith(")" + TASK)) {
+            int region =
+                ExecutorTasks.region(
+                    target, ConstructKind.EXECUTOR, "CoroutineScheduler.dispatch", "dispatch");
+            return new TaskCreated(mv, target, access, name, descriptor, version, region);
+          }
+          if (name.equals("runSafely") && descriptor.equals("(" + TASK + ")V")) {
+            target.changed();
+            return new TaskRunHook(mv, target, access, name, descriptor, version, 1);
+          }
           return mv;
-        }
-        if (name.equals("createTask")
-            && descriptor.startsWith("(Ljava/lang/Runnable;")
-            && descriptor.endsWith(")" + TASK)) {
-          int region =
-              ExecutorTasks.region(
-                  target, ConstructKind.EXECUTOR, "CoroutineScheduler.dispatch", "dispatch");
-          return new TaskCreated(mv, target, access, name, descriptor, version, region);
-        }
-        if (name.equals("runSafely") && descriptor.equals("(" + TASK + ")V")) {
-          target.changed();
-          return new TaskRun(mv, target, access, name, descriptor, version);
-        }
-        return mv;
-      }
-    };
+        });
   }
 
   /** TASK_CREATE of the task {@code createTask} returns, in the scheduler {@code this}. */
@@ -137,42 +120,6 @@ public final class CoroutineSchedulers implements ConstructInstrumentation {
       mv.visitInsn(Opcodes.SWAP);
       mv.visitVarInsn(Opcodes.ALOAD, 0);
       Bridge.TASK_CREATE.call(mv);
-    }
-  }
-
-  /** TASK_BEGIN and TASK_END of {@code runSafely(task)}'s task, also when it throws. */
-  private static final class TaskRun extends HookedMethod {
-    TaskRun(
-        MethodVisitor mv,
-        WeaveTarget target,
-        int access,
-        String name,
-        String descriptor,
-        int version) {
-      super(mv, target.internalName(), access, name, descriptor, version);
-    }
-
-    @Override
-    protected boolean shouldHook() {
-      return true;
-    }
-
-    @Override
-    protected void onEnter() {
-      mv.visitVarInsn(Opcodes.ALOAD, 1);
-      Bridge.TASK_BEGIN.call(mv);
-    }
-
-    @Override
-    protected void onReturn(int opcode) {
-      mv.visitVarInsn(Opcodes.ALOAD, 1);
-      Bridge.TASK_END.call(mv);
-    }
-
-    @Override
-    protected void onThrow() {
-      mv.visitVarInsn(Opcodes.ALOAD, 1);
-      Bridge.TASK_END.call(mv);
     }
   }
 }

@@ -6,7 +6,6 @@ import dev.weft.agent.constructs.CallSiteWeaver.Site;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.WaitKind;
@@ -337,29 +336,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
             return mv;
           }
           target.changed();
-          return new HookedMethod(mv, target.internalName(), access, name, descriptor, version) {
-            @Override
-            protected boolean shouldHook() {
-              return true;
-            }
-
-            @Override
-            protected void onEnter() {
-              mv.visitVarInsn(Opcodes.ALOAD, 0);
-              Bridge.TASK_BEGIN.call(mv);
-            }
-
-            @Override
-            protected void onReturn(int opcode) {
-              mv.visitVarInsn(Opcodes.ALOAD, 0);
-              Bridge.TASK_END.call(mv);
-            }
-
-            @Override
-            protected void onThrow() {
-              onReturn(Opcodes.ATHROW);
-            }
-          };
+          return new TaskRunHook(mv, target, access, name, descriptor, version, 0);
         });
   }
 

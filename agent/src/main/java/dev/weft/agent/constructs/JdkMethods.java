@@ -30,39 +30,40 @@ final class JdkMethods {
 
   /** The woven class file, or null when nothing was changed. */
   static byte[] weave(WeaveTarget target, Weaver weaver) {
-    return AsmWeaving.weave(
-        target,
-        (writer, t) ->
-            new ClassVisitor(Opcodes.ASM9, writer) {
-              private int version;
+    return AsmWeaving.weave(target, (writer, t) -> byMethod(writer, weaver));
+  }
 
-              @Override
-              public void visit(
-                  int version,
-                  int access,
-                  String name,
-                  String signature,
-                  String superName,
-                  String[] interfaces) {
-                this.version = version;
-                super.visit(version, access, name, signature, superName, interfaces);
-              }
+  /**
+   * A class visitor that lets {@code weaver} choose the visitor of each method with code: for JDK
+   * classes ({@link #weave}) and for the few application classes woven by method, not by call site
+   * (a library's scheduler).
+   */
+  static ClassVisitor byMethod(ClassVisitor next, Weaver weaver) {
+    return new ClassVisitor(Opcodes.ASM9, next) {
+      private int version;
 
-              @Override
-              public MethodVisitor visitMethod(
-                  int access,
-                  String name,
-                  String descriptor,
-                  String signature,
-                  String[] exceptions) {
-                MethodVisitor mv =
-                    super.visitMethod(access, name, descriptor, signature, exceptions);
-                if (mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
-                  return mv;
-                }
-                return weaver.visit(mv, access, name, descriptor, version);
-              }
-            });
+      @Override
+      public void visit(
+          int version,
+          int access,
+          String name,
+          String signature,
+          String superName,
+          String[] interfaces) {
+        this.version = version;
+        super.visit(version, access, name, signature, superName, interfaces);
+      }
+
+      @Override
+      public MethodVisitor visitMethod(
+          int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if (mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+          return mv;
+        }
+        return weaver.visit(mv, access, name, descriptor, version);
+      }
+    };
   }
 
   /** Code inserted at a method's start. */
