@@ -1,6 +1,7 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
+import dev.weft.agent.record.PoolWorkers;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
@@ -45,7 +46,7 @@ public final class CoroutineSchedulers implements ConstructInstrumentation {
   static final String SCHEDULER = "kotlinx/coroutines/scheduling/CoroutineScheduler";
 
   /** The class whose {@code parkNanos} calls are its workers' idle waits ({@link Waits}). */
-  static final String WORKER = SCHEDULER + "$Worker";
+  static final String WORKER = PoolWorkers.COROUTINE_WORKER.replace('.', '/');
 
   private static final String TASK = "Lkotlinx/coroutines/scheduling/Task;";
 

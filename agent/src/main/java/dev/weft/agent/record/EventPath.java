@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -510,8 +511,8 @@ final class EventPath {
     try {
       Object executor = PoolWorkers.poolOf(t);
       int pool = executor != null ? objects.poolId(executor) : pool(t, 0);
-      if (executor != null) {
-        originalPoolLoops.add(t);
+      if (executor instanceof ThreadPoolExecutor) {
+        originalPoolLoops.add(t); // its runWorker loop is the original: hooks record its tasks
       }
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool, time);
       preOpened.put(t.getId(), new PreOpened(stream, null, null, name, t));

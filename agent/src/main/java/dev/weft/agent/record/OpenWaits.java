@@ -224,6 +224,9 @@ final class OpenWaits {
       } else if (name.equals("Thread.join")) {
         waitKind = THREAD_JOIN;
         kind = ConstructKind.THREAD_JOIN;
+      } else if (at.getClassName().equals(PoolWorkers.COROUTINE_WORKER)) {
+        waitKind = WaitKind.NEXT_TASK; // a coroutine scheduler's idle worker, as woven code has it
+        kind = ConstructKind.PARK;
       } else {
         waitKind = WaitKind.PARK;
         kind = ConstructKind.PARK;

@@ -5,13 +5,21 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 
 /**
- * The {@code ThreadPoolExecutor} a thread works for, read from the thread's task (a worker's task
- * is the pool's {@code Worker}, whose outer instance is the pool): for the threads alive at an
- * attach, whose start the agent did not see announce them; a thread factory's wrapper around the
- * worker is looked into, one level down. Null where the fields cannot be read (another JDK's names,
- * a closed package): the worker is then a thread without a pool, as before.
+ * The pool a thread works for, for the threads alive at an attach, whose start the agent did not
+ * see announce them: a {@code ThreadPoolExecutor}, read from the thread's task (a worker's task is
+ * the pool's {@code Worker}, whose outer instance is the pool; a thread factory's wrapper around
+ * the worker is looked into, one level down), or Kotlin coroutines' scheduler, the outer instance
+ * of its worker thread ({@link #COROUTINE_WORKER}). Null where the fields cannot be read (another
+ * JDK's names, a closed package): the worker is then a thread without a pool, as before.
  */
-final class PoolWorkers {
+public final class PoolWorkers {
+  /**
+   * Kotlin coroutines' worker thread (binary name): a member of its outer {@code
+   * CoroutineScheduler}, whose parks are its idle waits for a next task.
+   */
+  public static final String COROUTINE_WORKER =
+      "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker";
+
   private static final String WORKER = "java.util.concurrent.ThreadPoolExecutor$Worker";
 
   private static final VarHandle WORKER_POOL =
@@ -30,6 +38,9 @@ final class PoolWorkers {
 
   /** The pool thread {@code t} is a worker of, or null. */
   static Object poolOf(Thread t) {
+    if (t.getClass().getName().equals(COROUTINE_WORKER)) {
+      return outerInstance(t);
+    }
     if (WORKER_POOL == null) {
       return null;
     }
@@ -45,6 +56,17 @@ final class PoolWorkers {
       return worker == null ? null : WORKER_POOL.get(worker);
     } catch (RuntimeException e) {
       return null;
+    }
+  }
+
+  /** The outer instance of an inner class's object ({@code this$0}), or null. */
+  private static Object outerInstance(Object inner) {
+    try {
+      Field outer = inner.getClass().getDeclaredField("this$0");
+      outer.setAccessible(true);
+      return outer.get(inner);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null; // another version's field, or a closed module
     }
   }
 

@@ -108,7 +108,12 @@ public final class ChildJvm {
    * does (allowed to attach to itself; on JDK 21+ without the dynamic-agent warning).
    */
   public static List<String> selfAttachCommand(Path jdk, String main, String... args) {
-    List<String> cmd = command(jdk, null, classPath(), main, args);
+    return selfAttachCommandOn(classPath(), jdk, main, args);
+  }
+
+  /** As {@link #selfAttachCommand}, with class path {@code cp}. */
+  public static List<String> selfAttachCommandOn(String cp, Path jdk, String main, String... args) {
+    List<String> cmd = command(jdk, null, cp, main, args);
     cmd.addAll(
         1,
         List.of(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.CoroutineSchedulerApp;
+import dev.weft.agentit.apps.sync.CoroutineSchedulerAttachApp;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
@@ -39,10 +40,7 @@ class CoroutineSchedulerIT {
   @ParameterizedTest
   @MethodSource("jdks")
   void theSchedulersTasksAndIdleWorkersAreAPools(Path jdk) throws IOException {
-    String cp =
-        ChildJvm.classPath(
-            ChildJvm.itLib("kotlinx-coroutines-core-jvm-"), ChildJvm.itLib("kotlin-stdlib-"));
-    TraceFacts t = SyncTraces.runOn(cp, jdk, tmp, "", CoroutineSchedulerApp.class).trace();
+    TraceFacts t = SyncTraces.runOn(libraries(), jdk, tmp, "", CoroutineSchedulerApp.class).trace();
     int tasks = CoroutineSchedulerApp.ROUNDS * CoroutineSchedulerApp.TASKS;
 
     List<Event> created = t.all().stream().filter(e -> e.kind() == EventKind.TASK_CREATE).toList();
@@ -82,5 +80,55 @@ class CoroutineSchedulerIT {
       assertTrue(begun.contains(id) && ended.contains(id), "task " + id + " ran on a worker");
     }
     assertTrue(parksAsIdle > 0, "the workers parked between rounds, as idle waits");
+  }
+
+  /**
+   * Attached while the scheduler's workers park idle ({@link CoroutineSchedulerAttachApp}): they
+   * are put into the trace as the scheduler's workers, the parks open at the attach are idle waits,
+   * and the tasks dispatched after it are recorded (their methods are called afresh, so the woven
+   * code runs in the workers' loops that began before).
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void attachedWhileItsWorkersParkIdle(Path jdk) throws IOException {
+    TraceFacts t =
+        RunningWaitsIT.attachTo(
+            libraries(),
+            jdk,
+            CoroutineSchedulerAttachApp.class,
+            tmp.resolve("tasks.log"),
+            "out=" + tmp.resolve("trace"),
+            tmp);
+    List<Event> created = t.all().stream().filter(e -> e.kind() == EventKind.TASK_CREATE).toList();
+    int tasks = CoroutineSchedulerAttachApp.ROUNDS * CoroutineSchedulerAttachApp.TASKS;
+    assertTrue(created.size() >= tasks - 2, created.size() + " tasks created of " + tasks);
+    long pool = created.get(0).get(Field.POOL);
+    int workers = 0;
+    int idleAtAttach = 0;
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (!d.name().startsWith("DefaultDispatcher-worker-")) {
+        continue;
+      }
+      if (!d.isSupplement()) {
+        workers++;
+        assertEquals(pool, d.pool(), d.name() + " is the scheduler's worker");
+      }
+      for (Event e : t.eventsByStream.get(d.stream())) {
+        if (e.kind() == EventKind.WAIT_ENTER) {
+          long kind = e.get(Field.WAIT_KIND);
+          assertFalse(kind == WaitKind.PARK, "a worker's park is no wait for a signal: " + e);
+          if (d.isSupplement() && kind == WaitKind.NEXT_TASK) {
+            idleAtAttach++;
+          }
+        }
+      }
+    }
+    assertTrue(workers >= 1, "the workers alive at the attach are in the trace");
+    assertTrue(idleAtAttach >= 1, "their parks open at the attach are idle waits");
+  }
+
+  private static String libraries() throws IOException {
+    return ChildJvm.classPath(
+        ChildJvm.itLib("kotlinx-coroutines-core-jvm-"), ChildJvm.itLib("kotlin-stdlib-"));
   }
 }

@@ -275,9 +275,15 @@ class RunningWaitsIT {
    */
   static TraceFacts attachTo(Path jdk, Class<?> app, Path log, String options, Path tmp)
       throws IOException {
+    return attachTo(ChildJvm.classPath(), jdk, app, log, options, tmp);
+  }
+
+  /** As {@link #attachTo(Path, Class, Path, String, Path)}, with class path {@code cp}. */
+  static TraceFacts attachTo(String cp, Path jdk, Class<?> app, Path log, String options, Path tmp)
+      throws IOException {
     List<String> cmd =
-        ChildJvm.selfAttachCommand(
-            jdk, app.getName(), log.toString(), ChildJvm.AGENT_JAR.toString(), options);
+        ChildJvm.selfAttachCommandOn(
+            cp, jdk, app.getName(), log.toString(), ChildJvm.AGENT_JAR.toString(), options);
     ChildJvm.Result r = ChildJvm.run(cmd, tmp);
     assertEquals(0, r.exitCode(), r.stderr());
     assertEquals("", r.stderr());
