@@ -18,15 +18,23 @@ final class JvmThreadInfo {
 
   /**
    * Java id → {blocked count, waited count, CPU ns} of every live platform thread (CPU -1 where the
-   * JVM cannot say).
+   * JVM cannot say), a block or wait in progress left out of its count: the JVM counts a wait as it
+   * begins, so counts taken from here on include the one the thread is in now. Without that, a
+   * worker waiting from before the recording to its end (a scheduled pool's idle worker, shut down)
+   * read as one that never waited, whose way out the analysis takes for thread management.
    */
   static Map<Long, long[]> snapshot() {
     long[] ids = BEAN.getAllThreadIds();
-    long[][] counts = counts(ids);
+    ThreadInfo[] infos = BEAN.getThreadInfo(ids);
     Map<Long, long[]> m = new HashMap<>(ids.length * 2);
     for (int i = 0; i < ids.length; i++) {
-      if (counts[i] != null) {
-        m.put(ids[i], new long[] {counts[i][0], counts[i][1], cpu(ids[i])});
+      long[] c = of(infos[i]);
+      if (c != null) {
+        Thread.State state = infos[i].getThreadState();
+        long blocked = c[0] - (state == Thread.State.BLOCKED ? 1 : 0);
+        long waited =
+            c[1] - (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING ? 1 : 0);
+        m.put(ids[i], new long[] {Math.max(0, blocked), Math.max(0, waited), cpu(ids[i])});
       }
     }
     return m;

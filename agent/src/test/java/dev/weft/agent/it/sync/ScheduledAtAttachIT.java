@@ -10,6 +10,8 @@ import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
 import dev.weft.trace.RegionDef;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.ThreadJvmCounts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,6 +67,32 @@ class ScheduledAtAttachIT {
             .collect(Collectors.toSet());
     assertTrue(begun.containsAll(ids), "each ran after its creation" + facts);
     assertTrue(ran.contains("one-shot 1"), facts);
+  }
+
+  /**
+   * The housekeeper's worker waited from before the attach to its end: the JVM's count of its waits
+   * over the recording includes that wait (the baseline leaves a wait in progress out), so that the
+   * analysis does not take its time for a worker's way out of a thread that never waited.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void aWaitInProgressAtTheBaselineCountsInTheThreadsRecord(Path jdk) throws IOException {
+    TraceFacts t =
+        RunningWaitsIT.attachTo(
+            jdk,
+            ScheduledAtAttachApp.class,
+            tmp.resolve("runs.log"),
+            "out=" + tmp.resolve("trace"),
+            tmp);
+    ThreadDef d =
+        t.definitions.streamDefinitions().stream()
+            .filter(x -> x.name().equals("housekeeper") && !x.isSupplement())
+            .findFirst()
+            .orElseThrow();
+    ThreadJvmCounts c = t.definitions.jvmCounts(d.stream());
+    String facts = "\n" + t.ofThread("housekeeper") + "\n" + t.definitions.jvmCounts();
+    assertTrue(c != null, "counted as it ended" + facts);
+    assertTrue(c.waitedCount() >= 1, "its wait from before the attach" + facts);
   }
 
   private static boolean scheduledBeforeTheAttach(TraceFacts t, Event e) {

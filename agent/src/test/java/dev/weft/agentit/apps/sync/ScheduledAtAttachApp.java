@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * starts the one worker of pool {@code evictor} and schedules, before it loads the agent into
  * itself, a periodic task (every PERIOD_MS, first after FIRST_MS) and a one-shot task due after
  * ONE_SHOT_MS: at the attach the worker waits in the JDK's {@code DelayedWorkQueue.take} for them,
- * as a cache's evictor or a server's timeouts do. It detaches after RECORD_MS and writes how often
- * each ran to LOG. The one-shot task is due late enough that a slow attach (up to 2.9 s: 0.3–0.8 s
- * here) still finds it queued, and early enough to run before the detach.
+ * as a cache's evictor or a server's timeouts do. A second pool, {@code housekeeper}, holds one
+ * task due long after the run: its worker waits from before the attach until the pool is shut down
+ * just before the detach, and ends. It detaches after RECORD_MS and writes how often each ran to
+ * LOG. The one-shot task is due late enough that a slow attach (up to 2.9 s: 0.3–0.8 s here) still
+ * finds it queued, and early enough to run before the detach.
  */
 public final class ScheduledAtAttachApp {
   public static final long FIRST_MS = 600;
@@ -35,9 +37,22 @@ public final class ScheduledAtAttachApp {
     pool.prestartAllCoreThreads();
     pool.scheduleAtFixedRate(periodic::incrementAndGet, FIRST_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
     pool.schedule(oneShot::incrementAndGet, ONE_SHOT_MS, TimeUnit.MILLISECONDS);
-    Thread.sleep(100); // the worker waits for the first to come due
+    ScheduledThreadPoolExecutor housekeeper =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "housekeeper");
+              t.setDaemon(true);
+              return t;
+            });
+    housekeeper.prestartAllCoreThreads();
+    housekeeper.schedule(() -> {}, 1, TimeUnit.HOURS);
+    Thread.sleep(100); // the workers wait for their tasks to come due
     SelfAttach.loadAgent(args[1], args[2]);
     Thread.sleep(RECORD_MS);
+    housekeeper
+        .shutdownNow(); // its worker wakes from the wait it began before the attach, and ends
+    housekeeper.awaitTermination(10, TimeUnit.SECONDS);
     SelfAttach.detach();
     pool.shutdownNow();
     Files.writeString(Path.of(args[0]), "periodic " + periodic + "\none-shot " + oneShot + "\n");
