@@ -30,7 +30,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx hikari coroutines)
-declare -A scale=([h2]=2 [hsqldb]=0.5 [reactor]=3 [caffeine]=1.4 [lucene]=0.6 [disruptor]=2.3 [netty]=0.7 [jetty]=1.2 [ejml]=13 [rxjava]=1.2 [pekko]=2 [vertx]=2 [hikari]=2.5 [coroutines]=2.5)
+declare -A scale=([h2]=3 [hsqldb]=0.5 [reactor]=3 [caffeine]=1.4 [lucene]=0.6 [disruptor]=2.3 [netty]=0.7 [jetty]=1.2 [ejml]=13 [rxjava]=1.2 [pekko]=2 [vertx]=2 [hikari]=2.5 [coroutines]=2.5)
 
 source "$tp/prepare.sh"
 java="${JAVA:-java}"
