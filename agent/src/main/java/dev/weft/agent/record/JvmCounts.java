@@ -250,23 +250,22 @@ final class JvmCounts {
     if (off || (live.isEmpty() && unclaimed.isEmpty()) || baseline == null) {
       return;
     }
+    // The counts are read first and a thread is taken from the live ones only after: a thread
+    // ending meanwhile either took itself first (and wrote its own record, alive) or is written
+    // here with the counts read while it was alive. Taken first, a thread that died before the read
+    // had no record from either side.
     List<Long> ids = new ArrayList<>();
     List<Integer> streams = new ArrayList<>();
     List<ThreadState> states = new ArrayList<>(); // null for a stream never taken
     for (ThreadState s : live) {
-      if (live.remove(s)) {
-        ids.add(s.thread.getId());
-        streams.add(s.streamId);
-        states.add(s);
-      }
+      ids.add(s.thread.getId());
+      streams.add(s.streamId);
+      states.add(s);
     }
-    for (Long id : unclaimed.keySet()) {
-      Integer stream = unclaimed.remove(id);
-      if (stream != null) {
-        ids.add(id);
-        streams.add(stream);
-        states.add(null);
-      }
+    for (Map.Entry<Long, Integer> e : unclaimed.entrySet()) {
+      ids.add(e.getKey());
+      streams.add(e.getValue());
+      states.add(null);
     }
     long[] idArray = new long[ids.size()];
     for (int i = 0; i < idArray.length; i++) {
@@ -280,10 +279,11 @@ final class JvmCounts {
       return;
     }
     for (int i = 0; i < idArray.length; i++) {
+      ThreadState s = states.get(i);
+      boolean taken = s != null ? live.remove(s) : unclaimed.remove(idArray[i], streams.get(i));
       long[] base = base(idArray[i]);
-      if (now[i] != null && base != null) {
+      if (taken && now[i] != null && base != null) {
         try {
-          ThreadState s = states.get(i);
           write(streams.get(i), now[i], countsBase(s, base), liveTimes(s, idArray[i], base));
         } catch (Throwable e) {
           // The disk refused it: that thread has no record.
