@@ -137,8 +137,8 @@ final class CpuCrossCheck {
                   ? "execution and the critical path, where it runs through them, count it as such"
                   : "execution counts it as such");
       if (runQueueUnknown) {
-        b.append(" (where the run queue is unknown, for threads the agent could not read it of,")
-            .append(" part of that time may be waiting for a core on a busy host)");
+        b.append(" (for threads whose run queue the agent could not read, part of that time may")
+            .append(" be waiting for a core on a busy host)");
       }
       notes.add(b.toString());
     }

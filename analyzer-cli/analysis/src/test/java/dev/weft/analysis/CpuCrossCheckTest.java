@@ -63,8 +63,8 @@ class CpuCrossCheckTest {
                 + " The system counted that time"
                 + " neither as CPU time nor as waiting for a core, so it is not work, though"
                 + " execution and the critical path, where it runs through them, count it as such"
-                + " (where the run queue is unknown, for threads the agent could not read it of,"
-                + " part of that time may be waiting for a core on a busy host)"),
+                + " (for threads whose run queue the agent could not read, part of that time may"
+                + " be waiting for a core on a busy host)"),
         notes);
     assertEquals(
         List.of(
