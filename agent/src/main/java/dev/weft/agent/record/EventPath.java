@@ -500,8 +500,8 @@ final class EventPath {
    * Opens the stream of a thread that was running before the recording started (an attach), at
    * {@code time}: the thread is in the trace from the recording's first moment, with its name, not
    * only from its first event. Called before any event can be recorded; the thread takes the stream
-   * at its first event ({@link #open}). Tasks its pool (a scheduled executor) holds for later
-   * are written on its stream as created now ({@code scheduled}).
+   * at its first event ({@link #open}). Tasks its pool (a scheduled executor) holds for later are
+   * written on its stream as created now ({@code scheduled}).
    */
   void openExisting(Thread t, long time, ScheduledAtAttach scheduled) {
     if (isVirtual(t) || ignoredThreads.containsKey(t) || preOpened.containsKey(t.getId())) {
