@@ -35,8 +35,8 @@ final class JdkMethods {
 
   /**
    * A class visitor that lets {@code weaver} choose the visitor of each method with code: for JDK
-   * classes ({@link #weave}) and for the few application classes woven by method, not by call site
-   * (a library's scheduler).
+   * classes ({@link #weave}) and for application classes woven by method, not only by call site
+   * ({@code @Traced} methods, a library's scheduler).
    */
   static ClassVisitor byMethod(ClassVisitor next, Weaver weaver) {
     return new ClassVisitor(Opcodes.ASM9, next) {

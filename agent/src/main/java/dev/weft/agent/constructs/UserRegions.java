@@ -62,7 +62,11 @@ public final class UserRegions implements ConstructInstrumentation {
     if (target.internalName().equals(WEFT) || target.internalName().equals(REGION)) {
       return new ApiClass(next, target);
     }
-    return new UserClass(next, target);
+    // Every method with code: its @Traced enter/exit and its Weft.region call sites.
+    return JdkMethods.byMethod(
+        next,
+        (mv, access, name, descriptor, version) ->
+            new UserMethod(mv, target, access, name, descriptor, version));
   }
 
   /** The api's own classes: bodies of on/off/isRecording and Region.close call the bridge. */
@@ -166,39 +170,6 @@ public final class UserRegions implements ConstructInstrumentation {
     @Override
     public void visitEnd() {
       out.visitEnd();
-    }
-  }
-
-  /** An application class: {@code @Traced} methods and {@code Weft.region} call sites. */
-  private static final class UserClass extends ClassVisitor {
-    private final WeaveTarget target;
-    private int version;
-
-    UserClass(ClassVisitor next, WeaveTarget target) {
-      super(Opcodes.ASM9, next);
-      this.target = target;
-    }
-
-    @Override
-    public void visit(
-        int version,
-        int access,
-        String name,
-        String signature,
-        String superName,
-        String[] interfaces) {
-      this.version = version;
-      super.visit(version, access, name, signature, superName, interfaces);
-    }
-
-    @Override
-    public MethodVisitor visitMethod(
-        int access, String name, String descriptor, String signature, String[] exceptions) {
-      MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-      if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || mv == null) {
-        return mv;
-      }
-      return new UserMethod(mv, target, access, name, descriptor, version);
     }
   }
 
