@@ -39,7 +39,8 @@ public enum EventKind {
   HELP_EXIT(0x1B, "help_exit", REGION),
   NOTIFY(0x1C, "notify", REGION, OBJECT, WAIT_KIND),
   VTHREAD_MOUNT(0x1D, "vthread_mount", THREAD),
-  VTHREAD_UNMOUNT(0x1E, "vthread_unmount", THREAD);
+  VTHREAD_UNMOUNT(0x1E, "vthread_unmount", THREAD),
+  WAIT_ENTER_ON(0x1F, "wait_enter_on", REGION, WAIT_KIND, OBJECT);
 
   /** Largest field count of any kind; cursors size their field arrays with it. */
   public static final int MAX_FIELDS = 4;

@@ -59,6 +59,7 @@ public final class StreamWriter {
   private static final int NOTIFY = 0x1C;
   private static final int VTHREAD_MOUNT = 0x1D;
   private static final int VTHREAD_UNMOUNT = 0x1E;
+  private static final int WAIT_ENTER_ON = 0x1F;
 
   private final TraceWriter owner;
   private final int id;
@@ -207,7 +208,16 @@ public final class StreamWriter {
     event2(t, WAIT_ENTER, u32(region), u32(waitKind));
   }
 
-  /** The wait started by {@link #waitEnter} is over. */
+  /**
+   * This thread starts waiting on {@code object} (since 1.4): a wait as {@link #waitEnter}, which a
+   * NOTIFY of the same wait kind naming {@code object} may end (a consumer's take from a queue,
+   * ended by a producer's hand-over).
+   */
+  public void waitEnterOn(long t, int region, int waitKind, long object) {
+    event3(t, WAIT_ENTER_ON, u32(region), u32(waitKind), object);
+  }
+
+  /** The wait started by {@link #waitEnter} or {@link #waitEnterOn} is over. */
   public void waitExit(long t, int region) {
     event1(t, WAIT_EXIT, u32(region));
   }

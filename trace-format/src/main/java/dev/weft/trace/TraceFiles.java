@@ -6,7 +6,7 @@ import java.nio.file.Path;
 /** File names, magic numbers and layout constants of format v1 (see FORMAT.md). */
 public final class TraceFiles {
   public static final int VERSION_MAJOR = 1;
-  public static final int VERSION_MINOR = 3;
+  public static final int VERSION_MINOR = 4;
 
   public static final String DEFS_FILE = "defs.wdf";
   public static final String EVENTS_DIR = "events";

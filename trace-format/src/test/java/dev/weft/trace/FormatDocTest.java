@@ -75,8 +75,8 @@ class FormatDocTest {
       String row = String.format("| 0x%02X | %-11s |", (Integer) t[0], t[1]);
       assertTrue(doc.contains(row), row);
     }
-    assertTrue(doc.contains("major 1, minor 3"));
+    assertTrue(doc.contains("major 1, minor 4"));
     assertEquals(1, TraceFiles.VERSION_MAJOR);
-    assertEquals(3, TraceFiles.VERSION_MINOR);
+    assertEquals(4, TraceFiles.VERSION_MINOR);
   }
 }

@@ -139,6 +139,9 @@ final class Writes {
       case VTHREAD_UNMOUNT:
         s.vthreadUnmount(t, f[0]);
         break;
+      case WAIT_ENTER_ON:
+        s.waitEnterOn(t, (int) f[0], (int) f[1], f[2]);
+        break;
       default:
         throw new IllegalArgumentException("no writer method for " + k);
     }

@@ -560,12 +560,24 @@ public final class WeftBridge {
    * tryTransfer} took the element, which is then exactly what the call would have done. True when
    * it did: the call did not wait, there is no wait to record, and the woven code skips the call.
    * False when nothing was done (not recording, another class, no room, no waiting taker, or the
-   * offer threw, e.g. for a null element): the call is made as usual and meets the same.
+   * offer threw, e.g. for a null element): the call is made as usual and meets the same. An element
+   * put while a consumer waits in a take is a hand-over at {@code region} ({@link
+   * #queueHandedOver}), as the call's woven code records it when the call is made.
    */
-  public static boolean queuePutAtOnce(Object queue, Object element, int call) {
-    if (sink == null || !jdkQueue(queue) || Thread.currentThread().isInterrupted()) {
+  public static boolean queuePutAtOnce(Object queue, Object element, int call, int region) {
+    WeftSink s = sink;
+    if (s == null || !jdkQueue(queue) || Thread.currentThread().isInterrupted()) {
       return false;
     }
+    long since = queueHandOverStart();
+    boolean put = offerAtOnce(queue, element, call);
+    if (put) {
+      queueHandedOver(true, region, queue, since);
+    }
+    return put;
+  }
+
+  private static boolean offerAtOnce(Object queue, Object element, int call) {
     try {
       switch (call) {
         case QUEUE_PUT:
@@ -646,6 +658,77 @@ public final class WeftBridge {
     if (s != null) {
       try {
         s.waitExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#queueTakeEnter}. */
+  public static void queueTakeEnter(int region, Object queue) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.queueTakeEnter(region, queue);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /** See {@link WeftSink#queueTakeExit}. */
+  public static void queueTakeExit(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.queueTakeExit(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
+  /**
+   * See {@link WeftSink#queueHandOverStart}: woven before a call that puts an element into a queue;
+   * 0 when not recording or no consumer waits (the common case: one read of a counter).
+   */
+  public static long queueHandOverStart() {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        return s.queueHandOverStart();
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * See {@link WeftSink#queueHandedOver}: woven after the call; {@code put} is what it returned
+   * (true for the calls that return nothing), {@code since} what {@link #queueHandOverStart} gave.
+   */
+  public static void queueHandedOver(boolean put, int region, Object queue, long since) {
+    WeftSink s = sink;
+    if (s != null && put && since != 0) {
+      try {
+        s.queueHandedOver(region, queue, since);
       } catch (Throwable t) {
         try {
           fault(s, t);

@@ -170,6 +170,27 @@ public abstract class WeftSink {
    */
   public abstract void notify(int region, Object object, int waitKind);
 
+  /**
+   * The thread starts a consumer's take from {@code queue} (a wait of kind {@code queue} that names
+   * its queue); {@link #queueTakeExit} ends it.
+   */
+  public abstract void queueTakeEnter(int region, Object queue);
+
+  /** The take at {@code region} ends. */
+  public abstract void queueTakeExit(int region);
+
+  /**
+   * The time now when some consumer is in a take from a queue, for {@link #queueHandedOver}; else 0
+   * (no one to hand over to).
+   */
+  public abstract long queueHandOverStart();
+
+  /**
+   * The thread put an element into {@code queue} in a call that began at {@code since}, a value of
+   * {@link #queueHandOverStart} other than 0.
+   */
+  public abstract void queueHandedOver(int region, Object queue, long since);
+
   /** The thread starts spinning ({@code Thread.onSpinWait} loops, busy waits). */
   public abstract void spinEnter(int region);
 

@@ -73,6 +73,12 @@ final class EventPath {
   final AtomicInteger threadStartsUnderway = new AtomicInteger();
 
   /**
+   * Threads in a consumer's take from a queue now ({@link WaitEvents#queueTakeEnter}): while there
+   * are none, a producer's hand-over has no one to wake and writes nothing.
+   */
+  final AtomicInteger takersWaiting = new AtomicInteger();
+
+  /**
    * States of fork-join workers by thread id: pools may erase their workers' thread locals between
    * tasks (the common pool does), and a worker must keep its one stream (one entry per worker).
    */

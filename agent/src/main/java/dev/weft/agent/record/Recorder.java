@@ -4,6 +4,7 @@ import dev.weft.agent.bridge.WeftBridge;
 import dev.weft.agent.bridge.WeftSink;
 import dev.weft.trace.StreamWriter;
 import dev.weft.trace.TraceWriter;
+import dev.weft.trace.WaitKind;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -425,6 +426,26 @@ public final class Recorder extends WeftSink {
   @Override
   public void notify(int region, Object object, int waitKind) {
     waits.notify(region, object, waitKind);
+  }
+
+  @Override
+  public void queueTakeEnter(int region, Object queue) {
+    waits.queueTakeEnter(region, WaitKind.QUEUE, queue);
+  }
+
+  @Override
+  public void queueTakeExit(int region) {
+    waits.queueTakeExit(region);
+  }
+
+  @Override
+  public long queueHandOverStart() {
+    return waits.takersWaiting() ? System.nanoTime() : 0;
+  }
+
+  @Override
+  public void queueHandedOver(int region, Object queue, long since) {
+    waits.queueHandedOver(region, queue, since);
   }
 
   @Override

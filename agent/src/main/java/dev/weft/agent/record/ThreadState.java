@@ -78,6 +78,9 @@ final class ThreadState extends ThreadGuard {
   /** Whether it is inside a thread_start wait ({@link EventPath#threadStartsUnderway}). */
   boolean startingThread;
 
+  /** Whether it is inside a consumer's take from a queue ({@link EventPath#takersWaiting}). */
+  boolean takingFromQueue;
+
   /** The JVM's counts of this thread are still to be recorded, at its end or the close. */
   boolean jvmCounted;
 

@@ -5,7 +5,9 @@ import dev.weft.trace.WaitKind;
 
 /**
  * Wait events: WAIT_ENTER and WAIT_EXIT (sleeps, parks, monitor and condition waits), NOTIFY, and
- * spins (SPIN_ENTER, SPIN_EXIT), of which one spin loop writes one pair.
+ * spins (SPIN_ENTER, SPIN_EXIT), of which one spin loop writes one pair. A consumer's take from a
+ * queue is a WAIT_ENTER_ON naming the queue, and an element another thread puts into a queue while
+ * some consumer waits is a NOTIFY of that queue: the take's waker.
  */
 final class WaitEvents {
   /**
@@ -58,6 +60,59 @@ final class WaitEvents {
     if (w != null) {
       try {
         w.waitEnter(System.nanoTime(), region, waitKind);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
+   * A consumer's take from {@code queue} begins: WAIT_ENTER_ON naming it. While the take lasts, the
+   * thread counts among {@link EventPath#takersWaiting}, so that producers write their hand-overs.
+   */
+  void queueTakeEnter(int region, int waitKind, Object queue) {
+    ThreadState s = path.state();
+    if (!s.ignored && !s.takingFromQueue) {
+      s.takingFromQueue = true;
+      path.takersWaiting.incrementAndGet();
+    }
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.waitEnterOn(System.nanoTime(), region, waitKind, objects.objectId(region, queue));
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /** The take begun by {@link #queueTakeEnter} is over. */
+  void queueTakeExit(int region) {
+    ThreadState s = path.state();
+    if (s.takingFromQueue) {
+      s.takingFromQueue = false;
+      path.takersWaiting.decrementAndGet();
+    }
+    waitExit(region);
+  }
+
+  /** Whether some consumer is in a take now ({@link #queueTakeEnter}): hand-overs are recorded. */
+  boolean takersWaiting() {
+    return path.takersWaiting.get() > 0;
+  }
+
+  /**
+   * The thread put an element into {@code queue} in a call that began at {@code since}, while some
+   * consumer was in a take: NOTIFY (queue) naming the queue, at the call's start (the element was
+   * in by its end, and a consumer it woke leaves its take after that; the writer moves the time up
+   * to the stream's latest event if the call wrote any).
+   */
+  void queueHandedOver(int region, Object queue, long since) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        w.notify(since, region, objects.objectId(region, queue), WaitKind.QUEUE);
       } finally {
         s.writing.busy = false;
       }

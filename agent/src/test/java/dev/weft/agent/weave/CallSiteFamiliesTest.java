@@ -371,14 +371,23 @@ class CallSiteFamiliesTest {
     Woven w = weave(new BlockingQueues(), WaitSamples.class);
     List<String> wait =
         List.of("waitEnter BLOCKING_QUEUE " + WaitKind.QUEUE, "waitExit BLOCKING_QUEUE");
-    // take, timed poll, takeLast, timed tryTransfer; not offer(e) nor poll(), nor the put and
-    // putFirst that found room in a JDK queue (they were offers, made at once).
-    List<String> four = new java.util.ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      four.addAll(wait);
-    }
+    // Puts that put their element are hand-overs (the sink says a consumer always waits): put and
+    // putFirst that found room in a JDK queue (offers, made at once), offer(e); takes and timed
+    // polls name their queue; poll() is nothing; a timed tryTransfer that found no taker waited
+    // and put nothing.
     assertEquals(
-        four,
+        List.of(
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueTakeEnter BLOCKING_QUEUE a0",
+            "queueTakeExit BLOCKING_QUEUE",
+            "queueTakeEnter BLOCKING_QUEUE a0",
+            "queueTakeExit BLOCKING_QUEUE",
+            "queueHandedOver BLOCKING_QUEUE a1",
+            "queueTakeEnter BLOCKING_QUEUE a1",
+            "queueTakeExit BLOCKING_QUEUE",
+            "waitEnter BLOCKING_QUEUE " + WaitKind.QUEUE,
+            "waitExit BLOCKING_QUEUE"),
         w.run(
             "queues",
             () ->
@@ -386,10 +395,15 @@ class CallSiteFamiliesTest {
                     new ArrayBlockingQueue<>(4),
                     new LinkedBlockingDeque<>(),
                     new LinkedTransferQueue<>())));
-    assertEquals(wait, w.run("takeWhenInterrupted", () -> args(new ArrayBlockingQueue<>(1))));
-    // A put that finds no room waits; so does every put into a queue class of the program's own.
     assertEquals(
-        concat(wait, wait),
+        List.of("queueTakeEnter BLOCKING_QUEUE a0", "queueTakeExit BLOCKING_QUEUE"),
+        w.run("takeWhenInterrupted", () -> args(new ArrayBlockingQueue<>(1))));
+    // A put that finds no room waits; so does every put into a queue class of the program's own;
+    // each put its element when its wait ended.
+    assertEquals(
+        concat(
+            concat(wait, List.of("queueHandedOver BLOCKING_QUEUE a0")),
+            concat(wait, List.of("queueHandedOver BLOCKING_QUEUE a1"))),
         w.run(
             "putsThatWait",
             () -> {
@@ -410,14 +424,27 @@ class CallSiteFamiliesTest {
               taker.start();
               return args(full, new WaitSamples.OwnQueue());
             }));
-    // An interrupted thread's put throws even with room: it is made, as a wait.
+    // An interrupted thread's put throws even with room: it is made, as a wait, and put nothing.
     assertEquals(wait, w.run("putWhenInterrupted", () -> args(new ArrayBlockingQueue<>(4))));
-    // A worker's take of its next task (the element cast to a task at once) is next_task; a
-    // String, or a task kept as an Object, is a queue wait.
+    // A worker's take of its next task (the element cast to a task at once) is next_task, idle and
+    // naming no queue; a String, or a task kept as an Object, is a consumer's take.
     List<String> nextTask =
         List.of("waitEnter BLOCKING_QUEUE " + WaitKind.NEXT_TASK, "waitExit BLOCKING_QUEUE");
+    List<String> puts =
+        List.of(
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueHandedOver BLOCKING_QUEUE a1",
+            "queueHandedOver BLOCKING_QUEUE a2",
+            "queueHandedOver BLOCKING_QUEUE a3");
     assertEquals(
-        concat(concat(nextTask, concat(nextTask, nextTask)), concat(wait, wait)),
+        concat(
+            concat(puts, concat(nextTask, concat(nextTask, nextTask))),
+            List.of(
+                "queueTakeEnter BLOCKING_QUEUE a3",
+                "queueTakeExit BLOCKING_QUEUE",
+                "queueTakeEnter BLOCKING_QUEUE a0",
+                "queueTakeExit BLOCKING_QUEUE")),
         w.run(
             "taskTakes",
             () ->
@@ -426,6 +453,26 @@ class CallSiteFamiliesTest {
                     new ArrayBlockingQueue<>(4),
                     new ArrayBlockingQueue<>(4),
                     new ArrayBlockingQueue<>(4))));
+  }
+
+  /** Calls that put an element and never wait: offer, add and their deque forms, tryTransfer. */
+  @Test
+  void handOversThatNeverWait() throws Exception {
+    Woven w = weave(new BlockingQueues(), WaitSamples.class);
+    // offer and add put; offerLast into a full deque and tryTransfer without a taker put nothing;
+    // addFirst puts; add into a full queue throws and puts nothing.
+    assertEquals(
+        List.of(
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueHandedOver BLOCKING_QUEUE a0",
+            "queueHandedOver BLOCKING_QUEUE a1"),
+        w.run(
+            "handOvers",
+            () ->
+                args(
+                    new ArrayBlockingQueue<>(2),
+                    new LinkedBlockingDeque<>(1),
+                    new LinkedTransferQueue<>())));
   }
 
   @Test

@@ -200,6 +200,27 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void queueTakeEnter(int region, Object queue) {
+    add("queueTakeEnter", r(region), o(queue));
+  }
+
+  @Override
+  public void queueTakeExit(int region) {
+    add("queueTakeExit", r(region));
+  }
+
+  /** Every call counts as one while a consumer waits: tests see each hand-over. */
+  @Override
+  public long queueHandOverStart() {
+    return 1;
+  }
+
+  @Override
+  public void queueHandedOver(int region, Object queue, long since) {
+    add("queueHandedOver", r(region), o(queue));
+  }
+
+  @Override
   public void notify(int region, Object object, int waitKind) {
     add("notify", r(region), o(object), waitKind);
   }

@@ -173,6 +173,28 @@ public final class WaitSamples {
     return "" + first + second + none + third + taken;
   }
 
+  /**
+   * Puts that never wait: offer and add into a queue of two (the third add finds it full and
+   * throws), addFirst then offerLast into a deque of one (full: nothing put), tryTransfer with no
+   * taker (nothing put).
+   */
+  public static Object handOvers(
+      BlockingQueue<Object> queue, BlockingDeque<Object> deque, TransferQueue<Object> transfers) {
+    boolean offered = queue.offer("a");
+    queue.add("b");
+    String full;
+    try {
+      queue.add("c");
+      full = "room";
+    } catch (IllegalStateException e) {
+      full = "full";
+    }
+    deque.addFirst("d");
+    boolean last = deque.offerLast("e");
+    boolean transferred = transfers.tryTransfer("f");
+    return "" + offered + full + last + transferred + queue + deque;
+  }
+
   /** A job of a pool of the program's own: a class implementing Runnable. */
   public static final class Job implements Runnable {
     @Override

@@ -381,7 +381,7 @@ final class Replay implements PairMatcher.Listener {
             th.index, c.field(1), tree.child(th.currentNode(), (int) c.field(0)), t);
         break;
       case NOTIFY:
-        waitReplay.notify(th, t, c.field(1), c.field(2));
+        waitReplay.notify(th, t, (int) c.field(0), c.field(1), c.field(2));
         break;
       case DROPPED:
         th.droppedEvents = saturatedAdd(th.droppedEvents, c.field(0));
@@ -576,7 +576,8 @@ final class Replay implements PairMatcher.Listener {
     WAIT {
       @Override
       void open(Replay r, ThreadState th, long t, EventCursor e) {
-        r.waitReplay.enter(th, t, (int) e.field(0), (int) e.field(1));
+        long on = e.kind() == EventKind.WAIT_ENTER_ON ? e.field(2) : 0;
+        r.waitReplay.enter(th, t, (int) e.field(0), (int) e.field(1), on);
       }
 
       @Override

@@ -13,7 +13,9 @@ import java.util.Map;
  * The replay of waits (WAIT_ENTER..EXIT: sleep, object wait, condition await, park, yield), the
  * notifications that end them, and busy-wait loops (SPIN_ENTER..EXIT). An object wait or condition
  * await gives up the monitor or lock it waits on ({@link LockReplay} keeps who holds what) and
- * takes it back at its end. Emits {@link WaitSpan} to {@code onWait} and {@code onSpin}.
+ * takes it back at its end; a wait that names its object (WAIT_ENTER_ON: a consumer's take from a
+ * queue) is ended by a NOTIFY of its kind naming that object (a producer's hand-over). Emits {@link
+ * WaitSpan} to {@code onWait} and {@code onSpin}.
  */
 final class WaitReplay {
   private final Replay r;
@@ -32,6 +34,9 @@ final class WaitReplay {
 
   /** Object waits and condition awaits open now: only they can be ended by a notification. */
   private int openNotifiable;
+
+  /** Waits on a named object (WAIT_ENTER_ON) open now: a NOTIFY of their kind may end them. */
+  private int openOnObject;
 
   WaitReplay(Replay replay) {
     this.r = replay;
@@ -59,10 +64,27 @@ final class WaitReplay {
     return keptKind < Integer.MIN_VALUE;
   }
 
-  void enter(ThreadState th, long t, int region, int kind) {
+  /**
+   * The key a notification of {@code obj} for waits of {@code kind} is kept under: a lock's id for
+   * object waits and condition awaits (a condition's NOTIFY names its lock), else the object's id
+   * and the kind, so that a queue and a monitor never share one.
+   */
+  private static long notifyKey(long obj, long kind) {
+    return notifiable((int) kind) ? obj : obj ^ (kind << 56) ^ Long.MIN_VALUE;
+  }
+
+  /**
+   * A wait begins; {@code on} is the object it waits on (WAIT_ENTER_ON), 0 when it names none. An
+   * object wait or condition await never names one: it waits on the lock it gives up.
+   */
+  void enter(ThreadState th, long t, int region, int kind, long on) {
     boolean partOfOuter = th.depth > 0 && th.kind[th.depth - 1] >= F_JOIN;
-    int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, region, -1);
+    long waitsOn = notifiable(kind) ? 0 : on;
+    int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, waitsOn, -1);
     th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT + (kind & 0xFFFFFFFFL) : kind;
+    if (waitsOn != 0 && !partOfOuter) {
+      openOnObject++;
+    }
     if (notifiable(kind)) {
       openNotifiable++;
     }
@@ -81,15 +103,21 @@ final class WaitReplay {
   }
 
   /** A NOTIFY of {@code waitKind} waiters on {@code obj}. */
-  void notify(ThreadState th, long t, long obj, long waitKind) {
-    if ((waitKind == WaitKind.OBJECT_WAIT || waitKind == WaitKind.CONDITION_AWAIT)
-        && openNotifiable > 0) {
+  void notify(ThreadState th, long t, int region, long obj, long waitKind) {
+    boolean awaited =
+        notifiable((int) waitKind) ? openNotifiable > 0 : openOnObject > 0 && obj != 0;
+    if (awaited) {
       if (notifications.size() > MAX_NOTIFIED) {
         notifications.clear();
         r.critical.notificationsCleared();
       }
-      notifications.put(obj, new long[] {t, th.index, th.currentNode()});
-      r.critical.notified(th.index, obj);
+      long key = notifyKey(obj, waitKind);
+      // A monitor's notify is named by the synchronized block around it; a hand-over to a queue
+      // usually has nothing recorded around it, so its own call site names the producer's code.
+      int node =
+          notifiable((int) waitKind) ? th.currentNode() : r.tree.child(th.currentNode(), region);
+      notifications.put(key, new long[] {t, th.index, node});
+      r.critical.notified(th.index, key);
     }
   }
 
@@ -110,10 +138,13 @@ final class WaitReplay {
     WaitSpan w = waitSpan;
     w.reset(r.cube, th.index, th.node[i], th.start[i], t, th.accum[i]);
     w.waitKind = (int) th.aux[i];
+    long waitsOn = th.obj[i];
     long[] notification =
         notifiable(w.waitKind) && th.waitReleasePending
             ? notification(th.index, th.waitReleasedLock, th.start[i], t)
-            : null;
+            : waitsOn != 0
+                ? notification(th.index, notifyKey(waitsOn, w.waitKind), th.start[i], t)
+                : null;
     w.notifier = notification == null ? -1 : (int) notification[1];
     w.notifierNode = notification == null ? ROOT : (int) notification[2];
     w.notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
@@ -133,9 +164,16 @@ final class WaitReplay {
     if (notifiable(w.waitKind)) {
       openNotifiable = Math.max(0, openNotifiable - 1);
     }
+    if (waitsOn != 0) {
+      openOnObject = Math.max(0, openOnObject - 1);
+    }
     if (notifiable(w.waitKind) && th.waitReleasePending) {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notifyTime, th.node[i], t);
+    } else if (waitsOn != 0) {
+      long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
+      r.critical.notifiedWaitEnded(
+          th.index, notifyKey(waitsOn, w.waitKind), notifyTime, th.node[i], t);
     } else if (WaitKind.idle(w.waitKind)) {
       r.critical.idled(th.index, th.node[i], t);
     } else {

@@ -18,7 +18,9 @@ import java.util.concurrent.BlockingQueue;
  * {@code --consumers} threads ({@code consumer-<i>}) {@code take}s {@code --items} items and works
  * {@code --consume-ms} on each. With production slower than consumption the consumers wait in
  * {@code take}; the other way round the producer waits in {@code put} for room. The truth is each
- * thread's time inside those calls ({@link TruthKinds#CONDITION_WAIT_NS}).
+ * thread's time inside those calls ({@link TruthKinds#CONDITION_WAIT_NS}), and the producer's
+ * {@link TruthKinds#DELAY_COST_CONDITION_NS}: of each take that began before the put of the item it
+ * got, the time from the take's start to that put's start (the hand-over that ended it).
  */
 public final class QueueWait implements Scenario {
   @Override
@@ -50,10 +52,16 @@ public final class QueueWait implements Scenario {
     long consumeMs = context.options().longValue("consume-ms");
     Truth truth = context.truth();
     Work work = context.work();
-    BlockingQueue<Long> queue = new ArrayBlockingQueue<>(capacity);
+    // An element is {item, its index}; the producer notes when each put began (the put
+    // happens-before the take that gets the element, so the consumer sees the note).
+    BlockingQueue<long[]> queue = new ArrayBlockingQueue<>(capacity);
+    long[] putStarts = new long[items * consumers];
     long[] checksums = new long[consumers + 1];
     List<String> names = new ArrayList<>(Team.names("consumer", consumers));
     names.add("producer");
+    for (String name : names) {
+      truth.add(TruthKinds.DELAY_COST_CONDITION_NS, name, 0);
+    }
     Team.run(
         names,
         j -> {
@@ -61,14 +69,22 @@ public final class QueueWait implements Scenario {
             for (int i = 0; i < items * consumers; i++) {
               long item = work.runBusy(produceMs, i, truth);
               long t0 = System.nanoTime();
-              queue.put(item);
+              putStarts[i] = t0;
+              queue.put(new long[] {item, i});
               truth.add(TruthKinds.CONDITION_WAIT_NS, System.nanoTime() - t0);
             }
           } else {
             for (int i = 0; i < items; i++) {
               long t0 = System.nanoTime();
-              long item = queue.take();
-              truth.add(TruthKinds.CONDITION_WAIT_NS, System.nanoTime() - t0);
+              long[] element = queue.take();
+              long t1 = System.nanoTime();
+              truth.add(TruthKinds.CONDITION_WAIT_NS, t1 - t0);
+              long putStart = putStarts[(int) element[1]];
+              if (putStart > t0) {
+                truth.add(
+                    TruthKinds.DELAY_COST_CONDITION_NS, "producer", Math.min(t1, putStart) - t0);
+              }
+              long item = element[0];
               checksums[j] += item + work.runBusy(consumeMs, ~item, truth);
             }
           }

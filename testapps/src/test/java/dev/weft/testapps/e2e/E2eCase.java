@@ -156,7 +156,13 @@ record E2eCase(
             List.of("--produce-ms", "1", "--consume-ms", "10"))) {
       List<String> variant = new ArrayList<>(List.of("--items", "8"));
       variant.addAll(rates);
-      cases.add(of("queue-wait", variant, Set.of("condition_wait_ns"), Map.of(), Map.of()));
+      cases.add(
+          of(
+              "queue-wait",
+              variant,
+              Set.of("condition_wait_ns", "delay_cost_condition_ns"),
+              Map.of(),
+              Map.of()));
     }
     // Clients in socket reads while the event loop works, the loop idle in select while they think.
     cases.add(

@@ -193,7 +193,10 @@ final class TruthComparison {
                 "delay_cost_lock");
         case "condition_wait_ns" ->
             perThread(
-                kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "condition_wait");
+                kind,
+                truth.get(kind),
+                t -> run.count(t, EventKind.WAIT_ENTER) + run.count(t, EventKind.WAIT_ENTER_ON),
+                "condition_wait");
         case "io_wait_ns" ->
             perThread(kind, truth.get(kind), t -> run.count(t, EventKind.WAIT_ENTER), "io_wait");
         case "network_idle_ns" ->

@@ -46,7 +46,8 @@ public enum Construct {
       Field.REGION,
       null,
       Nesting.NESTED,
-      "the exit does not repeat the wait kind: it is the entry's; " + Construct.OTHER_SITE),
+      "`wait_enter_on` opens it too; the exit does not repeat the wait kind: it is the entry's; "
+          + Construct.OTHER_SITE),
   SPIN(
       EventKind.SPIN_ENTER,
       EventKind.SPIN_EXIT,
@@ -88,6 +89,8 @@ public enum Construct {
       OPENED_BY[c.opener.ordinal()] = c;
       CLOSED_BY[c.closer.ordinal()] = c;
     }
+    // A wait that names what it waits on is a wait all the same (since 1.4).
+    OPENED_BY[EventKind.WAIT_ENTER_ON.ordinal()] = WAIT;
   }
 
   private final EventKind opener;
