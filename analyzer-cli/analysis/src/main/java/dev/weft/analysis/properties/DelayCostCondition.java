@@ -4,7 +4,7 @@ import dev.weft.analysis.Property;
 import dev.weft.analysis.PropertyInfo;
 import dev.weft.analysis.WaitSpan;
 
-/** Condition waits charged to the thread that notified the waiter. */
+/** Condition waits and consumers' takes charged to the thread that notified the waiter. */
 @PropertyInfo(
     id = "delay_cost_condition",
     parent = "delay_cost",
@@ -13,9 +13,12 @@ import dev.weft.analysis.WaitSpan;
     description =
         """
         For every Object.wait or Condition.await that a notification by another thread ended \
-        (the latest NOTIFY of the monitor or lock the wait gave up, made during the wait): the \
-        wait from its start to the notification, charged to the notifying thread at the call \
-        path of its notify, like a lock's holder is charged for its hold. The rest of the wait \
+        (the latest NOTIFY of the monitor or lock the wait gave up, made during the wait), and \
+        every consumer's take from a blocking queue that a producer's hand-over ended (the \
+        latest element another thread put into that queue during the take, at the start of its \
+        put): the wait from its start to the notification, charged to the notifying thread at \
+        the call path of its notify (for a hand-over, the put's call site), like a lock's holder \
+        is charged for its hold. The rest of the wait \
         (from the notification to the wake-up) is hand-over latency and not charged. A wait that \
         no recorded notification ended (a timeout, a spurious wake-up, a park) is not charged. \
         In a chain of hand-overs (A notifies B, which then works and notifies C), the part of \
