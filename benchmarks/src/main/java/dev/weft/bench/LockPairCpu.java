@@ -3,6 +3,8 @@ package dev.weft.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -11,9 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * difference between a run with and one without the agent stays readable.
  *
  * <p>{@code java -cp benchmarks.jar dev.weft.bench.LockPairCpu [ROUNDS [NAME]]} prints, per
- * construct (or for NAME only, e.g. to profile it), the median and range over ROUNDS rounds of ns
- * of thread CPU per pair, and System.nanoTime()'s cost measured the same way. Run it without and
- * with {@code -javaagent:weft-agent.jar} (see benchmarks/lock-pair.sh).
+ * construct (or for NAME only, e.g. to profile it; {@code queueOfferPoll} is a queue's offer and
+ * poll, the offer a possible hand-over), the median and range over ROUNDS rounds of ns of thread
+ * CPU per pair, and System.nanoTime()'s cost measured the same way. Run it without and with {@code
+ * -javaagent:weft-agent.jar} (see benchmarks/lock-pair.sh).
  */
 public final class LockPairCpu {
   private static final int PAIRS = 200_000;
@@ -21,6 +24,7 @@ public final class LockPairCpu {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Object monitor = new Object();
+  private final ArrayBlockingQueue<Object> queue = new ArrayBlockingQueue<>(16);
   private long counter;
   private long sink;
 
@@ -43,6 +47,52 @@ public final class LockPairCpu {
       }
     }
     return counter;
+  }
+
+  /**
+   * An element offered to a queue and polled back, with no consumer in a take: the offer is a
+   * possible hand-over, which the agent records only while some consumer waits.
+   */
+  long queueOfferPoll(int n) {
+    for (int i = 0; i < n; i++) {
+      queue.offer(monitor);
+      if (queue.poll() != null) {
+        ++counter;
+      }
+    }
+    return counter;
+  }
+
+  /**
+   * {@link #queueOfferPoll} while another thread waits in a take from another queue: every offer is
+   * then recorded as a possible hand-over (its NOTIFY). The waiting thread is started and stopped
+   * in each round (about 0.5 ns per pair of the round's time, outside the agent).
+   */
+  long queueOfferPollWhileConsumerWaits(int n) {
+    BlockingQueue<Object> never = new ArrayBlockingQueue<>(1);
+    Thread consumer =
+        new Thread(
+            () -> {
+              try {
+                never.take();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "waiting-consumer");
+    consumer.setDaemon(true);
+    consumer.start();
+    while (consumer.getState() != Thread.State.WAITING) {
+      Thread.onSpinWait();
+    }
+    long c = queueOfferPoll(n);
+    consumer.interrupt();
+    try {
+      consumer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return c;
   }
 
   long nanoTime(int n) {
@@ -74,8 +124,22 @@ public final class LockPairCpu {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 41;
     LockPairCpu b = new LockPairCpu();
-    String[] names = {"baseline", "nanoTime", "reentrantLock", "synchronizedBlock"};
-    Loop[] loops = {b::baseline, b::nanoTime, b::reentrantLock, b::synchronizedBlock};
+    String[] names = {
+      "baseline",
+      "nanoTime",
+      "reentrantLock",
+      "synchronizedBlock",
+      "queueOfferPoll",
+      "queueOfferPollWhileConsumerWaits"
+    };
+    Loop[] loops = {
+      b::baseline,
+      b::nanoTime,
+      b::reentrantLock,
+      b::synchronizedBlock,
+      b::queueOfferPoll,
+      b::queueOfferPollWhileConsumerWaits
+    };
     for (int w = 0; w < 20; w++) { // warm-up: every loop compiled before measuring
       for (Loop l : loops) {
         b.round(l);

@@ -725,8 +725,11 @@ public final class WeftBridge {
    * (true for the calls that return nothing), {@code since} what {@link #queueHandOverStart} gave.
    */
   public static void queueHandedOver(boolean put, int region, Object queue, long since) {
+    if (since == 0 || !put) {
+      return; // no consumer waited when the call began (the common case), or nothing was put
+    }
     WeftSink s = sink;
-    if (s != null && put && since != 0) {
+    if (s != null) {
       try {
         s.queueHandedOver(region, queue, since);
       } catch (Throwable t) {
