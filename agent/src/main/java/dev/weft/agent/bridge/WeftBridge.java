@@ -668,6 +668,22 @@ public final class WeftBridge {
     }
   }
 
+  /** See {@link WeftSink#parkEnter}. */
+  public static void parkEnter(int region) {
+    WeftSink s = sink;
+    if (s != null) {
+      try {
+        s.parkEnter(region);
+      } catch (Throwable t) {
+        try {
+          fault(s, t);
+        } catch (Throwable outOfStack) {
+          // Nothing may reach the host program.
+        }
+      }
+    }
+  }
+
   /** See {@link WeftSink#queueTakeEnter}. */
   public static void queueTakeEnter(int region, Object queue) {
     WeftSink s = sink;

@@ -171,6 +171,12 @@ public abstract class WeftSink {
   public abstract void notify(int region, Object object, int waitKind);
 
   /**
+   * The thread parks ({@code LockSupport.park*}): a wait of kind {@code park} naming the thread
+   * itself, which an unpark of it names too; {@link #waitExit} ends it.
+   */
+  public abstract void parkEnter(int region);
+
+  /**
    * The thread starts a consumer's take from {@code queue} (a wait of kind {@code queue} that names
    * its queue); {@link #queueTakeExit} ends it.
    */

@@ -23,9 +23,10 @@ import org.objectweb.asm.MethodVisitor;
  *       The re-acquisition happens inside the call: its wait is part of the WAIT.
  *   <li>{@code notify} and {@code notifyAll}: NOTIFY (object_wait) naming the monitor.
  *   <li>{@code Thread.sleep} and {@code TimeUnit.sleep}: WAIT_ENTER/EXIT (sleep).
- *   <li>{@code LockSupport.park*}: WAIT_ENTER/EXIT (park; next_task in a Kotlin coroutine
- *       scheduler's worker, whose parks are its idle waits: {@link CoroutineSchedulers}); {@code
- *       LockSupport.unpark}: NOTIFY (park) naming the thread.
+ *   <li>{@code LockSupport.park*}: WAIT_ENTER_ON/WAIT_EXIT (park) naming the parking thread, which
+ *       an unpark names too (WAIT_ENTER next_task in a Kotlin coroutine scheduler's worker, whose
+ *       parks are its idle waits: {@link CoroutineSchedulers}); {@code LockSupport.unpark}: NOTIFY
+ *       (park) naming the thread.
  * </ul>
  *
  * {@code Condition} waits are {@link Conditions}'.
@@ -110,13 +111,29 @@ public final class Waits extends ApplicationCallSites {
   }
 
   private static Bracket park(ApplicationCallSites.Call c) {
+    int region = c.region(ConstructKind.PARK, "LockSupport." + c.name);
     // A coroutine scheduler's worker parks when it has no task: idle, as a pool's worker waiting
     // for its next task, not a wait for a signal (CoroutineSchedulers).
-    int kind =
-        c.target.internalName().equals(CoroutineSchedulers.WORKER)
-            ? WaitKind.NEXT_TASK
-            : WaitKind.PARK;
-    return waiting(c.region(ConstructKind.PARK, "LockSupport." + c.name), kind, false);
+    if (c.target.internalName().equals(CoroutineSchedulers.WORKER)) {
+      return waiting(region, WaitKind.NEXT_TASK, false);
+    }
+    // Any other park waits for an unpark naming its thread: WAIT_ENTER_ON the parking thread.
+    return new Bracket() {
+      @Override
+      protected boolean hasThrown() {
+        return false;
+      }
+
+      @Override
+      protected void before(MethodVisitor mv, Site site) {
+        Bridge.PARK_ENTER.callWithRegion(mv, region);
+      }
+
+      @Override
+      protected void after(MethodVisitor mv, Site site) {
+        Bridge.WAIT_EXIT.callWithRegion(mv, region);
+      }
+    };
   }
 
   /**

@@ -429,6 +429,11 @@ public final class Recorder extends WeftSink {
   }
 
   @Override
+  public void parkEnter(int region) {
+    waits.parkEnter(region);
+  }
+
+  @Override
   public void queueTakeEnter(int region, Object queue) {
     waits.queueTakeEnter(region, WaitKind.QUEUE, queue);
   }

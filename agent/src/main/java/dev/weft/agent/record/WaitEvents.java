@@ -67,6 +67,24 @@ final class WaitEvents {
   }
 
   /**
+   * The thread parks: WAIT_ENTER_ON (park) naming the thread itself, as {@code
+   * LockSupport.unpark(thread)} names it in its NOTIFY ({@link #notify}): the unpark during the
+   * park is its waker.
+   */
+  void parkEnter(int region) {
+    ThreadState s = path.state();
+    StreamWriter w = path.begin(s);
+    if (w != null) {
+      try {
+        long self = objects.objectId(region, Thread.currentThread());
+        w.waitEnterOn(System.nanoTime(), region, WaitKind.PARK, self);
+      } finally {
+        s.writing.busy = false;
+      }
+    }
+  }
+
+  /**
    * A consumer's take from {@code queue} begins: WAIT_ENTER_ON naming it. While the take lasts, the
    * thread counts among {@link EventPath#takersWaiting}, so that producers write their hand-overs.
    */

@@ -53,6 +53,7 @@ public enum Bridge {
   QUEUE_HAND_OVER_START("queueHandOverStart", "()J"),
   QUEUE_HANDED_OVER("queueHandedOver", "(ZILjava/lang/Object;J)V"),
   WAIT_ENTER("waitEnter", "(II)V"),
+  PARK_ENTER("parkEnter", "(I)V"),
   WAIT_EXIT("waitExit", "(I)V"),
   NOTIFY("notify", "(ILjava/lang/Object;I)V"),
   SPIN_ENTER("spinEnter", "(I)V"),

@@ -312,7 +312,7 @@ class CallSiteFamiliesTest {
             "waitEnter SLEEP " + WaitKind.SLEEP,
             "waitExit SLEEP",
             "notify NOTIFY Thread " + WaitKind.PARK,
-            "waitEnter PARK " + WaitKind.PARK,
+            "parkEnter PARK",
             "waitExit PARK"),
         w.run("sleepAndPark", CallSiteFamiliesTest::args));
     assertEquals(

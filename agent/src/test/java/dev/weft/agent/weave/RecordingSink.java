@@ -200,6 +200,11 @@ final class RecordingSink extends WeftSink {
   }
 
   @Override
+  public void parkEnter(int region) {
+    add("parkEnter", r(region));
+  }
+
+  @Override
   public void queueTakeEnter(int region, Object queue) {
     add("queueTakeEnter", r(region), o(queue));
   }

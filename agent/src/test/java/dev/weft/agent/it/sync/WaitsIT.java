@@ -83,7 +83,7 @@ class WaitsIT {
 
     // park and unpark
     int parker = SyncTraces.stream(t, "parker");
-    Event park = SyncTraces.events(t, parker, EventKind.WAIT_ENTER).get(0);
+    Event park = SyncTraces.events(t, parker, EventKind.WAIT_ENTER_ON).get(0);
     assertEquals(WaitKind.PARK, park.get(Field.WAIT_KIND));
     assertSite(t, park, "LockSupport.park", ConstructKind.PARK, "// park site");
     Event unpark =
@@ -93,6 +93,15 @@ class WaitsIT {
             .orElseThrow();
     assertSite(t, unpark, "LockSupport.unpark", ConstructKind.NOTIFY, "// unpark site");
     assertEquals("java.lang.Thread", t.definitions.object(unpark.get(Field.OBJECT)).className());
+    // The park names its thread as the unpark does: the unpark is its waker, timed within it.
+    assertEquals(park.get(Field.OBJECT), unpark.get(Field.OBJECT));
+    List<Event> parks = SyncTraces.events(t, parker, EventKind.WAIT_ENTER_ON);
+    List<Event> parkEnds = SyncTraces.events(t, parker, EventKind.WAIT_EXIT);
+    boolean woken = false;
+    for (int i = 0; i < parks.size() && i < parkEnds.size(); i++) {
+      woken |= unpark.time() >= parks.get(i).time() && unpark.time() <= parkEnds.get(i).time();
+    }
+    assertTrue(woken, "the unpark within a park: " + parks + parkEnds + unpark);
 
     // spins: a loop is recorded as one spin (or a few pieces, when the host deschedules the
     // spinning thread in a way the JVM cannot tell from work), never as its thousands of calls;

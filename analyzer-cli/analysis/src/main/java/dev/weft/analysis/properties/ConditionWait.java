@@ -27,7 +27,8 @@ import java.util.Map;
         queue's take, put, timed poll or offer, or transfer: waiting for an element, for room or \
         for a taker; a consumer's take (or timed poll) names its queue (WAIT_ENTER_ON), and the \
         producer whose put into that queue ended it is its waker ([[delay_cost_condition]]); a \
-        put's wait for room has no recorded waker. A synchronizer wait is an acquire of a \
+        put's wait for room has no recorded waker. A park names its thread, and an unpark of \
+        that thread by another is its waker. A synchronizer wait is an acquire of a \
         synchronizer that the program or a library built on AbstractQueuedSynchronizer (a \
         database's own latch, a gate): its waker is not recorded, so it has no delay cost. A wait \
         made directly inside another construct's wait is how a library implements that wait \

@@ -16,11 +16,12 @@ import dev.weft.analysis.WaitSpan;
         (the latest NOTIFY of the monitor or lock the wait gave up, made during the wait), and \
         every consumer's take from a blocking queue that a producer's hand-over ended (the \
         latest element another thread put into that queue during the take, at the start of its \
-        put): the wait from its start to the notification, charged to the notifying thread at \
+        put), and every LockSupport.park that an unpark of its thread by another thread ended: \
+        the wait from its start to the notification, charged to the notifying thread at \
         the call path of its notify (for a hand-over, the put's call site), like a lock's holder \
         is charged for its hold. The rest of the wait \
         (from the notification to the wake-up) is hand-over latency and not charged. A wait that \
-        no recorded notification ended (a timeout, a spurious wake-up, a park) is not charged. \
+        no recorded notification ended (a timeout, a spurious wake-up) is not charged. \
         In a chain of hand-overs (A notifies B, which then works and notifies C), the part of \
         C's wait during which B itself waited for A is not B's: it goes to A as \
         [[delay_cost_long_term]], and B is charged the rest.\

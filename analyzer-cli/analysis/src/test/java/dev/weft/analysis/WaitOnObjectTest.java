@@ -15,11 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A consumer's take that names its queue (WAIT_ENTER_ON) is ended by the producer's hand-over
- * (NOTIFY of kind queue naming that queue): its wait is charged to the producer, and the critical
- * path goes from the producer's work to the consumer's at the hand-over.
+ * Waits that name their object (WAIT_ENTER_ON): a consumer's take that names its queue is ended by
+ * the producer's hand-over (NOTIFY of kind queue naming that queue), a park that names its thread
+ * by an unpark of that thread: the wait is charged to the notifier, and the critical path goes from
+ * the notifier's work to the waiter's at the notification.
  */
-class QueueHandOverTest {
+class WaitOnObjectTest {
   @TempDir Path tmp;
 
   private static final long QUEUE = 31;
@@ -101,6 +102,30 @@ class QueueHandOverTest {
     AnalysisResult r = Analyzer.analyze(handOver(QUEUE, 300, WaitKind.QUEUE));
 
     assertEquals(400, onThread(r, "delay_cost_condition", "producer"));
+  }
+
+  @Test
+  void aParkEndedByAnUnparkOfItsThreadIsChargedToTheUnparker() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("park"));
+    int park = f.region("LockSupport.park", ConstructKind.PARK, 30);
+    int unpark = f.region("LockSupport.unpark", ConstructKind.NOTIFY, 31);
+    long parkerThread = 41;
+    long otherThread = 42;
+    f.object(parkerThread, ConstructKind.PARK, 0);
+    f.object(otherThread, ConstructKind.PARK, 0);
+    StreamWriter parker = f.thread("parker", 0);
+    StreamWriter waker = f.thread("waker", 0);
+    parker.waitEnterOn(100, park, WaitKind.PARK, parkerThread);
+    waker.notify(200, unpark, otherThread, WaitKind.PARK); // another thread's unpark
+    waker.notify(300, unpark, parkerThread, WaitKind.PARK);
+    waker.threadEnd(300);
+    parker.waitExit(320, park);
+    parker.threadEnd(500);
+    AnalysisResult r = Analyzer.analyze(f.close(500));
+
+    assertEquals(220, onThread(r, "condition_wait", "parker"));
+    assertEquals(200, onThread(r, "delay_cost_condition", "waker"));
+    assertEquals(200, atPath(r, "delay_cost_condition", label("LockSupport.unpark", 31)));
   }
 
   /** The critical path, the same on the replaying thread and on a thread of its own. */
