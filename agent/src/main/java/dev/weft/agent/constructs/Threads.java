@@ -247,8 +247,10 @@ public final class Threads extends ApplicationCallSites {
   public Bracket bracket(int row, ApplicationCallSites.Call c) {
     switch (row) {
       case START:
-        if (c.target.internalName().equals(CoroutineSchedulers.SCHEDULER)) {
-          // A coroutine scheduler starting a worker: announced as a member of that pool.
+        if (c.target.internalName().equals(CoroutineSchedulers.SCHEDULER)
+            || c.target.internalName().equals(QuartzThreadPools.POOL)) {
+          // A coroutine scheduler or a Quartz pool starting a worker (in an instance method of
+          // its own): announced as a member of that pool.
           return ExecutorTasks.announceWorker(c.region(ConstructKind.THREAD_START, "Thread.start"));
         }
         return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));

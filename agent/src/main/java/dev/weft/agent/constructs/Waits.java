@@ -98,7 +98,17 @@ public final class Waits extends ApplicationCallSites {
   }
 
   private static Bracket objectWait(ApplicationCallSites.Call c) {
-    return monitorWait(c.region(ConstructKind.OBJECT_WAIT, "Object.wait"), WaitKind.OBJECT_WAIT);
+    // A Quartz pool's worker waits on its monitor for its next job: idle, not a wait for a
+    // signal; the Quartz scheduler's thread waits on its own for its next trigger's time, as a
+    // timer does (QuartzThreadPools).
+    String in = c.target.internalName();
+    int kind =
+        in.equals(QuartzThreadPools.WORKER)
+            ? WaitKind.NEXT_TASK
+            : in.equals(QuartzThreadPools.SCHEDULER_THREAD) && !c.descriptor.equals("()V")
+                ? WaitKind.TIMER_DUE
+                : WaitKind.OBJECT_WAIT;
+    return monitorWait(c.region(ConstructKind.OBJECT_WAIT, "Object.wait"), kind);
   }
 
   private static Bracket objectNotify(ApplicationCallSites.Call c) {

@@ -8,9 +8,10 @@ import java.lang.reflect.Modifier;
  * The pool a thread works for, for the threads alive at an attach, whose start the agent did not
  * see announce them: a {@code ThreadPoolExecutor}, read from the thread's task (a worker's task is
  * the pool's {@code Worker}, whose outer instance is the pool; a thread factory's wrapper around
- * the worker is looked into, one level down), or Kotlin coroutines' scheduler, the outer instance
- * of its worker thread ({@link #COROUTINE_WORKER}). Null where the fields cannot be read (another
- * JDK's names, a closed package): the worker is then a thread without a pool, as before.
+ * the worker is looked into, one level down), Kotlin coroutines' scheduler, the outer instance of
+ * its worker thread ({@link #COROUTINE_WORKER}), or a Quartz pool ({@link #QUARTZ_WORKER}). Null
+ * where the fields cannot be read (another JDK's names, a closed package): the worker is then a
+ * thread without a pool, as before.
  */
 public final class PoolWorkers {
   /**
@@ -19,6 +20,9 @@ public final class PoolWorkers {
    */
   public static final String COROUTINE_WORKER =
       "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker";
+
+  /** A Quartz {@code SimpleThreadPool}'s worker thread (binary name): its pool is its field tp. */
+  static final String QUARTZ_WORKER = "org.quartz.simpl.SimpleThreadPool$WorkerThread";
 
   private static final String WORKER = "java.util.concurrent.ThreadPoolExecutor$Worker";
 
@@ -41,6 +45,9 @@ public final class PoolWorkers {
     if (t.getClass().getName().equals(COROUTINE_WORKER)) {
       return outerInstance(t);
     }
+    if (t.getClass().getName().equals(QUARTZ_WORKER)) {
+      return field(t, "tp");
+    }
     if (WORKER_POOL == null) {
       return null;
     }
@@ -61,10 +68,15 @@ public final class PoolWorkers {
 
   /** The outer instance of an inner class's object ({@code this$0}), or null. */
   private static Object outerInstance(Object inner) {
+    return field(inner, "this$0");
+  }
+
+  /** The value of {@code o}'s own field {@code name}, or null. */
+  private static Object field(Object o, String name) {
     try {
-      Field outer = inner.getClass().getDeclaredField("this$0");
-      outer.setAccessible(true);
-      return outer.get(inner);
+      Field f = o.getClass().getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(o);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null; // another version's field, or a closed module
     }

@@ -17,6 +17,7 @@ import dev.weft.agent.constructs.Monitors;
 import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.Phasers;
+import dev.weft.agent.constructs.QuartzThreadPools;
 import dev.weft.agent.constructs.ReadWriteLocks;
 import dev.weft.agent.constructs.ReentrantLocks;
 import dev.weft.agent.constructs.RunningBarriers;
@@ -81,6 +82,7 @@ public final class Constructs {
         new ExecutorTasks(),
         new ExecutorSites(),
         new CoroutineSchedulers(),
+        new QuartzThreadPools(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

@@ -158,20 +158,50 @@ final class BarrierReplay {
       }
     }
 
+    // Per thread, for settle: busy time summed over its arrivals in the generation, and its last
+    // arrival; valid where stamp holds the settle's number.
+    private long[] threadBusy = new long[0];
+    private long[] threadLastArrival = new long[0];
+    private int[] stamp = new int[0];
+    private int settles;
+
     /**
-     * Hands a completed generation's team to the region's per-instance imbalance. A member loses at
-     * most what it waited for the last arrival: work done before the generation's common start
-     * (setup between two barrier objects of the call site) is no time the barrier made it lose.
+     * Hands a completed generation's team to the region's per-instance imbalance. A thread may
+     * arrive more than once in a generation (a count-down, then an await; a latch that the same
+     * workers count down again and again, as tasks finish): it is one member, its busy times added
+     * up. A member loses at most what it waited from its last arrival for the generation's last:
+     * work done before the generation's common start (setup between two barrier objects of the call
+     * site) is no time the barrier made it lose, and no member loses more than the generation
+     * lasted for it.
      */
     void settle(int g, RegionBusy region) {
       int n = arrivals[g];
+      int threads = region.threads();
+      if (stamp.length < threads) {
+        threadBusy = new long[threads];
+        threadLastArrival = new long[threads];
+        stamp = new int[threads];
+      }
+      int s = ++settles;
       long max = 0;
       for (int k = 0; k < n; k++) {
-        max = Math.max(max, teamBusy[g][k]);
+        int th = team[g][k];
+        if (stamp[th] != s) {
+          stamp[th] = s;
+          threadBusy[th] = 0;
+          threadLastArrival[th] = Long.MIN_VALUE;
+        }
+        threadBusy[th] += teamBusy[g][k];
+        threadLastArrival[th] = Math.max(threadLastArrival[th], teamArrival[g][k]);
+        max = Math.max(max, threadBusy[th]);
       }
       for (int k = 0; k < n; k++) {
-        long waited = Math.max(0, latest[g] - teamArrival[g][k]);
-        region.lost[team[g][k]] += Math.min(max - teamBusy[g][k], waited);
+        int th = team[g][k];
+        if (stamp[th] == s) {
+          stamp[th] = -s; // counted once
+          long waited = Math.max(0, latest[g] - threadLastArrival[th]);
+          region.lost[th] += Math.min(max - threadBusy[th], waited);
+        }
       }
     }
   }

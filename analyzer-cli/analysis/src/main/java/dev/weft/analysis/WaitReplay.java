@@ -59,6 +59,14 @@ final class WaitReplay {
    */
   private static final long PART_OF_OUTER_WAIT = Long.MIN_VALUE;
 
+  /**
+   * Added to the wait kind kept for an idle wait (next_task, timer_due) made right after a recorded
+   * release: an {@code Object.wait} of a library's pool or scheduler thread waiting for its next
+   * task (Quartz), which re-enters its monitor at its end as any {@code Object.wait} does. Above
+   * the 32 bits of a kind, so it leaves the kind and {@link #partOfOuter} as they are.
+   */
+  private static final long GAVE_UP_MONITOR = 1L << 40;
+
   /** Whether a wait frame's kept kind says it is part of the wait around it. */
   static boolean partOfOuter(long keptKind) {
     return keptKind < Integer.MIN_VALUE;
@@ -82,6 +90,10 @@ final class WaitReplay {
     long waitsOn = notifiable(kind) ? 0 : on;
     int i = frames.push(th, F_WAIT, r.tree.child(th.currentNode(), region), region, t, waitsOn, -1);
     th.aux[i] = partOfOuter ? PART_OF_OUTER_WAIT + (kind & 0xFFFFFFFFL) : kind;
+    if ((kind == WaitKind.NEXT_TASK || kind == WaitKind.TIMER_DUE)
+        && th.releaseEvent == th.events - 1) {
+      th.aux[i] += GAVE_UP_MONITOR;
+    }
     if (waitsOn != 0 && !partOfOuter) {
       openOnObject++;
     }
@@ -148,7 +160,7 @@ final class WaitReplay {
     w.notifier = notification == null ? -1 : (int) notification[1];
     w.notifierNode = notification == null ? ROOT : (int) notification[2];
     w.notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
-    if (w.waitKind == WaitKind.OBJECT_WAIT) {
+    if (w.waitKind == WaitKind.OBJECT_WAIT || (th.aux[i] & GAVE_UP_MONITOR) != 0) {
       th.monitorWaits++; // re-entering the monitor inside Object.wait may block
     }
     out.waitSpan(w);

@@ -151,6 +151,45 @@ class JvmCrossCheckTest {
   }
 
   /**
+   * A pool worker of a library's own waiting for its next task in {@code Object.wait} (Quartz's:
+   * kind next_task, its monitor's release recorded just before) re-enters the monitor at the wait's
+   * end as any {@code Object.wait} does: each such wait accounts for a block. A take right after a
+   * {@code synchronized} block's end accounts for one too (the two read alike); a next_task wait
+   * after anything else does not.
+   */
+  @Test
+  void idleWaitsOnAMonitorAccountForBlocks() throws IOException {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 30);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 31);
+    int work = f.region("work", ConstructKind.USER_REGION, 32);
+    f.object(MONITOR, ConstructKind.MONITOR, 0);
+    StreamWriter worker = f.thread("worker", 0);
+    StreamWriter other = f.thread("other", 0);
+    long t = 100;
+    for (int i = 0; i < 6; i++, t += 10_000) {
+      worker.lockRequest(t, sync, MONITOR);
+      worker.lockAcquired(t + 10, MONITOR, 0);
+      worker.lockReleased(t + 20, MONITOR);
+      worker.waitEnter(t + 20, wait, WaitKind.NEXT_TASK);
+      worker.waitExit(t + 5_000, wait);
+      worker.lockRequest(t + 5_000, wait, MONITOR);
+      worker.lockAcquired(t + 5_010, MONITOR, LockFlags.AFTER_WAIT);
+      worker.lockReleased(t + 5_020, MONITOR);
+      other.enter(t, work);
+      other.exit(t + 10, work);
+      other.waitEnter(t + 20, wait, WaitKind.NEXT_TASK);
+      other.waitExit(t + 5_000, wait);
+    }
+    f.writer.defineThreadJvmCounts(worker.id(), 6 + JvmCrossCheck.SLACK, 6);
+    f.writer.defineThreadJvmCounts(other.id(), 1 + JvmCrossCheck.SLACK, 6);
+    List<String> notes = jvmNotes(f.close(1_000_000));
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).contains("other"), notes.get(0));
+    assertTrue(!notes.get(0).contains("worker"), notes.get(0));
+  }
+
+  /**
    * The JVM's slow path can acquire at once: a block may last well under 1 µs. A short entry that
    * another thread was in the way of (holding the monitor at the request, or taking it first and
    * releasing it while the request waited) accounts for a block; a short entry with no one in the

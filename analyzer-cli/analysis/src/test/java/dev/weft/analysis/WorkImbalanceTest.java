@@ -102,6 +102,61 @@ class WorkImbalanceTest {
   }
 
   /**
+   * A thread that arrives more than once in a generation is one member of its team, its busy times
+   * added up, losing at most what it waited from its last arrival: a count-down then an await (a
+   * works 10, b 30: a loses 20, not 20 for each of its two arrivals), and a latch that two workers
+   * count down 50 times each, as their tasks end, while main awaits it (before, each count-down
+   * lost the time to the generation's end again: 50 times a worker's time, above the run's length).
+   */
+  @Test
+  void aThreadArrivingAgainInAGenerationIsOneMember() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int countDown = f.region("CountDownLatch.countDown", ConstructKind.COUNT_DOWN_LATCH, 40);
+    int await = f.region("CountDownLatch.await", ConstructKind.COUNT_DOWN_LATCH, 41);
+    f.object(9, ConstructKind.COUNT_DOWN_LATCH, 2);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    a.barrierEnter(10, countDown, 9, 0);
+    a.barrierExit(10, countDown, 9, 0, 0);
+    a.barrierEnter(10, await, 9, 0);
+    b.barrierEnter(30, countDown, 9, 0);
+    b.barrierExit(30, countDown, 9, 0, BarrierOutcome.LAST);
+    b.barrierEnter(30, await, 9, 0);
+    b.barrierExit(31, await, 9, 0, 0);
+    a.barrierExit(32, await, 9, 0, 0);
+    a.threadEnd(100);
+    b.threadEnd(100);
+    AnalysisResult r = Analyzer.analyze(f.close(100));
+    assertEquals(20, onThread(r, "work_imbalance", "a"));
+    assertEquals(0, onThread(r, "work_imbalance", "b"));
+
+    TraceFixture g = TraceFixture.create(tmp.resolve("u"));
+    int down = g.region("CountDownLatch.countDown", ConstructKind.COUNT_DOWN_LATCH, 40);
+    int wait = g.region("CountDownLatch.await", ConstructKind.COUNT_DOWN_LATCH, 41);
+    g.object(9, ConstructKind.COUNT_DOWN_LATCH, 100);
+    StreamWriter main = g.thread("main", 0);
+    StreamWriter w1 = g.thread("w1", 0);
+    StreamWriter w2 = g.thread("w2", 0);
+    main.barrierEnter(5, wait, 9, 0);
+    for (int i = 0; i < 50; i++) {
+      long t = 10 + 20L * i;
+      w1.barrierEnter(t, down, 9, 0);
+      w1.barrierExit(t, down, 9, 0, 0);
+      w2.barrierEnter(t + 10, down, 9, 0);
+      w2.barrierExit(t + 10, down, 9, 0, i == 49 ? BarrierOutcome.LAST : 0);
+    }
+    main.barrierExit(1005, wait, 9, 0, 0);
+    for (StreamWriter s : List.of(main, w1, w2)) {
+      s.threadEnd(1010);
+    }
+    AnalysisResult q = Analyzer.analyze(g.close(1010));
+    // w1 ran 990 to w2's 1000 and arrived last at 990; main arrived at 5 and waited to 1000.
+    assertEquals(10, onThread(q, "work_imbalance", "w1"));
+    assertEquals(0, onThread(q, "work_imbalance", "w2"));
+    assertEquals(995, onThread(q, "work_imbalance", "main"));
+  }
+
+  /**
    * ForkJoinPool.invoke: main forks and only waits for the join; of the pool's two workers one runs
    * the task (300) and the other stays idle. The team is the two workers, not main.
    */

@@ -66,7 +66,7 @@ class CoroutineSchedulerIT {
           begun.add(e.get(Field.TASK));
         } else if (e.kind() == EventKind.TASK_END) {
           ended.add(e.get(Field.TASK));
-        } else if (e.kind() == EventKind.WAIT_ENTER) {
+        } else if (e.kind() == EventKind.WAIT_ENTER || e.kind() == EventKind.WAIT_ENTER_ON) {
           long kind = e.get(Field.WAIT_KIND);
           assertFalse(kind == WaitKind.PARK, "a worker's park is no wait for a signal: " + e);
           if (kind == WaitKind.NEXT_TASK) {
@@ -114,7 +114,7 @@ class CoroutineSchedulerIT {
         assertEquals(pool, d.pool(), d.name() + " is the scheduler's worker");
       }
       for (Event e : t.eventsByStream.get(d.stream())) {
-        if (e.kind() == EventKind.WAIT_ENTER) {
+        if (e.kind() == EventKind.WAIT_ENTER || e.kind() == EventKind.WAIT_ENTER_ON) {
           long kind = e.get(Field.WAIT_KIND);
           assertFalse(kind == WaitKind.PARK, "a worker's park is no wait for a signal: " + e);
           if (d.isSupplement() && kind == WaitKind.NEXT_TASK) {

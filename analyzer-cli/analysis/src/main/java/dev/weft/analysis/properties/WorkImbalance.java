@@ -23,9 +23,11 @@ import dev.weft.analysis.RegionBusy;
         generation (threads plus a CyclicBarrier, Phaser or latch, e.g. a CG solver; barrier \
         objects of one call site form one region): a thread's busy time is its execution since \
         its previous departure from the call site (thread start for the first); the team is the \
-        threads that arrived. Each member of an instance loses (max - busy), the busiest member's \
-        busy time minus its own; at a barrier it loses at most what it waited for the last \
-        arrival, so setup between two barrier objects (a new team's start) is not counted as \
+        threads that arrived, a thread that arrived more than once (a count-down then an await, \
+        a latch its tasks count down again and again) one member with its busy times added up. \
+        Each member of an instance loses (max - busy), the busiest member's \
+        busy time minus its own; at a barrier it loses at most what it waited from its last \
+        arrival for the generation's last, so setup between two barrier objects (a new team's start) is not counted as \
         imbalance. The severity is the sum over instances, attributed to each member at the \
         region's call path; no thread's imbalance exceeds the instances' duration for it. The \
         regions table adds the busy times summed over instances and (max - mean) / mean of \

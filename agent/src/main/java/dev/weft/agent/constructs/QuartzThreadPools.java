@@ -1,0 +1,179 @@
+package dev.weft.agent.constructs;
+
+import dev.weft.agent.config.Family;
+import dev.weft.agent.weave.Bridge;
+import dev.weft.agent.weave.BridgeCalls;
+import dev.weft.agent.weave.ConstructInstrumentation;
+import dev.weft.agent.weave.HookedMethod;
+import dev.weft.agent.weave.WeaveTarget;
+import dev.weft.trace.ConstructKind;
+import java.util.List;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Quartz's own thread pool ({@code org.quartz.simpl.SimpleThreadPool}, the scheduler's default),
+ * family {@code executors}: a pool neither a {@code ThreadPoolExecutor} nor a {@code ForkJoinPool},
+ * whose jobs are recorded as a pool's tasks:
+ *
+ * <ul>
+ *   <li>TASK_CREATE where the scheduler thread hands a job to an idle worker ({@code
+ *       WorkerThread.run(Runnable)}, called from {@code runInThread}), naming the worker's pool, at
+ *       a region {@code SimpleThreadPool.runInThread};
+ *   <li>TASK_BEGIN/TASK_END around the job's run ({@code JobRunShell.run()}, the runnable the
+ *       scheduler hands over), also when the job throws.
+ * </ul>
+ *
+ * <p>The workers the pool starts ({@code wt.start()} in its own methods) are announced as its
+ * members ({@link Threads}). A worker waits for its next job in {@code lock.wait(500)} inside
+ * {@code WorkerThread.run()}, and the scheduler thread waits for its next trigger's time in {@code
+ * sigLock.wait(ms)} ({@code QuartzSchedulerThread.run()}): {@link Waits} records the first as the
+ * idle wait for a next task ({@code next_task}) and the second as a timer's wait until its task is
+ * due ({@code timer_due}), both giving up their monitor as any {@code Object.wait}. Without this
+ * family the workers' idle time was {@code condition_wait} (60 % of a scheduler's threads' time),
+ * charged as delay cost to the scheduler thread, whose own wait for the next trigger was a
+ * condition wait too, and no job was a task.
+ *
+ * <p>The names are those of Quartz 2.x (checked against 2.5.2); where a version lacks the worker's
+ * pool field, jobs are not created as tasks.
+ */
+public final class QuartzThreadPools implements ConstructInstrumentation {
+  /** The pool, whose own methods start its workers ({@link Threads}). */
+  static final String POOL = "org/quartz/simpl/SimpleThreadPool";
+
+  /** A pool's worker thread, whose {@code Object.wait} is its idle wait ({@link Waits}). */
+  static final String WORKER = POOL + "$WorkerThread";
+
+  /** The scheduler's thread, whose {@code Object.wait(ms)} waits for a trigger's time. */
+  static final String SCHEDULER_THREAD = "org/quartz/core/QuartzSchedulerThread";
+
+  /** The job's runnable, which a worker runs. */
+  private static final String JOB_RUN_SHELL = "org/quartz/core/JobRunShell";
+
+  private static final String POOL_FIELD = "tp";
+  private static final String POOL_DESCRIPTOR = "L" + POOL + ";";
+
+  @Override
+  public Family family() {
+    return Family.EXECUTORS;
+  }
+
+  @Override
+  public List<String> applicationHints() {
+    return List.of(WORKER, JOB_RUN_SHELL);
+  }
+
+  @Override
+  public boolean wantsApplicationClass(WeaveTarget target) {
+    return target.internalName().equals(WORKER) || target.internalName().equals(JOB_RUN_SHELL);
+  }
+
+  @Override
+  public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
+    if (target.internalName().equals(WORKER)) {
+      return new WorkerClass(next, target);
+    }
+    if (target.internalName().equals(JOB_RUN_SHELL)) {
+      return JdkMethods.byMethod(
+          next,
+          (mv, access, name, descriptor, version) -> {
+            if ((access & Opcodes.ACC_STATIC) == 0
+                && name.equals("run")
+                && descriptor.equals("()V")) {
+              target.changed();
+              return new TaskRunHook(mv, target, access, name, descriptor, version, 0);
+            }
+            return mv;
+          });
+    }
+    return next;
+  }
+
+  /**
+   * The worker class: {@code run(Runnable)} creates the task, once its pool field is known to exist
+   * (fields are visited before methods).
+   */
+  private static final class WorkerClass extends ClassVisitor {
+    private final WeaveTarget target;
+    private int version;
+    private boolean poolField;
+
+    WorkerClass(ClassVisitor next, WeaveTarget target) {
+      super(Opcodes.ASM9, next);
+      this.target = target;
+    }
+
+    @Override
+    public void visit(
+        int version,
+        int access,
+        String name,
+        String signature,
+        String superName,
+        String[] interfaces) {
+      this.version = version;
+      super.visit(version, access, name, signature, superName, interfaces);
+    }
+
+    @Override
+    public FieldVisitor visitField(
+        int access, String name, String descriptor, String signature, Object value) {
+      if ((access & Opcodes.ACC_STATIC) == 0
+          && name.equals(POOL_FIELD)
+          && descriptor.equals(POOL_DESCRIPTOR)) {
+        poolField = true;
+      }
+      return super.visitField(access, name, descriptor, signature, value);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+      if (mv != null
+          && poolField
+          && (access & (Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT)) == 0
+          && name.equals("run")
+          && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+        int region =
+            ExecutorTasks.region(
+                target, ConstructKind.EXECUTOR, "SimpleThreadPool.runInThread", "runInThread");
+        return new HandedToWorker(mv, target, access, name, descriptor, version, region);
+      }
+      return mv;
+    }
+  }
+
+  /** TASK_CREATE of the runnable handed to the worker {@code this}, in the worker's pool. */
+  private static final class HandedToWorker extends HookedMethod {
+    private final int region;
+
+    HandedToWorker(
+        MethodVisitor mv,
+        WeaveTarget target,
+        int access,
+        String name,
+        String descriptor,
+        int version,
+        int region) {
+      super(mv, target.internalName(), access, name, descriptor, version);
+      this.region = region;
+    }
+
+    @Override
+    protected boolean shouldHook() {
+      return true;
+    }
+
+    @Override
+    protected void onEnter() {
+      BridgeCalls.push(mv, region);
+      mv.visitVarInsn(Opcodes.ALOAD, 1); // the runnable
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      mv.visitFieldInsn(Opcodes.GETFIELD, WORKER, POOL_FIELD, POOL_DESCRIPTOR);
+      Bridge.TASK_CREATE.call(mv);
+    }
+  }
+}
