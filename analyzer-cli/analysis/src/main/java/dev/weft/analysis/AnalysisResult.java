@@ -432,7 +432,8 @@ public record AnalysisResult(
    * @param path region labels from the outermost
    * @param ns on-path ns at this call path (exclusive)
    * @param whatIfNs how much shorter the path would be had this call path's work been balanced over
-   *     the threads that ran it: on-path ns minus their mean execution time there, at least 0
+   *     the threads that ran it: on-path ns of work (not its waits and hand-overs) minus their mean
+   *     execution time there, at least 0
    */
   public record CriticalCallPath(List<String> path, long ns, long whatIfNs) {
     public CriticalCallPath {

@@ -202,21 +202,31 @@ public final class Results {
       }
     }
     ts.sort(Comparator.comparingLong(AnalysisResult.CriticalThread::ns).reversed());
+    PathPieces pieces = critical.pieces(end);
+    // The path's waits and hand-overs at each call path (from its pieces, so the part of the path
+    // left out is not counted): balancing work cannot shorten them.
+    Map<Integer, Long> notWork = new HashMap<>();
+    for (int i = 0; i < pieces.size; i++) {
+      if (!CriticalPath.kindName(pieces.kinds[i]).equals("work")) {
+        notWork.merge(
+            CriticalPath.node(pieces.keys[i]), pieces.ends[i] - pieces.starts[i], Long::sum);
+      }
+    }
     List<AnalysisResult.CriticalCallPath> cs = new ArrayList<>();
     for (Map.Entry<Integer, Long> e : byNode.entrySet()) {
       long[] a = exec.get(e.getKey());
       // Time outside any recorded region is no shared work: balancing it means nothing.
       long mean =
           a == null || a[1] == 0 || e.getKey() == CallPathTree.ROOT ? e.getValue() : a[0] / a[1];
+      long work = Math.max(0, e.getValue() - notWork.getOrDefault(e.getKey(), 0L));
       cs.add(
           new AnalysisResult.CriticalCallPath(
-              replay.tree.path(defs, e.getKey()), e.getValue(), Math.max(0, e.getValue() - mean)));
+              replay.tree.path(defs, e.getKey()), e.getValue(), Math.max(0, work - mean)));
     }
     cs.sort(
         Comparator.comparingLong(AnalysisResult.CriticalCallPath::ns)
             .reversed()
             .thenComparing(c -> String.join("/", c.path())));
-    PathPieces pieces = critical.pieces(end);
     List<AnalysisResult.CriticalSegment> segments = new ArrayList<>(pieces.size);
     for (int i = 0; i < pieces.size; i++) {
       long key = pieces.keys[i];

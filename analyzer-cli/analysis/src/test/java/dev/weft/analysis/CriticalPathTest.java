@@ -60,10 +60,11 @@ class CriticalPathTest {
     assertEquals(200, cp.thread("main"));
     assertEquals(0, cp.thread("w2"));
     // the task's call path: 900 on the path (hand-over and work); the three tasks ran 890 + 289 +
-    // 188 there: balanced over the three workers, the path would be 900 - 455 shorter
+    // 188 there: balanced over the three workers, the path's 890 of work there would be 455 (the
+    // hand-over is no work to balance)
     CriticalCallPath task = find(cp, label("ForkJoinPool.invoke", 20), TraceFixture.task(21));
     assertEquals(900, task.ns());
-    assertEquals(900 - (890 + 289 + 188) / 3, task.whatIfNs());
+    assertEquals(890 - (890 + 289 + 188) / 3, task.whatIfNs());
     // the same path in time: who was on it when, where, doing what
     String invoke = label("ForkJoinPool.invoke", 20);
     assertEquals(
@@ -346,6 +347,76 @@ class CriticalPathTest {
     assertEquals(5, Check.atPath(r, "thread_management", label("Thread.start", 20)));
     assertEquals(0, Check.severity(r, "condition_wait"));
     assertEquals(100 + 5 + 90, Check.onThread(r, "execution", "main"));
+  }
+
+  /**
+   * A library's pool worker waits for its next task on its own monitor (Quartz's: next_task, its
+   * release and re-take recorded around it); the scheduler thread works 0..300, creates the task
+   * and notifies; the worker re-takes its monitor (10 ns of its own after the wait) and runs the
+   * task 320..600. The path goes from the scheduler's work to the task: the worker's idle wait is
+   * on no chain, however briefly the worker ran between its wait and the task.
+   */
+  @Test
+  void aTaskHandedToAWorkerIdleOnItsMonitorTakesItOver() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 40);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 41);
+    int create = f.region("SimpleThreadPool.runInThread", ConstructKind.EXECUTOR, 42);
+    int work = f.region("work", ConstructKind.USER_REGION, 43);
+    f.pool(1, "SimpleThreadPool", 1);
+    f.object(12, ConstructKind.MONITOR, 0);
+    StreamWriter scheduler = f.thread("scheduler", 0);
+    StreamWriter worker = f.worker("worker", 1, 0);
+    worker.lockRequest(5, sync, 12);
+    worker.lockAcquired(5, 12, 0);
+    worker.lockReleased(6, 12);
+    worker.waitEnter(6, wait, WaitKind.NEXT_TASK);
+    scheduler.enter(0, work);
+    scheduler.exit(300, work);
+    scheduler.taskCreate(300, create, 7, 1);
+    scheduler.threadEnd(305);
+    worker.waitExit(310, wait);
+    worker.lockRequest(310, wait, 12);
+    worker.lockAcquired(315, 12, LockFlags.AFTER_WAIT);
+    worker.taskBegin(320, 7);
+    worker.taskEnd(600, 7);
+    worker.lockReleased(600, 12);
+    worker.threadEnd(600);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(600));
+    assertEquals(300, cp.thread("scheduler"), cp.toString());
+    assertEquals(300, cp.thread("worker"), cp.toString());
+    for (CriticalSegment g : cp.segments()) {
+      assertTrue(
+          !g.path().contains(TraceFixture.label("Object.wait", 41)), "idle on the path: " + g);
+    }
+  }
+
+  /**
+   * A wait that nothing recorded ended (an Object.wait that timed out) stays on its thread's chain:
+   * 500 of waiting at its call path, then 10 of re-taking the monitor there, the one thread's
+   * execution there. Balancing work could not shorten the wait: the call path's what-if counts only
+   * the path's work there, so 0, not 500 (510 on the path less the mean execution of 10).
+   */
+  @Test
+  void aWaitOnThePathIsNoWorkToBalance() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
+    int wait = f.region("Object.wait", ConstructKind.OBJECT_WAIT, 51);
+    f.object(13, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("a", 0);
+    a.lockRequest(0, sync, 13);
+    a.lockAcquired(0, 13, 0);
+    a.lockReleased(0, 13);
+    a.waitEnter(0, wait, WaitKind.OBJECT_WAIT);
+    a.waitExit(500, wait);
+    a.lockRequest(500, wait, 13);
+    a.lockAcquired(510, 13, LockFlags.AFTER_WAIT);
+    a.lockReleased(510, 13);
+    a.threadEnd(600);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(600));
+    CriticalCallPath waited = find(cp, label("Object.wait", 51));
+    assertEquals(510, waited.ns(), cp.toString());
+    assertEquals(0, waited.whatIfNs(), cp.toString());
   }
 
   /**
