@@ -172,15 +172,29 @@ final class Brackets {
    * the user's line.
    */
   static Bracket construct(int region) {
+    return pair(Bridge.ENTER, Bridge.EXIT, region, true);
+  }
+
+  /**
+   * {@code enter(region)} before the call and {@code exit(region)} after it returns, and also when
+   * it throws if {@code whenThrown} (a call that never throws, e.g. a park or a spin, needs no
+   * handler).
+   */
+  static Bracket pair(Bridge enter, Bridge exit, int region, boolean whenThrown) {
     return new Bracket() {
       @Override
+      protected boolean hasThrown() {
+        return whenThrown;
+      }
+
+      @Override
       protected void before(MethodVisitor mv, Site site) {
-        Bridge.ENTER.callWithRegion(mv, region);
+        enter.callWithRegion(mv, region);
       }
 
       @Override
       protected void after(MethodVisitor mv, Site site) {
-        Bridge.EXIT.callWithRegion(mv, region);
+        exit.callWithRegion(mv, region);
       }
     };
   }

@@ -2,12 +2,10 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
-import dev.weft.agent.constructs.CallSiteWeaver.Site;
 import dev.weft.agent.constructs.CallTargets.Invoke;
 import dev.weft.agent.constructs.CallTargets.Owners;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.trace.ConstructKind;
-import org.objectweb.asm.MethodVisitor;
 
 /**
  * {@code Thread.onSpinWait} and {@code Thread.yield} in application code, the {@code spin} family:
@@ -49,21 +47,6 @@ public final class Spins extends ApplicationCallSites {
 
   private static Bracket spin(ApplicationCallSites.Call c) {
     int region = c.region(ConstructKind.SPIN, "Thread." + c.name);
-    return new Bracket() {
-      @Override
-      protected boolean hasThrown() {
-        return false;
-      }
-
-      @Override
-      protected void before(MethodVisitor mv, Site site) {
-        Bridge.SPIN_ENTER.callWithRegion(mv, region);
-      }
-
-      @Override
-      protected void after(MethodVisitor mv, Site site) {
-        Bridge.SPIN_EXIT.callWithRegion(mv, region);
-      }
-    };
+    return Brackets.pair(Bridge.SPIN_ENTER, Bridge.SPIN_EXIT, region, false);
   }
 }

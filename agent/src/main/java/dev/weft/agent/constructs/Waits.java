@@ -128,22 +128,7 @@ public final class Waits extends ApplicationCallSites {
       return waiting(region, WaitKind.NEXT_TASK, false);
     }
     // Any other park waits for an unpark naming its thread: WAIT_ENTER_ON the parking thread.
-    return new Bracket() {
-      @Override
-      protected boolean hasThrown() {
-        return false;
-      }
-
-      @Override
-      protected void before(MethodVisitor mv, Site site) {
-        Bridge.PARK_ENTER.callWithRegion(mv, region);
-      }
-
-      @Override
-      protected void after(MethodVisitor mv, Site site) {
-        Bridge.WAIT_EXIT.callWithRegion(mv, region);
-      }
-    };
+    return Brackets.pair(Bridge.PARK_ENTER, Bridge.WAIT_EXIT, region, false);
   }
 
   /**
