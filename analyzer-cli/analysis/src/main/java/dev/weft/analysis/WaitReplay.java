@@ -182,7 +182,7 @@ final class WaitReplay {
     if (notifiable(w.waitKind) && th.waitReleasePending) {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(th.index, th.waitReleasedLock, notifyTime, th.node[i], t);
-    } else if (waitsOn != 0) {
+    } else if (waitsOn != 0 && !WaitKind.idle(w.waitKind)) {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(
           th.index, notifyKey(waitsOn, w.waitKind), notifyTime, th.node[i], t);
