@@ -168,11 +168,47 @@ final class RunningMonitors {
     recorded++;
   }
 
-  /** The kind of an {@code Object.wait} at {@code region}: a timer's two, else object_wait. */
+  /**
+   * The kind of an {@code Object.wait} at {@code region}: a timer's two, a library pool's or
+   * scheduler thread's idle wait ({@link #idleWaitKinds}), else object_wait.
+   */
   private int waitKind(int region) {
-    return region == timerRegions[0]
-        ? WaitKind.NEXT_TASK
-        : region == timerRegions[1] ? WaitKind.TIMER_DUE : WaitKind.OBJECT_WAIT;
+    if (region == timerRegions[0]) {
+      return WaitKind.NEXT_TASK;
+    }
+    if (region == timerRegions[1]) {
+      return WaitKind.TIMER_DUE;
+    }
+    return idleWaitKinds.getOrDefault(region, WaitKind.OBJECT_WAIT);
+  }
+
+  /**
+   * The regions of {@code Object.wait} calls that are a library's idle waits, as the woven code
+   * records them ({@code Waits}, {@code QuartzThreadPools}): a Quartz pool worker's wait for its
+   * next job (next_task) and the Quartz scheduler thread's timed wait for its next trigger
+   * (timer_due), in loops that began before the attach and keep their code.
+   */
+  private final Map<Integer, Integer> idleWaitKinds = new HashMap<>();
+
+  private static final String QUARTZ_WORKER = PoolWorkers.QUARTZ_WORKER;
+  static final String QUARTZ_SCHEDULER_THREAD = "org.quartz.core.QuartzSchedulerThread";
+
+  /**
+   * The idle kind of the wait whose user frame is {@code user} ({@code frames} from the top), or 0.
+   */
+  private static int idleWaitKind(Frame user, List<Frame> frames) {
+    if (user.className().equals(QUARTZ_WORKER) && user.method().equals("run")) {
+      return WaitKind.NEXT_TASK;
+    }
+    if (user.className().equals(QUARTZ_SCHEDULER_THREAD) && user.method().equals("run")) {
+      for (Frame f : frames) {
+        if (f.className().equals("java.lang.Object") && "()V".equals(f.descriptor())) {
+          return 0; // an untimed wait: waiting for a signal
+        }
+      }
+      return WaitKind.TIMER_DUE;
+    }
+    return 0;
   }
 
   /**
@@ -205,6 +241,10 @@ final class RunningMonitors {
     if (region == null) {
       region = register(user, kind);
       sites.put(key, region);
+      int idle = kind == WAIT && region > 0 ? idleWaitKind(user, frames) : 0;
+      if (idle != 0) {
+        idleWaitKinds.put(region, idle);
+      }
     }
     if (region < 0) {
       woven++;

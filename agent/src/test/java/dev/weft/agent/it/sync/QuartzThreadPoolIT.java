@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.QuartzThreadPoolApp;
+import dev.weft.agentit.apps.sync.QuartzThreadPoolAttachApp;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
@@ -88,6 +89,49 @@ class QuartzThreadPoolIT {
     }
     assertTrue(idleWaits > 0, "the workers waited for jobs, as idle waits");
     assertTrue(timerWaits > 0, "the scheduler thread waited for its triggers' times");
+  }
+
+  /**
+   * Attached while the pool runs ({@link QuartzThreadPoolAttachApp}): the workers alive at the
+   * attach are the pool's, and their waits for a job, which run in loops that began before the
+   * attach and come from the JVM's monitor events, are idle waits (next_task), not waits for a
+   * signal.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void attachedWhileItsWorkersWaitForJobs(Path jdk) throws IOException {
+    TraceFacts t =
+        RunningWaitsIT.attachTo(
+            libraries(),
+            jdk,
+            QuartzThreadPoolAttachApp.class,
+            tmp.resolve("jobs.log"),
+            "out=" + tmp.resolve("trace"),
+            tmp);
+    int workers = 0;
+    int idleWaits = 0;
+    long pool = -1;
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (!d.name().startsWith("weftattach_Worker-")) {
+        continue;
+      }
+      if (!d.isSupplement()) {
+        workers++;
+        assertTrue(d.pool() != 0 && (pool < 0 || d.pool() == pool), d.name() + " is the pool's");
+        pool = d.pool();
+      }
+      for (Event e : t.eventsByStream.get(d.stream())) {
+        if (e.kind() == EventKind.WAIT_ENTER) {
+          assertEquals(WaitKind.NEXT_TASK, e.get(Field.WAIT_KIND), d.name() + "'s wait: " + e);
+          idleWaits++;
+        }
+      }
+    }
+    assertEquals(QuartzThreadPoolAttachApp.WORKERS, workers, "the workers alive at the attach");
+    // One open at the attach per worker, then those the JVM's monitor events report.
+    assertTrue(
+        idleWaits > QuartzThreadPoolAttachApp.WORKERS,
+        idleWaits + " idle waits: the workers' waits for jobs, from the JVM's monitor events");
   }
 
   private static String libraries() throws IOException {
