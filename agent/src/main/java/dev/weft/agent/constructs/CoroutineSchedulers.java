@@ -2,15 +2,11 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.record.PoolWorkers;
-import dev.weft.agent.weave.Bridge;
-import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
@@ -82,7 +78,7 @@ public final class CoroutineSchedulers implements ConstructInstrumentation {
             int region =
                 ExecutorTasks.region(
                     target, ConstructKind.EXECUTOR, "CoroutineScheduler.dispatch", "dispatch");
-            return new TaskCreated(mv, target, access, name, descriptor, version, region);
+            return TaskCreateHook.ofReturned(mv, target, access, name, descriptor, version, region);
           }
           if (name.equals("runSafely") && descriptor.equals("(" + TASK + ")V")) {
             target.changed();
@@ -90,37 +86,5 @@ public final class CoroutineSchedulers implements ConstructInstrumentation {
           }
           return mv;
         });
-  }
-
-  /** TASK_CREATE of the task {@code createTask} returns, in the scheduler {@code this}. */
-  private static final class TaskCreated extends HookedMethod {
-    private final int region;
-
-    TaskCreated(
-        MethodVisitor mv,
-        WeaveTarget target,
-        int access,
-        String name,
-        String descriptor,
-        int version,
-        int region) {
-      super(mv, target.internalName(), access, name, descriptor, version);
-      this.region = region;
-    }
-
-    @Override
-    protected boolean shouldHook() {
-      return true;
-    }
-
-    @Override
-    protected void onReturn(int opcode) {
-      // The task is on the stack: taskCreate(region, task, this), the task kept for the return.
-      mv.visitInsn(Opcodes.DUP);
-      BridgeCalls.push(mv, region);
-      mv.visitInsn(Opcodes.SWAP);
-      mv.visitVarInsn(Opcodes.ALOAD, 0);
-      Bridge.TASK_CREATE.call(mv);
-    }
   }
 }

@@ -1,10 +1,7 @@
 package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
-import dev.weft.agent.weave.Bridge;
-import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
-import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
@@ -140,40 +137,10 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
         int region =
             ExecutorTasks.region(
                 target, ConstructKind.EXECUTOR, "SimpleThreadPool.runInThread", "runInThread");
-        return new HandedToWorker(mv, target, access, name, descriptor, version, region);
+        return TaskCreateHook.ofParameter(
+            mv, target, access, name, descriptor, version, region, 1, POOL_FIELD, POOL_DESCRIPTOR);
       }
       return mv;
-    }
-  }
-
-  /** TASK_CREATE of the runnable handed to the worker {@code this}, in the worker's pool. */
-  private static final class HandedToWorker extends HookedMethod {
-    private final int region;
-
-    HandedToWorker(
-        MethodVisitor mv,
-        WeaveTarget target,
-        int access,
-        String name,
-        String descriptor,
-        int version,
-        int region) {
-      super(mv, target.internalName(), access, name, descriptor, version);
-      this.region = region;
-    }
-
-    @Override
-    protected boolean shouldHook() {
-      return true;
-    }
-
-    @Override
-    protected void onEnter() {
-      BridgeCalls.push(mv, region);
-      mv.visitVarInsn(Opcodes.ALOAD, 1); // the runnable
-      mv.visitVarInsn(Opcodes.ALOAD, 0);
-      mv.visitFieldInsn(Opcodes.GETFIELD, WORKER, POOL_FIELD, POOL_DESCRIPTOR);
-      Bridge.TASK_CREATE.call(mv);
     }
   }
 }
