@@ -18,7 +18,9 @@ public final class WaitKind {
   /**
    * A blocking queue's {@code take}, {@code put}, their timed forms ({@code poll}, {@code offer}
    * with a timeout), their deque forms and {@code transfer}: waiting for an element, for room, or
-   * for a taker. The other side's calls are not events, so the waker is not known.
+   * for a taker. Since 1.4 a consumer's take names its queue ({@code wait_enter_on}) and a put
+   * while a consumer waits is a {@code notify} of this kind naming the queue, the take's waker; a
+   * put's wait for room has no recorded waker.
    */
   public static final int QUEUE = 7;
 
