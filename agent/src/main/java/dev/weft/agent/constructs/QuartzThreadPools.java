@@ -7,7 +7,6 @@ import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
@@ -43,9 +42,6 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
   /** A pool's worker thread, whose {@code Object.wait} is its idle wait ({@link Waits}). */
   static final String WORKER = POOL + "$WorkerThread";
 
-  /** The scheduler's thread, whose {@code Object.wait(ms)} waits for a trigger's time. */
-  static final String SCHEDULER_THREAD = "org/quartz/core/QuartzSchedulerThread";
-
   /** The job's runnable, which a worker runs. */
   private static final String JOB_RUN_SHELL = "org/quartz/core/JobRunShell";
 
@@ -70,7 +66,36 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
   @Override
   public ClassVisitor visitApplicationClass(ClassVisitor next, WeaveTarget target) {
     if (target.internalName().equals(WORKER)) {
-      return new WorkerClass(next, target);
+      // run(Runnable) creates the task, once the pool field is known to exist (fields are visited
+      // before methods).
+      PoolField pool = new PoolField(next);
+      return JdkMethods.byMethod(
+          pool,
+          (mv, access, name, descriptor, version) -> {
+            if (pool.seen
+                && (access & Opcodes.ACC_STATIC) == 0
+                && name.equals("run")
+                && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+              int region =
+                  ExecutorTasks.region(
+                      target,
+                      ConstructKind.EXECUTOR,
+                      "SimpleThreadPool.runInThread",
+                      "runInThread");
+              return TaskCreateHook.ofParameter(
+                  mv,
+                  target,
+                  access,
+                  name,
+                  descriptor,
+                  version,
+                  region,
+                  1,
+                  POOL_FIELD,
+                  POOL_DESCRIPTOR);
+            }
+            return mv;
+          });
     }
     if (target.internalName().equals(JOB_RUN_SHELL)) {
       return JdkMethods.byMethod(
@@ -88,59 +113,22 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
     return next;
   }
 
-  /**
-   * The worker class: {@code run(Runnable)} creates the task, once its pool field is known to exist
-   * (fields are visited before methods).
-   */
-  private static final class WorkerClass extends ClassVisitor {
-    private final WeaveTarget target;
-    private int version;
-    private boolean poolField;
+  /** Whether the worker class declares its pool field ({@code tp}). */
+  private static final class PoolField extends ClassVisitor {
+    boolean seen;
 
-    WorkerClass(ClassVisitor next, WeaveTarget target) {
+    PoolField(ClassVisitor next) {
       super(Opcodes.ASM9, next);
-      this.target = target;
-    }
-
-    @Override
-    public void visit(
-        int version,
-        int access,
-        String name,
-        String signature,
-        String superName,
-        String[] interfaces) {
-      this.version = version;
-      super.visit(version, access, name, signature, superName, interfaces);
     }
 
     @Override
     public FieldVisitor visitField(
         int access, String name, String descriptor, String signature, Object value) {
-      if ((access & Opcodes.ACC_STATIC) == 0
-          && name.equals(POOL_FIELD)
-          && descriptor.equals(POOL_DESCRIPTOR)) {
-        poolField = true;
-      }
+      seen |=
+          (access & Opcodes.ACC_STATIC) == 0
+              && name.equals(POOL_FIELD)
+              && descriptor.equals(POOL_DESCRIPTOR);
       return super.visitField(access, name, descriptor, signature, value);
-    }
-
-    @Override
-    public MethodVisitor visitMethod(
-        int access, String name, String descriptor, String signature, String[] exceptions) {
-      MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-      if (mv != null
-          && poolField
-          && (access & (Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT)) == 0
-          && name.equals("run")
-          && descriptor.equals("(Ljava/lang/Runnable;)V")) {
-        int region =
-            ExecutorTasks.region(
-                target, ConstructKind.EXECUTOR, "SimpleThreadPool.runInThread", "runInThread");
-        return TaskCreateHook.ofParameter(
-            mv, target, access, name, descriptor, version, region, 1, POOL_FIELD, POOL_DESCRIPTOR);
-      }
-      return mv;
     }
   }
 }

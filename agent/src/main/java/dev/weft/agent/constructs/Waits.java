@@ -5,6 +5,7 @@ import dev.weft.agent.constructs.CallSiteWeaver.Bracket;
 import dev.weft.agent.constructs.CallSiteWeaver.Site;
 import dev.weft.agent.constructs.CallTargets.Invoke;
 import dev.weft.agent.constructs.CallTargets.Owners;
+import dev.weft.agent.record.IdleObjectWaits;
 import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.trace.ConstructKind;
@@ -101,13 +102,7 @@ public final class Waits extends ApplicationCallSites {
     // A Quartz pool's worker waits on its monitor for its next job: idle, not a wait for a
     // signal; the Quartz scheduler's thread waits on its own for its next trigger's time, as a
     // timer does (QuartzThreadPools).
-    String in = c.target.internalName();
-    int kind =
-        in.equals(QuartzThreadPools.WORKER)
-            ? WaitKind.NEXT_TASK
-            : in.equals(QuartzThreadPools.SCHEDULER_THREAD) && !c.descriptor.equals("()V")
-                ? WaitKind.TIMER_DUE
-                : WaitKind.OBJECT_WAIT;
+    int kind = IdleObjectWaits.kind(c.target.binaryName(), c.method, !c.descriptor.equals("()V"));
     return monitorWait(c.region(ConstructKind.OBJECT_WAIT, "Object.wait"), kind);
   }
 

@@ -216,7 +216,9 @@ final class OpenWaits {
       String simple = called.getClassName().substring(called.getClassName().lastIndexOf('.') + 1);
       name = simple + "." + called.getMethodName();
       if (name.equals("Object.wait")) {
-        waitKind = objectWaitKind(at, state);
+        waitKind =
+            IdleObjectWaits.kind(
+                at.getClassName(), at.getMethodName(), state == Thread.State.TIMED_WAITING);
         kind = ConstructKind.OBJECT_WAIT;
       } else if (name.equals("Thread.sleep")) {
         waitKind = WaitKind.SLEEP;
@@ -239,23 +241,6 @@ final class OpenWaits {
       w.target = joined(t);
     }
     return w;
-  }
-
-  /**
-   * The kind of an {@code Object.wait} called at {@code at}: a Quartz pool worker's wait for its
-   * next job is next_task and the Quartz scheduler thread's timed wait for its next trigger
-   * timer_due, as the woven code has them ({@code Waits}); any other, object_wait.
-   */
-  private static int objectWaitKind(StackTraceElement at, Thread.State state) {
-    if (at.getClassName().equals(PoolWorkers.QUARTZ_WORKER) && at.getMethodName().equals("run")) {
-      return WaitKind.NEXT_TASK;
-    }
-    if (at.getClassName().equals(RunningMonitors.QUARTZ_SCHEDULER_THREAD)
-        && at.getMethodName().equals("run")
-        && state == Thread.State.TIMED_WAITING) {
-      return WaitKind.TIMER_DUE;
-    }
-    return WaitKind.OBJECT_WAIT;
   }
 
   /**

@@ -190,25 +190,18 @@ final class RunningMonitors {
    */
   private final Map<Integer, Integer> idleWaitKinds = new HashMap<>();
 
-  private static final String QUARTZ_WORKER = PoolWorkers.QUARTZ_WORKER;
-  static final String QUARTZ_SCHEDULER_THREAD = "org.quartz.core.QuartzSchedulerThread";
-
   /**
    * The idle kind of the wait whose user frame is {@code user} ({@code frames} from the top), or 0.
    */
   private static int idleWaitKind(Frame user, List<Frame> frames) {
-    if (user.className().equals(QUARTZ_WORKER) && user.method().equals("run")) {
-      return WaitKind.NEXT_TASK;
-    }
-    if (user.className().equals(QUARTZ_SCHEDULER_THREAD) && user.method().equals("run")) {
-      for (Frame f : frames) {
-        if (f.className().equals("java.lang.Object") && "()V".equals(f.descriptor())) {
-          return 0; // an untimed wait: waiting for a signal
-        }
+    boolean timed = true;
+    for (Frame f : frames) {
+      if (f.className().equals("java.lang.Object") && "()V".equals(f.descriptor())) {
+        timed = false; // wait() calls wait(0)
       }
-      return WaitKind.TIMER_DUE;
     }
-    return 0;
+    int kind = IdleObjectWaits.kind(user.className(), user.method(), timed);
+    return kind == WaitKind.OBJECT_WAIT ? 0 : kind;
   }
 
   /**
