@@ -413,8 +413,8 @@ public record AnalysisResult(
    * @param path the call path it ran at (region labels from the outermost; empty outside any
    *     recorded region); merged segments have their common enclosing call path
    * @param kind {@code work} (the thread executed), {@code hand_over} (from another thread's
-   *     release to this thread's wake-up) or {@code wait} (a wait whose releaser is unrecorded or
-   *     on a shorter chain, e.g. a timeout)
+   *     release to this thread's wake-up) or {@code wait} (a wait whose releaser is unrecorded,
+   *     e.g. a timeout, or whose releaser's chain was lighter and no cause, or idle time)
    */
   public record CriticalSegment(
       String thread, long startNs, long endNs, List<String> path, String kind) {

@@ -430,6 +430,7 @@ public final class Analyzer {
       int pool = t.pool() != 0 ? pools.slot(t.pool()) : -1;
       long begin = t.names().isEmpty() ? Long.MAX_VALUE : Math.max(floor, t.names().get(0).time());
       states[i] = new ThreadState(i, t.stream(), name, pool, begin);
+      states[i].daemon = (t.flags() & ThreadDef.DAEMON) != 0;
       if (pool >= 0) {
         pools.addWorker(pool, i);
       }

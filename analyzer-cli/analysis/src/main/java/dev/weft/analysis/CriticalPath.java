@@ -5,20 +5,24 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The critical path, computed forwards in the replay: every thread carries the heaviest chain that
- * ends where it is now (Lamport-style), as a list of immutable segments shared between threads. A
- * chain is contiguous in time: a thread's execution extends it, and so does every wait. When a wait
- * ends because of another thread that released it during the wait (the lock's releaser, the
- * barrier's last arrival, the completion a join waited for, the submission a worker idled for, the
- * thread that started it), the thread takes the releaser's chain as it was at the release, plus the
- * hand-over time, if that weighs at least as much as its own; otherwise its own chain goes on
- * through the wait. A chain's weight is its length without the waits that lie on no chain: a wait
- * whose releaser's chain was lighter, and a pool worker's idle time. A wait whose releaser is not
+ * The critical path, computed forwards in the replay: every thread carries the chain of work and
+ * hand-overs that led to where it is now (Lamport-style), as a list of immutable segments shared
+ * between threads. A chain is contiguous in time: a thread's execution extends it, and so does
+ * every wait. When a wait ends because of another thread that released it during the wait (the
+ * lock's releaser, the barrier's last arrival, the completion a join waited for, the submission a
+ * worker idled for, the thread that started it), the thread takes the releaser's chain as it was at
+ * the release, plus the hand-over time: the thread's own past did not decide when it went on, the
+ * release did (as Scalasca's backward replay follows a wait state to its cause). Unless the
+ * releaser's chain is no cause ({@link #causes}): it went through idle time whose end nothing
+ * recorded explains, or it starts later than the thread's own; then the heavier of the two goes on,
+ * the thread's own through the wait when the releaser's weighs less. A chain's weight is its length
+ * without the waits that lie on no chain: such a wait, and idle time. A wait whose releaser is not
  * recorded (a sleep, a timeout, a spin) is weighed as the thread's own: the analysis cannot say
  * whom it waited for. A wait still open when the recording ended is not weighed: its cause lies
- * outside the recording ({@link #recordingEnded}). The heaviest chain at the end of the run is the
- * critical path; its length (time) reaches back to where the earliest chain starts (the first
- * thread's begin, for a run whose threads were all started by recorded ones): the run's length.
+ * outside the recording ({@link #recordingEnded}). The critical path is the chain that ends where
+ * the run ends ({@link #pathEnd}); its length (time) reaches back to where the earliest chain
+ * starts (the first thread's begin, for a run whose threads were all started by recorded ones): the
+ * run's length.
  *
  * <p>Besides its exact on-path ns per (thread, call path), a chain keeps its timed {@link
  * PathPieces}: who was on the path when, at which call path, doing what ({@link #WORK}, {@link
@@ -50,7 +54,10 @@ final class CriticalPath {
   /** A piece's kind: from a release to the released thread's wake-up, on the woken thread. */
   static final byte HAND_OVER = 1;
 
-  /** A piece's kind: a wait of the thread whose releaser is unrecorded or on a shorter chain. */
+  /**
+   * A piece's kind: a wait of the thread whose releaser is unrecorded, or whose releaser's chain
+   * was lighter and no cause, or idle time.
+   */
   static final byte WAIT = 2;
 
   /**
@@ -73,6 +80,12 @@ final class CriticalPath {
     /** The time this segment's chain reaches: its last piece's end. */
     final long end;
 
+    /**
+     * Whether the chain went through an idle stretch whose end nothing recorded explains ({@link
+     * #idled}): from there on it is not the cause of what it hands over, only a candidate.
+     */
+    final boolean unseenCause;
+
     Segment(
         Segment prev,
         long[] keys,
@@ -80,8 +93,10 @@ final class CriticalPath {
         long own,
         long ownWeight,
         PathPieces pieces,
-        long end) {
+        long end,
+        boolean unseenCause) {
       this.prev = prev;
+      this.unseenCause = unseenCause;
       this.keys = keys;
       this.ns = ns;
       this.pieces = pieces;
@@ -182,22 +197,38 @@ final class CriticalPath {
   int openJoins;
 
   /**
-   * Threads that ended and whose chains were let go: of the ended threads only the heaviest chain
-   * can be the critical path, so only it is kept ({@link #retire}).
+   * Threads that ended and whose chains were let go: of the ended threads only two chains can be
+   * the critical path ({@link #pathEnd}), so only they are kept ({@link #retire}).
    */
   private final boolean[] retired;
 
+  /** Daemon threads: the JVM does not wait for them to end. */
+  private final boolean[] daemon;
+
+  /** Per thread: its chain now went through an idle stretch of unseen cause ({@link #idled}). */
+  private final boolean[] unseenCause;
+
   /** The ended thread whose chain is heaviest (the first of equals), or -1. */
   private int heaviestEnded = -1;
+
+  /**
+   * The ended non-daemon thread whose chain starts earliest and, of those, ends latest (then the
+   * heaviest, then the first), or -1.
+   */
+  private int lastEndedNonDaemon = -1;
 
   /** Whether the recording has ended: see {@link #recordingEnded}. */
   private boolean ended;
 
   /**
+   * @param daemon which of the replay's threads are daemon threads (one entry per thread)
    * @param tree the replay's call-path tree, read when pieces are coarsened; null when this runs on
    *     a thread of its own, which is then {@linkplain #fed fed} the tree's ancestry
    */
-  CriticalPath(int threads, CallPathTree tree) {
+  CriticalPath(boolean[] daemon, CallPathTree tree) {
+    int threads = daemon.length;
+    this.daemon = daemon.clone();
+    this.unseenCause = new boolean[threads];
     this.tree = tree;
     chain = new Segment[threads];
     pending = new Pending[threads];
@@ -273,10 +304,21 @@ final class CriticalPath {
   }
 
   /**
-   * Thread {@code th} was idle at {@code node} up to {@code t}, waiting for the network to bring
-   * work (a select, an accept): as a pool worker's idle time, the wait lies on no chain.
+   * Thread {@code th} was idle at {@code node} up to {@code t}, waiting for work that nothing
+   * recorded brought (the network's, in a select or an accept; a task from a queue whose put the
+   * recorder did not see hand over): as a pool worker's idle time, the wait lies on no chain, and
+   * what ended it is unseen, so the chain no longer shows what caused its thread to go on.
    */
   void idled(int th, int node, long t) {
+    waitedUnweighed(th, node, t);
+    unseenCause[th] = true;
+  }
+
+  /**
+   * Thread {@code th} waited at {@code node} up to {@code t} for a task to come due (a timer's
+   * wait): idle time, on no chain's weight, but its end has a cause the analysis knows, the time.
+   */
+  void timerWaited(int th, int node, long t) {
     waitedUnweighed(th, node, t);
   }
 
@@ -338,7 +380,7 @@ final class CriticalPath {
   /** Thread {@code th}'s chain now, as a segment others can take over. */
   private Segment snapshot(int th) {
     Pending p = pending[th];
-    if (p.size == 0) {
+    if (p.size == 0 && (chain[th] == null || chain[th].unseenCause == unseenCause[th])) {
       return chain[th];
     }
     // Freezing the pending part keeps later snapshots of the same thread from copying it again.
@@ -350,7 +392,8 @@ final class CriticalPath {
             p.total,
             p.weight,
             p.pieces.copy(),
-            pos[th]);
+            pos[th],
+            unseenCause[th]);
     chain[th] = s.depth > FOLD_DEPTH || s.pieceCount > 2 * MAX_PIECES ? fold(s) : s;
     long waiting = p.waitNs;
     p.clear();
@@ -361,22 +404,40 @@ final class CriticalPath {
   /**
    * A wait of thread {@code th} at {@code node} ended at {@code t}; the release that may have ended
    * it happened at {@code releaseTime}, with chain {@code source}. The release hands over when the
-   * thread was waiting at that time (it had not executed since) and the release's chain plus the
-   * hand-over weighs at least as much as the thread's own; then the thread's chain is the
-   * release's. Otherwise its own chain goes on through the wait: weighed as its own when the
-   * release is unknown (or was not during the wait), unweighed when the release's chain is lighter
-   * (the wait then lies on no chain's weight) or when the recording ended first (a release during
-   * the wait did not end it).
+   * thread was waiting at that time (it had not executed since) and its chain is the wait's cause
+   * ({@link #causes}) or, plus the hand-over, weighs at least as much as the thread's own; then the
+   * thread's chain is the release's. Otherwise its own chain goes on through the wait: weighed as
+   * its own when the release is unknown (or was not during the wait), unweighed when the release's
+   * chain is lighter (the wait then lies on no chain's weight, and the chain no longer shows what
+   * made its thread go on) or when the recording ended first (a release during the wait did not end
+   * it).
    */
   private void handOver(int th, int node, Segment source, long releaseTime, long t) {
     if (ended) {
       waitedUnweighed(th, node, t);
     } else if (!releasedDuringWait(th, source, releaseTime, t)) {
       waited(th, node, t);
+    } else if (causes(source, th) || heavierOrEqual(source, t, th)) {
+      takeOver(th, node, source, t);
+    } else {
+      waitedUnweighed(th, node, t);
+      unseenCause[th] = true;
+    }
+  }
+
+  /**
+   * As {@link #handOver}, for a release that only may have ended the wait (a join's latest
+   * completion by any thread, when the one it waited for is unknown): it hands over only when its
+   * chain weighs at least as much as the thread's own.
+   */
+  private void guessedHandOver(int th, int node, Segment source, long releaseTime, long t) {
+    if (ended || !releasedDuringWait(th, source, releaseTime, t)) {
+      handOver(th, node, source, releaseTime, t);
     } else if (heavierOrEqual(source, t, th)) {
       takeOver(th, node, source, t);
     } else {
       waitedUnweighed(th, node, t);
+      unseenCause[th] = true;
     }
   }
 
@@ -386,10 +447,12 @@ final class CriticalPath {
    * time is never weighed (nothing says the worker's idling was work the run waited for).
    */
   private void idleEnded(int th, int node, Segment source, long releaseTime, long t) {
-    if (releasedDuringWait(th, source, releaseTime, t) && heavierOrEqual(source, t, th)) {
+    if (releasedDuringWait(th, source, releaseTime, t)
+        && (causes(source, th) || heavierOrEqual(source, t, th))) {
       takeOver(th, node, source, t);
     } else {
       waitedUnweighed(th, CallPathTree.ROOT, t);
+      unseenCause[th] = true;
     }
   }
 
@@ -400,6 +463,17 @@ final class CriticalPath {
         && releaseTime >= busyUntil[th];
   }
 
+  /**
+   * Whether the release with chain {@code source}, during thread th's wait, is what made th go on,
+   * whatever its weight: its chain shows every cause back to where th's own chain starts (none of
+   * its stretches ended for an unseen reason, and it starts no later, so taking it over loses none
+   * of the run from the path; chains are contiguous, so a chain starts at its end less its length).
+   */
+  private boolean causes(Segment source, int th) {
+    return !source.unseenCause
+        && (pos[th] == Long.MIN_VALUE || source.end - source.length <= pos[th] - length(th));
+  }
+
   /** Whether {@code source} extended to {@code t} weighs at least as much as th's own chain. */
   private boolean heavierOrEqual(Segment source, long t, int th) {
     long own = pos[th] == Long.MIN_VALUE ? 0 : weight(th);
@@ -408,6 +482,7 @@ final class CriticalPath {
 
   private void takeOver(int th, int node, Segment source, long t) {
     chain[th] = source;
+    unseenCause[th] = source.unseenCause;
     pending[th].clear();
     pos[th] = Math.min(source.end, t);
     advance(th, node, HAND_OVER, t);
@@ -498,23 +573,47 @@ final class CriticalPath {
 
   /**
    * Thread {@code th} ended: its chain no longer changes, and what others take over from it was
-   * snapshotted. Of the ended threads only the heaviest chain (the first of equals, as {@link
-   * #heaviest} picks) can be the critical path: the others are let go, so that memory follows the
-   * live threads, not every thread that ever ran.
+   * snapshotted. Of the ended threads only two chains can be the critical path ({@link #pathEnd}):
+   * the heaviest, and the non-daemon one that starts earliest and ends latest. The others are let
+   * go, so that memory follows the live threads, not every thread that ever ran.
    */
   private void retire(int th) {
-    if (heaviestEnded < 0) {
-      heaviestEnded = th;
-      return;
+    int heaviest = heaviestEnded < 0 || heavier(th, heaviestEnded) ? th : heaviestEnded;
+    int last = lastEndedNonDaemon;
+    if (!daemon[th] && (last < 0 || endsLater(th, last))) {
+      last = th;
     }
-    long w = weight(th);
-    long best = weight(heaviestEnded);
-    if (w > best || (w == best && th < heaviestEnded)) {
-      letGo(heaviestEnded);
-      heaviestEnded = th;
-    } else {
+    letGoUnless(heaviestEnded, heaviest, last);
+    letGoUnless(lastEndedNonDaemon, heaviest, last);
+    letGoUnless(th, heaviest, last);
+    heaviestEnded = heaviest;
+    lastEndedNonDaemon = last;
+  }
+
+  private void letGoUnless(int th, int kept, int alsoKept) {
+    if (th >= 0 && th != kept && th != alsoKept && !retired[th]) {
       letGo(th);
     }
+  }
+
+  /** Whether a's chain weighs more than b's, or as much and a comes first. */
+  private boolean heavier(int a, int b) {
+    long wa = weight(a);
+    long wb = weight(b);
+    return wa > wb || (wa == wb && a < b);
+  }
+
+  /** Whether a's chain starts earlier than b's, or as early and ends later, or then is heavier. */
+  private boolean endsLater(int a, int b) {
+    if (start(a) != start(b)) {
+      return start(a) < start(b);
+    }
+    return pos[a] != pos[b] ? pos[a] > pos[b] : heavier(a, b);
+  }
+
+  /** Where thread {@code th}'s chain starts: chains are contiguous in time. */
+  private long start(int th) {
+    return pos[th] - length(th);
   }
 
   private void letGo(int th) {
@@ -562,8 +661,8 @@ final class CriticalPath {
         && lastCompletionTime >= start
         && lastCompletionThread != th
         && lastCompletionTime <= t) {
-      s = lastCompletion;
-      when = lastCompletionTime;
+      guessedHandOver(th, node, lastCompletion, lastCompletionTime, t);
+      return;
     }
     handOver(th, node, s, when == null ? Long.MIN_VALUE : when, t);
   }
@@ -660,13 +759,30 @@ final class CriticalPath {
 
   // ---- the result
 
-  /** The thread whose chain is heaviest now (after the replay: at its end). */
-  int heaviest() {
-    int best = -1;
-    long most = -1;
+  /**
+   * The thread whose chain is the critical path (after the replay), or -1. The path ends where the
+   * run ends: where the last of the non-daemon threads whose chains reach back to the run's start
+   * ended (the JVM waits for them, not for daemon threads, which may outlive the run: a timer
+   * idling until the JVM exits), or at the recording's end for those alive then. Of the chains that
+   * end there, the heaviest. Without non-daemon threads: the heaviest chain.
+   */
+  int pathEnd() {
+    long rootStart = Long.MAX_VALUE;
     for (int i = 0; i < chain.length; i++) {
-      if (!retired[i] && weight(i) > most) {
-        most = weight(i);
+      if (!retired[i] && !daemon[i] && pos[i] != Long.MIN_VALUE) {
+        rootStart = Math.min(rootStart, start(i));
+      }
+    }
+    long runEnd = Long.MIN_VALUE;
+    for (int i = 0; i < chain.length; i++) {
+      if (!retired[i] && !daemon[i] && pos[i] != Long.MIN_VALUE && start(i) == rootStart) {
+        runEnd = Math.max(runEnd, pos[i]);
+      }
+    }
+    int best = -1;
+    for (int i = 0; i < chain.length; i++) {
+      boolean endsThere = runEnd == Long.MIN_VALUE || pos[i] == runEnd;
+      if (!retired[i] && endsThere && (best < 0 || heavier(i, best))) {
         best = i;
       }
     }
@@ -734,7 +850,8 @@ final class CriticalPath {
     PathPieces all = chainPieces(s, foldScratch);
     all.coarsen(MAX_PIECES, ancestry());
     PathPieces pieces = all.copy();
-    return new Segment(null, summed.keys, summed.ns, summed.length, s.weight, pieces, s.end);
+    return new Segment(
+        null, summed.keys, summed.ns, summed.length, s.weight, pieces, s.end, s.unseenCause);
   }
 
   /**
@@ -773,6 +890,7 @@ final class CriticalPath {
         total,
         0,
         NO_PIECES,
-        s.end);
+        s.end,
+        s.unseenCause);
   }
 }

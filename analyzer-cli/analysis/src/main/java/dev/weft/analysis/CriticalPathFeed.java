@@ -97,11 +97,11 @@ final class CriticalPathFeed {
   }
 
   /**
-   * Applies the operations to a critical path of {@code threads} threads on a new daemon thread;
-   * the caller must {@link #finish} or {@link #close}.
+   * Applies the operations to a critical path of the replay's threads ({@code daemon}: which are
+   * daemon threads) on a new daemon thread; the caller must {@link #finish} or {@link #close}.
    */
-  static CriticalPathFeed onItsOwnThread(int threads, CallPathTree tree) {
-    return new CriticalPathFeed(new CriticalPath(threads, null), tree);
+  static CriticalPathFeed onItsOwnThread(boolean[] daemon, CallPathTree tree) {
+    return new CriticalPathFeed(new CriticalPath(daemon, null), tree);
   }
 
   /**
@@ -189,6 +189,14 @@ final class CriticalPathFeed {
       return;
     }
     put2(header(Op.IDLED, th, node), t);
+  }
+
+  void timerWaited(int th, int node, long t) {
+    if (direct != null) {
+      direct.timerWaited(th, node, t);
+      return;
+    }
+    put2(header(Op.TIMER_WAITED, th, node), t);
   }
 
   void lockReleased(int slot, int th, long t) {
@@ -463,7 +471,7 @@ final class CriticalPathFeed {
       if (code >= OPS.length) {
         throw new IllegalStateException("unknown critical-path operation " + code + " at " + i);
       }
-      // A call through 19 implementations is never inlined: each operation is compiled on its
+      // A call through the operations' implementations is never inlined: each is compiled on its
       // own, instead of all of them into this loop (one compilation of 70 KB of code, done twice).
       i = OPS[code].apply(p, th, arg, ops, i);
     }
@@ -507,6 +515,13 @@ final class CriticalPathFeed {
       @Override
       int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
         p.idled(th, arg, ops[i + 1]);
+        return i + 2;
+      }
+    },
+    TIMER_WAITED {
+      @Override
+      int apply(CriticalPath p, int th, int arg, long[] ops, int i) {
+        p.timerWaited(th, arg, ops[i + 1]);
         return i + 2;
       }
     },

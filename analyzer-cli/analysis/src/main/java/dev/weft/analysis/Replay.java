@@ -148,7 +148,7 @@ final class Replay implements PairMatcher.Listener {
 
     this.threads = threadStates;
     this.pools = pools;
-    this.critical = CriticalPathFeed.inline(new CriticalPath(threads.length, tree));
+    this.critical = CriticalPathFeed.inline(new CriticalPath(daemons(), tree));
     this.instances = new InstanceTable(threads.length);
     int dense = 0;
     for (ThreadState t : threads) {
@@ -210,7 +210,15 @@ final class Replay implements PairMatcher.Listener {
     if (eventsRead > 0) {
       throw new IllegalStateException("the replay has begun");
     }
-    critical = CriticalPathFeed.onItsOwnThread(threads.length, tree);
+    critical = CriticalPathFeed.onItsOwnThread(daemons(), tree);
+  }
+
+  private boolean[] daemons() {
+    boolean[] daemon = new boolean[threads.length];
+    for (int i = 0; i < threads.length; i++) {
+      daemon[i] = threads[i].daemon;
+    }
+    return daemon;
   }
 
   /** The critical path, once the replay and {@link #finish} are done. */

@@ -161,10 +161,10 @@ public final class Results {
         criticalPath(replay, defs));
   }
 
-  /** The critical path: the chain of the thread whose chain is heaviest at the end of the run. */
+  /** The critical path: the chain that ends where the run ends ({@link CriticalPath#pathEnd}). */
   private static AnalysisResult.CriticalPath criticalPath(Replay replay, Definitions defs) {
     CriticalPath critical = replay.criticalPath();
-    int end = critical.heaviest();
+    int end = critical.pathEnd();
     if (end < 0) {
       return null;
     }

@@ -28,6 +28,9 @@ final class ThreadState {
   /** Pool slot of a pool worker, -1 for other threads. */
   final int pool;
 
+  /** A daemon thread: the JVM does not wait for it to end. */
+  boolean daemon;
+
   // How a thread's lifetime ended (see Replay.finish).
   static final byte END_RECORDED = 1;
   static final byte END_AT_CLOSE = 2;

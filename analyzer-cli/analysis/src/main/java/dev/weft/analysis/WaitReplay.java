@@ -186,6 +186,8 @@ final class WaitReplay {
       long notifyTime = notification == null ? Long.MIN_VALUE : notification[0];
       r.critical.notifiedWaitEnded(
           th.index, notifyKey(waitsOn, w.waitKind), notifyTime, th.node[i], t);
+    } else if (w.waitKind == WaitKind.TIMER_DUE) {
+      r.critical.timerWaited(th.index, th.node[i], t);
     } else if (WaitKind.idle(w.waitKind)) {
       r.critical.idled(th.index, th.node[i], t);
     } else {

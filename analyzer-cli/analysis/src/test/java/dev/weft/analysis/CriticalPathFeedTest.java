@@ -22,9 +22,9 @@ class CriticalPathFeedTest {
   @Test
   void onItsOwnThreadGivesTheSameChainsAsInline() {
     CallPathTree tree = new CallPathTree();
-    CriticalPath direct = new CriticalPath(3, tree);
+    CriticalPath direct = new CriticalPath(new boolean[3], tree);
     CriticalPathFeed inline = CriticalPathFeed.inline(direct);
-    CriticalPathFeed threaded = CriticalPathFeed.onItsOwnThread(3, tree);
+    CriticalPathFeed threaded = CriticalPathFeed.onItsOwnThread(new boolean[3], tree);
     int[] nodes = new int[16];
     for (int i = 0; i < nodes.length; i++) {
       nodes[i] = tree.child(i == 0 ? CallPathTree.ROOT : nodes[i / 2], i);
@@ -77,7 +77,7 @@ class CriticalPathFeedTest {
     }
     CriticalPath a = inline.finish();
     CriticalPath b = threaded.finish();
-    assertEquals(a.heaviest(), b.heaviest());
+    assertEquals(a.pathEnd(), b.pathEnd());
     for (int th = 0; th < 3; th++) {
       assertEquals(before[th], a.weight(th), "thread " + th + "'s last wait is not weighed");
       assertEquals(a.weight(th), b.weight(th), "thread " + th);
@@ -100,7 +100,7 @@ class CriticalPathFeedTest {
   @Test
   void aFailureOnItsThreadIsThrownAtTheEndAndNeverBlocksTheReplay() {
     CallPathTree tree = new CallPathTree();
-    CriticalPathFeed feed = CriticalPathFeed.onItsOwnThread(2, tree);
+    CriticalPathFeed feed = CriticalPathFeed.onItsOwnThread(new boolean[2], tree);
     feed.work(7, CallPathTree.ROOT, 1); // thread 7 of 2: fails on the critical path's thread
     assertThrows(
         ArrayIndexOutOfBoundsException.class,
@@ -116,7 +116,7 @@ class CriticalPathFeedTest {
 
   @Test
   void aClosedFeedLetsItsThreadGo() {
-    CriticalPathFeed feed = CriticalPathFeed.onItsOwnThread(1, new CallPathTree());
+    CriticalPathFeed feed = CriticalPathFeed.onItsOwnThread(new boolean[1], new CallPathTree());
     feed.work(0, CallPathTree.ROOT, 1);
     assertTrue(feed.threadAlive());
     assertTimeoutPreemptively(feed::close);

@@ -287,10 +287,11 @@ class CriticalPathTest {
   }
 
   /**
-   * Of the threads that ended, only the heaviest chain is kept (memory follows the live threads): b
+   * Of the threads that ended, only two chains are kept (memory follows the live threads): b
    * (0..100) ends first, then a (0..500), which replaces it, then c (0..500, as heavy as a but
-   * defined after it), which does not; d (300..600) is still alive at the END record. a's chain is
-   * the path, as if every chain had been kept: the heaviest, the first of equals.
+   * defined after it), which does not; d, a daemon (300..600), is still alive at the END record.
+   * The run ended when a and c did (the JVM waits for no daemon): a's chain is the path, as if
+   * every chain had been kept, the first of the equals that end there.
    */
   @Test
   void theHeaviestEndedThreadsChainIsKeptWhenOthersEnd() throws Exception {
@@ -298,7 +299,7 @@ class CriticalPathTest {
     StreamWriter a = f.thread("a", 0);
     StreamWriter b = f.thread("b", 0);
     StreamWriter c = f.thread("c", 0);
-    StreamWriter d = f.thread("d", 0);
+    StreamWriter d = f.daemon("d", 0);
     a.threadEnd(500);
     b.threadEnd(100);
     c.threadEnd(500);
@@ -307,6 +308,35 @@ class CriticalPathTest {
     assertEquals(500, cp.lengthNs());
     assertEquals(500, cp.thread("a"));
     assertEquals(0, cp.thread("c"));
+  }
+
+  /**
+   * The path ends where the run ends. main works 0..600 and ends; at 400 it starts g, which idles
+   * (a wait for work that weighs nothing) until 1420 and ends at 1430: the JVM waited for g, a
+   * non-daemon thread, so the run's last 830 are g's and the path is main's up to the start, then
+   * g's, although main's chain weighs more. d, a daemon computing until the END record at 1500,
+   * weighs most but does not hold the run: the JVM does not wait for it.
+   */
+  @Test
+  void thePathEndsWhereTheLastNonDaemonThreadEnded() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int start = f.region("Thread.start", ConstructKind.THREAD_START, 20);
+    int poll = f.region("LinkedBlockingQueue.poll", ConstructKind.BLOCKING_QUEUE, 21);
+    StreamWriter main = f.thread("main", 0); // Java id 1
+    StreamWriter g = f.thread("g", 390); // Java id 2
+    f.daemon("d", 0); // records nothing: it executes from its definition to the END record
+    main.threadCreate(400, start, 2);
+    g.threadBegin(410);
+    g.waitEnter(420, poll, WaitKind.NEXT_TASK);
+    main.threadEnd(600);
+    g.waitExit(1420, poll);
+    g.threadEnd(1430);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1500));
+    assertContiguous(cp);
+    assertEquals(1430, cp.lengthNs(), cp.toString());
+    assertEquals(400, cp.thread("main"), cp.toString());
+    assertEquals(1030, cp.thread("g"), cp.toString());
+    assertEquals(0, cp.thread("d"), cp.toString());
   }
 
   /**
@@ -389,6 +419,123 @@ class CriticalPathTest {
       assertTrue(
           !g.path().contains(TraceFixture.label("Object.wait", 41)), "idle on the path: " + g);
     }
+  }
+
+  /**
+   * A dispatcher hands task 1 to the pool's worker at 10 and then waits for its timer (an idle
+   * wait, weighing nothing) until 900, when it hands over task 2. The worker runs task 1 15..500,
+   * idles, and runs task 2 915..1000. Its earlier task does not keep its idle time on the path (its
+   * chain weighs more than the dispatcher's): task 2 began when the dispatcher submitted it, so the
+   * path is the dispatcher's until then and the worker's idle stretch is on no chain.
+   */
+  @Test
+  void aWorkersEarlierTaskDoesNotKeepItsIdleTimeOnThePath() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ThreadPoolExecutor.execute", ConstructKind.EXECUTOR, 30);
+    int due = f.region("Timer.waitUntilDue", ConstructKind.OBJECT_WAIT, 31);
+    f.pool(POOL, "pool", 1);
+    StreamWriter d = f.thread("dispatcher", 0);
+    StreamWriter w = f.worker("worker", POOL, 0);
+    d.taskCreate(10, submit, 1, POOL);
+    w.taskBegin(15, 1);
+    d.waitEnter(20, due, WaitKind.TIMER_DUE);
+    w.taskEnd(500, 1);
+    d.waitExit(900, due);
+    d.taskCreate(910, submit, 2, POOL);
+    w.taskBegin(915, 2);
+    d.threadEnd(920);
+    w.taskEnd(1000, 2);
+    w.threadEnd(1000);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1000));
+    assertContiguous(cp);
+    assertEquals(1000, cp.lengthNs());
+    assertEquals(910, cp.thread("dispatcher"), cp.toString());
+    assertEquals(90, cp.thread("worker"), cp.toString());
+    assertEquals(
+        new CriticalSegment(
+            "dispatcher", 20, 900, List.of(label("Timer.waitUntilDue", 31)), "wait"),
+        cp.segments().get(1));
+  }
+
+  /**
+   * a works 0..500 and then waits for a monitor that b, after waiting for its timer (idle, weighing
+   * nothing) until 400, holds 400..600; a gets it at 605 and works to 700. a's chain weighs more
+   * than b's, but a went on when b released the monitor, and b's chain shows why b came when it did
+   * (its timer): the path is b's up to its release, not a's work and wait. Making a's work faster
+   * would not shorten the run; b's hold of the monitor would.
+   */
+  @Test
+  void aLockWaitFollowsItsReleaserEvenWhenTheWaiterDidMore() {
+    AnalysisResult.CriticalPath cp = lockWaitAfterAnIdleReleaser(WaitKind.TIMER_DUE);
+    assertEquals(600, cp.thread("b"), cp.toString());
+    assertEquals(100, cp.thread("a"), cp.toString());
+    assertEquals(
+        new CriticalSegment("a", 600, 605, List.of(label("synchronized", 50)), "hand_over"),
+        cp.segments().stream().filter(g -> g.thread().equals("a")).findFirst().orElseThrow());
+  }
+
+  /**
+   * The same, but b idled waiting for work that nothing recorded handed to it (the network's, a
+   * queue whose put the recorder did not see): b's chain no longer shows why b came when it did,
+   * perhaps because of a itself. Then the heavier chain goes on, as when no cause is known: a's
+   * own, through its wait (which weighs nothing).
+   */
+  @Test
+  void aReleaserIdleForAnUnseenCauseHandsOverOnlyWhenHeavier() {
+    AnalysisResult.CriticalPath cp = lockWaitAfterAnIdleReleaser(WaitKind.NEXT_TASK);
+    assertEquals(700, cp.thread("a"), cp.toString());
+    assertEquals(0, cp.thread("b"), cp.toString());
+  }
+
+  private AnalysisResult.CriticalPath lockWaitAfterAnIdleReleaser(int idleKind) {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
+    int idle = f.region("idle", ConstructKind.OBJECT_WAIT, 51);
+    f.object(12, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 0);
+    b.waitEnter(0, idle, idleKind);
+    b.waitExit(400, idle);
+    b.lockRequest(400, sync, 12);
+    b.lockAcquired(400, 12, 0);
+    a.lockRequest(500, sync, 12);
+    b.lockReleased(600, 12);
+    a.lockAcquired(605, 12, 0);
+    b.threadEnd(650);
+    a.lockReleased(700, 12);
+    a.threadEnd(700);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(700));
+    assertContiguous(cp);
+    assertEquals(700, cp.lengthNs());
+    return cp;
+  }
+
+  /**
+   * The exception that keeps the path as long as the run: b begins at 300 with no recorded start
+   * and holds the monitor 300..600 while a, working since 0, waits for it from 500. b's chain
+   * starts later than a's and weighs less: a's own chain goes on through the wait (which lies on no
+   * chain's weight), and the path still covers the run.
+   */
+  @Test
+  void aReleaserWhoseChainStartsLaterAndWeighsLessDoesNotCutThePath() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
+    f.object(12, ConstructKind.MONITOR, 0);
+    StreamWriter a = f.thread("a", 0);
+    StreamWriter b = f.thread("b", 300);
+    b.lockRequest(300, sync, 12);
+    b.lockAcquired(300, 12, 0);
+    a.lockRequest(500, sync, 12);
+    b.lockReleased(600, 12);
+    a.lockAcquired(605, 12, 0);
+    b.threadEnd(650);
+    a.lockReleased(700, 12);
+    a.threadEnd(700);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(700));
+    assertContiguous(cp);
+    assertEquals(700, cp.lengthNs());
+    assertEquals(700, cp.thread("a"), cp.toString());
+    assertEquals(0, cp.thread("b"), cp.toString());
   }
 
   /**

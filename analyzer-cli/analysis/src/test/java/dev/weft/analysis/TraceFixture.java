@@ -7,6 +7,7 @@ import dev.weft.trace.ObjectDef;
 import dev.weft.trace.PoolDef;
 import dev.weft.trace.RegionDef;
 import dev.weft.trace.StreamWriter;
+import dev.weft.trace.ThreadDef;
 import dev.weft.trace.TraceWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -90,8 +91,17 @@ final class TraceFixture {
 
   /** A worker of pool {@code pool}, defined from {@code start}. */
   StreamWriter worker(String name, int pool, long start) {
+    return open(name, 0, pool, start);
+  }
+
+  /** A daemon thread (the JVM does not wait for it to end), defined from {@code start}. */
+  StreamWriter daemon(String name, long start) {
+    return open(name, ThreadDef.DAEMON, 0, start);
+  }
+
+  private StreamWriter open(String name, int flags, int pool, long start) {
     try {
-      return writer.openStream(nextJavaId++, name, 0, pool, start);
+      return writer.openStream(nextJavaId++, name, flags, pool, start);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
