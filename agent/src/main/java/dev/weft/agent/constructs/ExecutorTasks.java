@@ -158,7 +158,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
   }
 
   /** A task's {@code run()} (in {@code runWorker}, in a CallerRunsPolicy): TASK_BEGIN/END. */
-  private static final JdkMethods.CallBrackets RUNNABLE_RUN =
+  static final JdkMethods.CallBrackets RUNNABLE_RUN =
       (opcode, owner, callName, callDescriptor) ->
           owner.equals("java/lang/Runnable") && callName.equals("run") ? Brackets.TASK_RUN : null;
 

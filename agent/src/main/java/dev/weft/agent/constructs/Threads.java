@@ -248,9 +248,10 @@ public final class Threads extends ApplicationCallSites {
     switch (row) {
       case START:
         if (c.target.internalName().equals(CoroutineSchedulers.SCHEDULER)
-            || c.target.internalName().equals(QuartzThreadPools.POOL)) {
-          // A coroutine scheduler or a Quartz pool starting a worker (in an instance method of
-          // its own): announced as a member of that pool.
+            || c.target.internalName().equals(QuartzThreadPools.POOL)
+            || c.target.internalName().equals(TomcatThreadPools.POOL)) {
+          // A coroutine scheduler, a Quartz pool or Tomcat's executor starting a worker (in an
+          // instance method of its own): announced as a member of that pool.
           return ExecutorTasks.announceWorker(c.region(ConstructKind.THREAD_START, "Thread.start"));
         }
         return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));

@@ -42,6 +42,7 @@ import dev.weft.agent.constructs.SynchronizedFlags;
 import dev.weft.agent.constructs.Synchronizers;
 import dev.weft.agent.constructs.ThreadJoins;
 import dev.weft.agent.constructs.Threads;
+import dev.weft.agent.constructs.TomcatThreadPools;
 import dev.weft.agent.constructs.UserRegions;
 import dev.weft.agent.constructs.VirtualThreads;
 import dev.weft.agent.constructs.Waits;
@@ -83,6 +84,7 @@ public final class Constructs {
         new ExecutorSites(),
         new CoroutineSchedulers(),
         new QuartzThreadPools(),
+        new TomcatThreadPools(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

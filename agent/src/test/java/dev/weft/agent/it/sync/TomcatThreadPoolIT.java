@@ -1,0 +1,101 @@
+package dev.weft.agent.it.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.agent.it.ChildJvm;
+import dev.weft.agent.it.TraceFacts;
+import dev.weft.agentit.apps.sync.TomcatThreadPoolApp;
+import dev.weft.trace.Event;
+import dev.weft.trace.EventKind;
+import dev.weft.trace.Field;
+import dev.weft.trace.ThreadDef;
+import dev.weft.trace.WaitKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Tomcat's copy of {@code ThreadPoolExecutor} ({@link TomcatThreadPoolApp}) is a pool: its workers
+ * (the connector's "exec" threads) are its members, every task created in that pool (a connection's
+ * processing: one or more requests, as they come on the kept-alive connection) begins and ends on
+ * one of them, and the requests are served inside those tasks (each computes for a millisecond).
+ * Before, the requests were no tasks and the workers no pool's.
+ */
+@Tag("child-jvm")
+class TomcatThreadPoolIT {
+  @TempDir Path tmp;
+
+  static List<Path> jdks() {
+    return SyncTraces.jdks();
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void requestsAreTasksOfTheConnectorsPool(Path jdk) throws IOException {
+    SyncTraces.Run run = SyncTraces.runOn(libraries(), jdk, tmp, "", TomcatThreadPoolApp.class);
+    int requests = TomcatThreadPoolApp.CLIENTS * TomcatThreadPoolApp.REQUESTS;
+    assertTrue(run.stdout().contains("served " + requests), run.stdout());
+    TraceFacts t = run.trace();
+
+    Set<Long> pools = new HashSet<>();
+    Set<Integer> workers = new HashSet<>();
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (d.name().contains("-exec-") && !d.isSupplement()) {
+        workers.add(d.stream());
+        pools.add((long) d.pool());
+      }
+    }
+    assertTrue(
+        !workers.isEmpty() && workers.size() <= TomcatThreadPoolApp.MAX_THREADS,
+        "the connector's workers: " + workers);
+    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
+    long pool = pools.iterator().next();
+    assertTrue(pool != 0, "the workers are a pool's");
+
+    List<Event> created =
+        t.all().stream()
+            .filter(e -> e.kind() == EventKind.TASK_CREATE && e.get(Field.POOL) == pool)
+            .toList();
+    assertTrue(
+        created.size() >= TomcatThreadPoolApp.CLIENTS,
+        created.size() + " tasks for " + TomcatThreadPoolApp.CLIENTS + " connections");
+    long inTasks = 0;
+    Set<Long> begun = new HashSet<>();
+    Set<Long> ended = new HashSet<>();
+    int idleWaits = 0;
+    for (int stream : workers) {
+      for (Event e : t.eventsByStream.get(stream)) {
+        if (e.kind() == EventKind.TASK_BEGIN) {
+          begun.add(e.get(Field.TASK));
+          inTasks -= e.time();
+        } else if (e.kind() == EventKind.TASK_END) {
+          ended.add(e.get(Field.TASK));
+          inTasks += e.time();
+        } else if ((e.kind() == EventKind.WAIT_ENTER || e.kind() == EventKind.WAIT_ENTER_ON)
+            && e.get(Field.WAIT_KIND) == WaitKind.NEXT_TASK) {
+          idleWaits++;
+        }
+      }
+    }
+    for (Event e : created) {
+      long id = e.get(Field.TASK);
+      assertTrue(begun.contains(id) && ended.contains(id), "task " + id + " ran on a worker");
+    }
+    assertTrue(idleWaits > 0, "the workers waited for their next task, as idle waits");
+    assertTrue(
+        inTasks >= requests * 1_000_000L,
+        "the " + requests + " requests' millisecond each ran in tasks: " + inTasks + " ns");
+  }
+
+  private static String libraries() throws IOException {
+    return ChildJvm.classPath(
+        ChildJvm.itLib("tomcat-embed-core-"), ChildJvm.itLib("tomcat-annotations-api-"));
+  }
+}
