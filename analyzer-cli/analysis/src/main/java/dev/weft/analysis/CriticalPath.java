@@ -760,11 +760,14 @@ final class CriticalPath {
   // ---- the result
 
   /**
-   * The thread whose chain is the critical path (after the replay), or -1. The path ends where the
-   * run ends: where the last of the non-daemon threads whose chains reach back to the run's start
-   * ended (the JVM waits for them, not for daemon threads, which may outlive the run: a timer
-   * idling until the JVM exits), or at the recording's end for those alive then. Of the chains that
-   * end there, the heaviest. Without non-daemon threads: the heaviest chain.
+   * The thread whose chain is the critical path (after the replay), or -1: the chain that ends
+   * where the run ends, when it shows why. The run ends where the last of the non-daemon threads
+   * whose chains reach back to the run's start ended (the JVM waits for them, not for daemon
+   * threads, which may outlive the run: a timer idling until the JVM exits), or at the recording's
+   * end for those alive then. Of the chains that end there and show every cause ({@link #causes}),
+   * the heaviest. When none does (the last thread to end idled for a reason nothing recorded: a
+   * pool's thread stopped by a flag or an interrupt at shutdown), or without non-daemon threads,
+   * the heaviest chain of all, as for a hand-over whose cause is unseen.
    */
   int pathEnd() {
     long rootStart = Long.MAX_VALUE;
@@ -781,8 +784,16 @@ final class CriticalPath {
     }
     int best = -1;
     for (int i = 0; i < chain.length; i++) {
-      boolean endsThere = runEnd == Long.MIN_VALUE || pos[i] == runEnd;
-      if (!retired[i] && endsThere && (best < 0 || heavier(i, best))) {
+      boolean shows = runEnd != Long.MIN_VALUE && pos[i] == runEnd && !unseenCause[i];
+      if (!retired[i] && shows && (best < 0 || heavier(i, best))) {
+        best = i;
+      }
+    }
+    if (best >= 0) {
+      return best;
+    }
+    for (int i = 0; i < chain.length; i++) {
+      if (!retired[i] && (best < 0 || heavier(i, best))) {
         best = i;
       }
     }

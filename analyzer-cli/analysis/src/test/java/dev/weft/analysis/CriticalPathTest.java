@@ -311,32 +311,49 @@ class CriticalPathTest {
   }
 
   /**
-   * The path ends where the run ends. main works 0..600 and ends; at 400 it starts g, which idles
-   * (a wait for work that weighs nothing) until 1420 and ends at 1430: the JVM waited for g, a
+   * The path ends where the run ends. main works 0..600 and ends; at 400 it starts g, which waits
+   * for its timer (idle, weighing nothing) until 1420 and ends at 1430: the JVM waited for g, a
    * non-daemon thread, so the run's last 830 are g's and the path is main's up to the start, then
    * g's, although main's chain weighs more. d, a daemon computing until the END record at 1500,
    * weighs most but does not hold the run: the JVM does not wait for it.
    */
   @Test
   void thePathEndsWhereTheLastNonDaemonThreadEnded() {
+    AnalysisResult.CriticalPath cp = aThreadEndingAfterMain(WaitKind.TIMER_DUE);
+    assertEquals(1430, cp.lengthNs(), cp.toString());
+    assertEquals(400, cp.thread("main"), cp.toString());
+    assertEquals(1030, cp.thread("g"), cp.toString());
+    assertEquals(0, cp.thread("d"), cp.toString());
+  }
+
+  /**
+   * The same, but g idles waiting for work nothing recorded gave it (as a pool's thread that a flag
+   * or an interrupt stops at shutdown): its chain does not show why it ended when it did, so the
+   * heaviest chain is the path, as for a hand-over whose cause is unseen: d's.
+   */
+  @Test
+  void aLastThreadIdleForAnUnseenCauseLeavesThePathToTheHeaviestChain() {
+    AnalysisResult.CriticalPath cp = aThreadEndingAfterMain(WaitKind.NEXT_TASK);
+    assertEquals(1500, cp.lengthNs(), cp.toString());
+    assertEquals(1500, cp.thread("d"), cp.toString());
+  }
+
+  private AnalysisResult.CriticalPath aThreadEndingAfterMain(int gWaits) {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int start = f.region("Thread.start", ConstructKind.THREAD_START, 20);
-    int poll = f.region("LinkedBlockingQueue.poll", ConstructKind.BLOCKING_QUEUE, 21);
+    int wait = f.region("g.idle", ConstructKind.OBJECT_WAIT, 21);
     StreamWriter main = f.thread("main", 0); // Java id 1
     StreamWriter g = f.thread("g", 390); // Java id 2
     f.daemon("d", 0); // records nothing: it executes from its definition to the END record
     main.threadCreate(400, start, 2);
     g.threadBegin(410);
-    g.waitEnter(420, poll, WaitKind.NEXT_TASK);
+    g.waitEnter(420, wait, gWaits);
     main.threadEnd(600);
-    g.waitExit(1420, poll);
+    g.waitExit(1420, wait);
     g.threadEnd(1430);
     AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1500));
     assertContiguous(cp);
-    assertEquals(1430, cp.lengthNs(), cp.toString());
-    assertEquals(400, cp.thread("main"), cp.toString());
-    assertEquals(1030, cp.thread("g"), cp.toString());
-    assertEquals(0, cp.thread("d"), cp.toString());
+    return cp;
   }
 
   /**

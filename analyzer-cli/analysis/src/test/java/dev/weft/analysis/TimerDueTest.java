@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A {@code java.util.Timer}'s thread is idle between its tasks: waiting until its first scheduled
  * task is due (wait kind timer_due) is {@code timer_idle}, waiting while none is scheduled
  * (next_task) is {@code task_queue_idle}; neither is a condition wait, and neither lies on a chain
- * of the critical path, although the timer, a daemon thread, lives longest.
+ * of the critical path, although the timer lives longest.
  */
 class TimerDueTest {
   private static final String TIMER_THREAD = "java.util.TimerThread";
@@ -30,7 +30,7 @@ class TimerDueTest {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int due = f.jdkRegion("Timer.waitUntilDue", ConstructKind.OBJECT_WAIT, TIMER_THREAD);
     int none = f.jdkRegion("Timer.waitForTask", ConstructKind.OBJECT_WAIT, TIMER_THREAD);
-    StreamWriter timer = f.daemon("timer", 0); // a Timer(true), as a library's watchdog
+    StreamWriter timer = f.thread("timer", 0);
     StreamWriter main = f.thread("main", 0);
 
     timer.waitEnter(0, none, WaitKind.NEXT_TASK); // nothing scheduled until 100
