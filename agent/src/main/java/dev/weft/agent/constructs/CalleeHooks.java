@@ -96,25 +96,35 @@ public final class CalleeHooks {
       Map<String, Integer> operations,
       Set<Integer> entryOnly,
       Map<Integer, Integer> targetSlots) {
-    return JdkMethods.weave(
-        target,
-        (mv, access, name, descriptor, version) -> {
-          Integer op = operations.get(name + descriptor);
-          if (op == null || (access & Opcodes.ACC_STATIC) != 0) {
-            return mv;
-          }
-          target.changed();
-          return new Hook(
-              mv,
-              target.internalName(),
-              access,
-              name,
-              descriptor,
-              version,
-              op,
-              entryOnly,
-              targetSlots.getOrDefault(op, 0));
-        });
+    return JdkMethods.weave(target, hooks(target, operations, entryOnly, targetSlots));
+  }
+
+  /**
+   * As {@link #weave}, for the methods of a class woven by a family's own visitor (an application
+   * class, e.g. a library's copy of a JDK pool), when attached; otherwise nothing is hooked.
+   */
+  static JdkMethods.Weaver hooks(
+      WeaveTarget target,
+      Map<String, Integer> operations,
+      Set<Integer> entryOnly,
+      Map<Integer, Integer> targetSlots) {
+    return (mv, access, name, descriptor, version) -> {
+      Integer op = attached ? operations.get(name + descriptor) : null;
+      if (op == null || (access & Opcodes.ACC_STATIC) != 0) {
+        return mv;
+      }
+      target.changed();
+      return new Hook(
+          mv,
+          target.internalName(),
+          access,
+          name,
+          descriptor,
+          version,
+          op,
+          entryOnly,
+          targetSlots.getOrDefault(op, 0));
+    };
   }
 
   private static final class Hook extends HookedMethod {

@@ -16,21 +16,27 @@ import java.util.Set;
  * them.
  */
 public final class RunningPoolWorkers extends CalleeHookFamily {
-  private static final Map<String, Map<String, Integer>> OPERATIONS =
+  /** A pool's hooks, by method: the same in a library's copy of the class (Tomcat's). */
+  static final Map<String, Integer> POOL_HOOKS =
       Map.of(
-          "java/util/concurrent/ThreadPoolExecutor",
-          Map.of(
-              "beforeExecute(Ljava/lang/Thread;Ljava/lang/Runnable;)V",
-              RunningFrames.POOL_TASK_BEGIN,
-              "afterExecute(Ljava/lang/Runnable;Ljava/lang/Throwable;)V",
-              RunningFrames.POOL_TASK_END));
+          "beforeExecute(Ljava/lang/Thread;Ljava/lang/Runnable;)V",
+          RunningFrames.POOL_TASK_BEGIN,
+          "afterExecute(Ljava/lang/Runnable;Ljava/lang/Throwable;)V",
+          RunningFrames.POOL_TASK_END);
+
+  /** Both hooks at their entry only. */
+  static final Set<Integer> ENTRY_ONLY =
+      Set.of(RunningFrames.POOL_TASK_BEGIN, RunningFrames.POOL_TASK_END);
+
+  /** The task: beforeExecute's second argument, afterExecute's first. */
+  static final Map<Integer, Integer> TASK_SLOTS =
+      Map.of(RunningFrames.POOL_TASK_BEGIN, 2, RunningFrames.POOL_TASK_END, 1);
 
   public RunningPoolWorkers() {
     super(
         Family.EXECUTORS,
-        OPERATIONS,
-        Set.of(RunningFrames.POOL_TASK_BEGIN, RunningFrames.POOL_TASK_END),
-        // The task: beforeExecute's second argument, afterExecute's first.
-        Map.of(RunningFrames.POOL_TASK_BEGIN, 2, RunningFrames.POOL_TASK_END, 1));
+        Map.of("java/util/concurrent/ThreadPoolExecutor", POOL_HOOKS),
+        ENTRY_ONLY,
+        TASK_SLOTS);
   }
 }

@@ -54,6 +54,14 @@ public final class TomcatThreadPools implements ConstructInstrumentation {
     if (!target.internalName().equals(POOL)) {
       return next;
     }
+    // Attached: the workers running since before keep the original runWorker loop, whose tasks
+    // beforeExecute and afterExecute report, as for the JDK's pool (RunningPoolWorkers).
+    JdkMethods.Weaver running =
+        CalleeHooks.hooks(
+            target,
+            RunningPoolWorkers.POOL_HOOKS,
+            RunningPoolWorkers.ENTRY_ONLY,
+            RunningPoolWorkers.TASK_SLOTS);
     return JdkMethods.byMethod(
         next,
         (mv, access, name, descriptor, version) -> {
@@ -74,7 +82,7 @@ public final class TomcatThreadPools implements ConstructInstrumentation {
                 version,
                 ExecutorTasks.RUNNABLE_RUN);
           }
-          return mv;
+          return running.visit(mv, access, name, descriptor, version);
         });
   }
 }

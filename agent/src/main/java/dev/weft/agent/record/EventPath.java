@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -85,8 +84,9 @@ final class EventPath {
   private final Map<Long, ThreadState> workerStates = new ConcurrentHashMap<>();
 
   /**
-   * Workers of a {@code ThreadPoolExecutor} alive when the recording started: their loop began
-   * before and never runs the woven one, so hooks record their tasks ({@code RunningFrames}).
+   * Workers of a {@code ThreadPoolExecutor} (or Tomcat's copy) alive when the recording started:
+   * their loop began before and never runs the woven one, so hooks record their tasks ({@code
+   * RunningFrames}).
    */
   private final Set<Thread> originalPoolLoops = ConcurrentHashMap.newKeySet();
 
@@ -517,7 +517,7 @@ final class EventPath {
     try {
       Object executor = PoolWorkers.poolOf(t);
       int pool = executor != null ? objects.poolId(executor) : pool(t, 0);
-      if (executor instanceof ThreadPoolExecutor) {
+      if (executor != null && PoolWorkers.runsTasksInALoop(executor)) {
         originalPoolLoops.add(t); // its runWorker loop is the original: hooks record its tasks
       }
       StreamWriter stream = writer.openStream(t.getId(), name, flags(t), pool, time);

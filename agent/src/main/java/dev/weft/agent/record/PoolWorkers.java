@@ -3,13 +3,15 @@ package dev.weft.agent.record;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.concurrent.ThreadPoolExecutor;
 
 /**
  * The pool a thread works for, for the threads alive at an attach, whose start the agent did not
  * see announce them: a {@code ThreadPoolExecutor}, read from the thread's task (a worker's task is
  * the pool's {@code Worker}, whose outer instance is the pool; a thread factory's wrapper around
  * the worker is looked into, one level down), Kotlin coroutines' scheduler, the outer instance of
- * its worker thread ({@link #COROUTINE_WORKER}), or a Quartz pool ({@link #QUARTZ_WORKER}). Null
+ * its worker thread ({@link #COROUTINE_WORKER}), a Quartz pool ({@link #QUARTZ_WORKER}), or
+ * Tomcat's copy of {@code ThreadPoolExecutor}, whose worker is wrapped as the JDK's may be. Null
  * where the fields cannot be read (another JDK's names, a closed package): the worker is then a
  * thread without a pool, as before.
  */
@@ -25,6 +27,14 @@ public final class PoolWorkers {
   static final String QUARTZ_WORKER = "org.quartz.simpl.SimpleThreadPool$WorkerThread";
 
   private static final String WORKER = "java.util.concurrent.ThreadPoolExecutor$Worker";
+
+  /**
+   * Tomcat's copy of {@code ThreadPoolExecutor} (binary name), whose worker threads ({@code
+   * TaskThread}) wrap its own {@code Worker}, an inner class of the pool.
+   */
+  private static final String TOMCAT_POOL = "org.apache.tomcat.util.threads.ThreadPoolExecutor";
+
+  private static final String TOMCAT_WORKER = TOMCAT_POOL + "$Worker";
 
   private static final VarHandle WORKER_POOL =
       JdkFields.field(JdkFields.classNamed(WORKER), "this$0");
@@ -60,7 +70,12 @@ public final class PoolWorkers {
         task = holder == null ? null : HOLDER_TASK.get(holder);
       }
       Object worker = isWorker(task) ? task : wrapped(task);
-      return worker == null ? null : WORKER_POOL.get(worker);
+      if (worker == null) {
+        return null;
+      }
+      return worker.getClass().getName().equals(WORKER)
+          ? WORKER_POOL.get(worker)
+          : outerInstance(worker);
     } catch (RuntimeException e) {
       return null;
     }
@@ -83,7 +98,18 @@ public final class PoolWorkers {
   }
 
   private static boolean isWorker(Object task) {
-    return task != null && task.getClass().getName().equals(WORKER);
+    return task != null
+        && (task.getClass().getName().equals(WORKER)
+            || task.getClass().getName().equals(TOMCAT_WORKER));
+  }
+
+  /**
+   * Whether the workers of {@code pool} that were running at an attach keep a task loop whose tasks
+   * only hooks see ({@code beforeExecute}/{@code afterExecute}): a {@code ThreadPoolExecutor}'s, or
+   * Tomcat's copy of it.
+   */
+  static boolean runsTasksInALoop(Object pool) {
+    return pool instanceof ThreadPoolExecutor || pool.getClass().getName().equals(TOMCAT_POOL);
   }
 
   /**

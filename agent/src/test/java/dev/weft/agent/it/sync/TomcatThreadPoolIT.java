@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.agent.it.ChildJvm;
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.TomcatThreadPoolApp;
+import dev.weft.agentit.apps.sync.TomcatThreadPoolAttachApp;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
@@ -92,6 +93,62 @@ class TomcatThreadPoolIT {
     assertTrue(
         inTasks >= requests * 1_000_000L,
         "the " + requests + " requests' millisecond each ran in tasks: " + inTasks + " ns");
+  }
+
+  /**
+   * Attached while the workers serve requests ({@link TomcatThreadPoolAttachApp}): the workers
+   * alive at the attach are the pool's, and the tasks created in it after the attach are begun and
+   * ended on them, although their task loops began before it (the hooks in beforeExecute and
+   * afterExecute report them). Before, those tasks were created and never begun: thousands of tasks
+   * queued to the end of the recording.
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void attachedWhileItsWorkersServe(Path jdk) throws IOException {
+    Path log = tmp.resolve("served.log");
+    TraceFacts t =
+        RunningWaitsIT.attachTo(
+            libraries(),
+            jdk,
+            TomcatThreadPoolAttachApp.class,
+            log,
+            "out=" + tmp.resolve("trace"),
+            tmp);
+    assertTrue(java.nio.file.Files.readString(log).startsWith("served "));
+    Set<Long> pools = new HashSet<>();
+    Set<Integer> workers = new HashSet<>();
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (d.name().contains("-exec-") && !d.isSupplement()) {
+        workers.add(d.stream());
+        pools.add((long) d.pool());
+      }
+    }
+    assertEquals(TomcatThreadPoolAttachApp.THREADS, workers.size(), "the workers: " + workers);
+    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
+    long pool = pools.iterator().next();
+    assertTrue(pool != 0, "the workers alive at the attach are the pool's");
+
+    Set<Long> created = new HashSet<>();
+    for (Event e : t.all()) {
+      if (e.kind() == EventKind.TASK_CREATE && e.get(Field.POOL) == pool) {
+        created.add(e.get(Field.TASK));
+      }
+    }
+    Set<Long> begun = new HashSet<>();
+    for (int stream : workers) {
+      for (Event e : t.eventsByStream.get(stream)) {
+        if (e.kind() == EventKind.TASK_BEGIN) {
+          begun.add(e.get(Field.TASK));
+        }
+      }
+    }
+    Set<Long> notBegun = new HashSet<>(created);
+    notBegun.removeAll(begun);
+    assertTrue(created.size() > 20, created.size() + " tasks created in two seconds");
+    // At most one per worker and client can be in flight at the detach.
+    assertTrue(
+        notBegun.size() <= TomcatThreadPoolAttachApp.THREADS + TomcatThreadPoolAttachApp.CLIENTS,
+        notBegun.size() + " of " + created.size() + " tasks never begun on the pool's workers");
   }
 
   private static String libraries() throws IOException {
