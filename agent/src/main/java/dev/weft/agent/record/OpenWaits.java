@@ -44,7 +44,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code Object.wait} as an object_wait, {@code Thread.sleep} as a sleep, and a park as a park
  * (WAIT_ENTER/WAIT_EXIT): a barrier's generation, a lock's holder and the like are not known. Only
  * the user's waits: the thread's stack has an application frame below the JDK's (an idle executor
- * worker has none).
+ * worker has none, and one whose thread wraps the worker in an application class is in {@code
+ * ThreadPoolExecutor.getTask}: idle too).
  *
  * <p>Waits are taken twice: at the attach, and again when the recording starts, after the loaded
  * classes were woven ({@link #MARK_WEAVING}): a wait that began meanwhile, before its hook was
@@ -195,7 +196,7 @@ final class OpenWaits {
     Object blocker = LockSupport.getBlocker(t);
     StackTraceElement[] stack = t.getStackTrace();
     int user = userFrame(stack, false);
-    if (user < 0) {
+    if (user < 0 || waitsForItsNextTask(stack, user)) {
       return null; // not the user's wait
     }
     StackTraceElement at = stack[user];
@@ -311,6 +312,22 @@ final class OpenWaits {
     return user == stack.length || stack[user].getClassName().startsWith("dev.weft.agent.")
         ? -1
         : user;
+  }
+
+  /**
+   * Whether the JDK frames above the user's frame {@code user} are a {@code ThreadPoolExecutor}
+   * worker's wait for its next task ({@code getTask}): an idle worker whose thread's own class or
+   * wrapper is the application's (Tomcat's {@code TaskThread} around a scheduled executor's
+   * worker). It is idle as a worker without such a frame is, not a park the user made.
+   */
+  private static boolean waitsForItsNextTask(StackTraceElement[] stack, int user) {
+    for (int i = 0; i < user; i++) {
+      if (stack[i].getMethodName().equals("getTask")
+          && stack[i].getClassName().equals("java.util.concurrent.ThreadPoolExecutor")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The region of a wait called {@code name} at frame {@code at} of thread {@code t}. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.agent.it.TraceFacts;
 import dev.weft.agentit.apps.sync.OpenWaitsApp;
+import dev.weft.agentit.apps.sync.WrappedPoolWorkersAttachApp;
 import dev.weft.trace.ConstructKind;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
@@ -177,6 +178,39 @@ class OpenWaitsIT {
    * yet running (descheduled, or held at a safepoint: JFR starts meanwhile) may log its end tens of
    * milliseconds after it left the wait, so the recorded end is compared with that interval.
    */
+  /**
+   * Pool workers idle at the attach whose threads wrap the JDK's worker in the application's
+   * runnable ({@link WrappedPoolWorkersAttachApp}, as Tomcat's {@code TaskThread}) are idle workers
+   * of their pool, not threads parked by the user: no wait open at the attach on them. Before, each
+   * was a park begun before the attach (a scheduled executor's worker waiting for its task due
+   * later read as 6 % of a Tomcat recording's time in condition_wait).
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void idleWorkersWrappedByTheApplicationAreNoOpenWaits(Path jdk) throws IOException {
+    Path log = tmp.resolve("pools.log");
+    TraceFacts t =
+        RunningWaitsIT.attachTo(
+            jdk, WrappedPoolWorkersAttachApp.class, log, "out=" + tmp.resolve("trace"), tmp);
+    assertEquals("ok\n", Files.readString(log));
+    int workers = 0;
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (!d.name().startsWith("wrapped-")) {
+        continue;
+      }
+      if (!d.isSupplement()) {
+        workers++;
+        assertTrue(d.pool() != 0, d.name() + " is its pool's");
+      }
+      for (Event e : t.eventsByStream.get(d.stream())) {
+        assertTrue(
+            e.kind() != EventKind.WAIT_ENTER && e.kind() != EventKind.WAIT_ENTER_ON,
+            d.name() + " idles in its pool, waits for nothing of the user's: " + e);
+      }
+    }
+    assertEquals(2, workers, "the two workers");
+  }
+
   private void check(
       TraceFacts t,
       String summary,
