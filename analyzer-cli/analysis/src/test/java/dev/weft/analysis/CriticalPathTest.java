@@ -506,15 +506,24 @@ class CriticalPathTest {
 
   private AnalysisResult.CriticalPath lockWaitAfterAnIdleReleaser(int idleKind) {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
     int idle = f.region("idle", ConstructKind.OBJECT_WAIT, 51);
-    f.object(12, ConstructKind.MONITOR, 0);
     StreamWriter a = f.thread("a", 0);
     StreamWriter b = f.thread("b", 0);
     b.waitEnter(0, idle, idleKind);
     b.waitExit(400, idle);
-    b.lockRequest(400, sync, 12);
-    b.lockAcquired(400, 12, 0);
+    return aWaitsForB(f, a, b, 400);
+  }
+
+  /**
+   * b holds a monitor from {@code bFrom} to 600 and ends at 650; a, working since 0, waits for it
+   * 500..605 and ends at 700, the run's end.
+   */
+  private AnalysisResult.CriticalPath aWaitsForB(
+      TraceFixture f, StreamWriter a, StreamWriter b, long bFrom) {
+    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
+    f.object(12, ConstructKind.MONITOR, 0);
+    b.lockRequest(bFrom, sync, 12);
+    b.lockAcquired(bFrom, 12, 0);
     a.lockRequest(500, sync, 12);
     b.lockReleased(600, 12);
     a.lockAcquired(605, 12, 0);
@@ -536,21 +545,9 @@ class CriticalPathTest {
   @Test
   void aReleaserWhoseChainStartsLaterAndWeighsLessDoesNotCutThePath() {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
-    int sync = f.region("synchronized", ConstructKind.MONITOR, 50);
-    f.object(12, ConstructKind.MONITOR, 0);
     StreamWriter a = f.thread("a", 0);
     StreamWriter b = f.thread("b", 300);
-    b.lockRequest(300, sync, 12);
-    b.lockAcquired(300, 12, 0);
-    a.lockRequest(500, sync, 12);
-    b.lockReleased(600, 12);
-    a.lockAcquired(605, 12, 0);
-    b.threadEnd(650);
-    a.lockReleased(700, 12);
-    a.threadEnd(700);
-    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(700));
-    assertContiguous(cp);
-    assertEquals(700, cp.lengthNs());
+    AnalysisResult.CriticalPath cp = aWaitsForB(f, a, b, 300);
     assertEquals(700, cp.thread("a"), cp.toString());
     assertEquals(0, cp.thread("b"), cp.toString());
   }

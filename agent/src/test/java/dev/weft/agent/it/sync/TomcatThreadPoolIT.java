@@ -45,20 +45,10 @@ class TomcatThreadPoolIT {
     assertTrue(run.stdout().contains("served " + requests), run.stdout());
     TraceFacts t = run.trace();
 
-    Set<Long> pools = new HashSet<>();
     Set<Integer> workers = new HashSet<>();
-    for (ThreadDef d : t.definitions.streamDefinitions()) {
-      if (d.name().contains("-exec-") && !d.isSupplement()) {
-        workers.add(d.stream());
-        pools.add((long) d.pool());
-      }
-    }
+    long pool = connectorPool(t, workers);
     assertTrue(
-        !workers.isEmpty() && workers.size() <= TomcatThreadPoolApp.MAX_THREADS,
-        "the connector's workers: " + workers);
-    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
-    long pool = pools.iterator().next();
-    assertTrue(pool != 0, "the workers are a pool's");
+        workers.size() <= TomcatThreadPoolApp.MAX_THREADS, "the connector's workers: " + workers);
 
     List<Event> created =
         t.all().stream()
@@ -115,18 +105,9 @@ class TomcatThreadPoolIT {
             "out=" + tmp.resolve("trace"),
             tmp);
     assertTrue(java.nio.file.Files.readString(log).startsWith("served "));
-    Set<Long> pools = new HashSet<>();
     Set<Integer> workers = new HashSet<>();
-    for (ThreadDef d : t.definitions.streamDefinitions()) {
-      if (d.name().contains("-exec-") && !d.isSupplement()) {
-        workers.add(d.stream());
-        pools.add((long) d.pool());
-      }
-    }
+    long pool = connectorPool(t, workers);
     assertEquals(TomcatThreadPoolAttachApp.THREADS, workers.size(), "the workers: " + workers);
-    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
-    long pool = pools.iterator().next();
-    assertTrue(pool != 0, "the workers alive at the attach are the pool's");
 
     Set<Long> created = new HashSet<>();
     for (Event e : t.all()) {
@@ -149,6 +130,25 @@ class TomcatThreadPoolIT {
     assertTrue(
         notBegun.size() <= TomcatThreadPoolAttachApp.THREADS + TomcatThreadPoolAttachApp.CLIENTS,
         notBegun.size() + " of " + created.size() + " tasks never begun on the pool's workers");
+  }
+
+  /**
+   * The pool of the connector's workers (the "-exec-" threads, whose streams go to {@code
+   * workers}): one, a pool's.
+   */
+  private static long connectorPool(TraceFacts t, Set<Integer> workers) {
+    Set<Long> pools = new HashSet<>();
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (d.name().contains("-exec-") && !d.isSupplement()) {
+        workers.add(d.stream());
+        pools.add((long) d.pool());
+      }
+    }
+    assertTrue(!workers.isEmpty(), "the connector's workers");
+    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
+    long pool = pools.iterator().next();
+    assertTrue(pool != 0, "the workers are the pool's");
+    return pool;
   }
 
   private static String libraries() throws IOException {
