@@ -349,7 +349,12 @@ final class CriticalPath {
     if (kind != WAIT) {
       busyUntil[th] = t;
       p.weight += t - from;
-      p.waitNs = 0;
+      if (p.waitNs != 0) {
+        // A wait nothing settled (a pool worker's idle time that no task ended): its end's cause
+        // is unseen.
+        unseenCause[th] = true;
+        p.waitNs = 0;
+      }
     } else {
       p.waitNs += t - from;
     }
@@ -484,6 +489,7 @@ final class CriticalPath {
     chain[th] = source;
     unseenCause[th] = source.unseenCause;
     pending[th].clear();
+    pending[th].waitNs = 0; // the hand-over settles the wait
     pos[th] = Math.min(source.end, t);
     advance(th, node, HAND_OVER, t);
   }
@@ -552,6 +558,11 @@ final class CriticalPath {
 
   /** A task or thread ended: what a join may have waited for. */
   void completed(int th, long t, long taskId, boolean thread) {
+    if (thread && pending[th] != null && pending[th].waitNs != 0) {
+      // The thread ended at the end of a wait nothing settled (a pool worker stopped while idle,
+      // by an interrupt or a flag at its pool's shutdown): why it ended then is unseen.
+      unseenCause[th] = true;
+    }
     if (openJoins == 0 && !thread) {
       return;
     }

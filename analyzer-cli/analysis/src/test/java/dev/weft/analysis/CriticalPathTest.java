@@ -311,6 +311,34 @@ class CriticalPathTest {
   }
 
   /**
+   * main submits a task to the pool's worker w at 10 (w runs it 15..100, then idles), works to 300
+   * and joins w, which its pool stops at 390 (an interrupt or a flag: nothing recorded). w's chain
+   * ends in idle time whose end nothing explains, so it is no cause of the join's return: the
+   * heavier chain goes on, main's own through its join, not w's idling.
+   */
+  @Test
+  void aWorkerStoppedWhileIdleIsNoCauseOfTheJoinThatWaitedForIt() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int submit = f.region("ThreadPoolExecutor.execute", ConstructKind.EXECUTOR, 30);
+    int join = f.region("Thread.join", ConstructKind.THREAD_JOIN, 31);
+    f.pool(POOL, "pool", 1);
+    StreamWriter main = f.thread("main", 0); // Java id 1
+    StreamWriter w = f.worker("w", POOL, 0); // Java id 2
+    main.taskCreate(10, submit, 1, POOL);
+    w.taskBegin(15, 1);
+    w.taskEnd(100, 1);
+    main.joinWaitEnter(300, join, 2);
+    w.threadEnd(390);
+    main.joinWaitExit(395, join);
+    main.threadEnd(400);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(400));
+    assertContiguous(cp);
+    assertEquals(400, cp.lengthNs());
+    assertEquals(400, cp.thread("main"), cp.toString());
+    assertEquals(0, cp.thread("w"), cp.toString());
+  }
+
+  /**
    * The path ends where the run ends. main works 0..600 and ends; at 400 it starts g, which waits
    * for its timer (idle, weighing nothing) until 1420 and ends at 1430: the JVM waited for g, a
    * non-daemon thread, so the run's last 830 are g's and the path is main's up to the start, then
