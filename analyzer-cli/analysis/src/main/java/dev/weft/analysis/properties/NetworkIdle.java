@@ -19,8 +19,9 @@ import java.util.Map;
         of its channels to become ready) or accept (ServerSocket.accept, \
         ServerSocketChannel.accept: a listener waiting for a client), at the program's call sites \
         and in the JDK's own HttpClient selector thread and HTTP server dispatcher. The thread had nothing to \
-        do until the network brought it something, so this time lies on no chain of the \
-        critical path, like a pool worker's idle time. A select or accept made directly inside \
+        do until the network brought it something, so this time weighs nothing on the critical \
+        path, like a pool worker's idle time, and a chain through it no longer shows what made its \
+        thread go on. A select or accept made directly inside \
         another recorded wait is that wait's. Causes: select_ns, accept_ns.\
         """,
     diagnosis =

@@ -23,8 +23,8 @@ import dev.weft.trace.WaitKind;
         QueuedThreadPool, Netty's event executors, a worker pool written by hand); also a \
         java.util.Timer's thread while none of its tasks is scheduled (a timer is a pool of one \
         thread; its wait for a scheduled task to come due is [[timer_idle]]). The worker had \
-        nothing to do until a task came, so this time lies on no chain of the critical path, \
-        like a JDK pool worker's idle time. Whether the pool had work in flight meanwhile is not \
+        nothing to do until a task came, so this time weighs nothing on the critical path, like \
+        a JDK pool worker's idle time. Whether the pool had work in flight meanwhile is not \
         known for such pools, so none of it goes to [[limited_parallelism]]. A take made \
         directly inside another recorded wait is that wait's.\
         """,

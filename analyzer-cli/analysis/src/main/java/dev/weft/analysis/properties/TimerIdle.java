@@ -24,7 +24,9 @@ import dev.weft.trace.WaitKind;
         timeouts (armed, and often cancelled before they are due) make it. Also a \
         java.util.Timer's thread waiting until the first of its scheduled tasks is due (wait kind \
         timer_due; its wait while no task is scheduled is [[task_queue_idle]]). Like all idle \
-        time it lies on no chain of the critical path.\
+        time it weighs nothing on the critical path, but its end has a known cause, the time: a \
+        thread it held up follows the timer's chain (a run paced by its schedule has the \
+        timer's waits on its path).\
         """,
     diagnosis =
         """
