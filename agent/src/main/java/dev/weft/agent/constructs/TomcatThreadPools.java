@@ -11,8 +11,8 @@ import org.objectweb.asm.ClassVisitor;
  * Tomcat's own copy of {@code ThreadPoolExecutor} ({@code
  * org.apache.tomcat.util.threads.ThreadPoolExecutor}, the executor of every Tomcat connector),
  * family {@code executors}: the JDK's class, copied and changed, so the JDK's weaving never sees
- * it. Its tasks (a connector's socket processors: one per request or keep-alive read) are recorded
- * as the JDK pool's ({@link ExecutorTasks}):
+ * it. Its tasks (a connector's socket processors: a connection's processing, one or more requests
+ * as they come on it) are recorded as the JDK pool's ({@link ExecutorTasks}):
  *
  * <ul>
  *   <li>TASK_CREATE at the entry of {@code execute(Runnable)}, in the pool {@code this};
@@ -25,6 +25,11 @@ import org.objectweb.asm.ClassVisitor;
  * TaskQueueTakes}). Without this family a connector's requests were no tasks: no pool queue wait,
  * no submission → begin hand-over on the critical path, and a worker's request handling was
  * execution outside any task.
+ *
+ * <p>At an attach its workers alive then keep the original {@code runWorker} loop: their tasks are
+ * reported by hooks at the entry of the copy's {@code beforeExecute} and {@code afterExecute}, as
+ * for the JDK's pool ({@link RunningPoolWorkers}), and the recorder makes them the pool's members
+ * ({@code PoolWorkers}).
  *
  * <p>Not recorded: a task the pool rejects; Tomcat's {@code execute} then puts it in the queue
  * after all ({@code TaskQueue.force}), so it runs and is no withdrawal. The names are those of
