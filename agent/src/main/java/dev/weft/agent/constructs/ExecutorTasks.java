@@ -104,27 +104,46 @@ public final class ExecutorTasks implements ConstructInstrumentation {
   private static byte[] weaveThreadPool(WeaveTarget target) {
     return JdkMethods.weave(
         target,
-        (mv, access, name, descriptor, version) -> {
-          if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
-            int region = region(target, ConstructKind.EXECUTOR, "ThreadPoolExecutor.execute", name);
-            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
-          }
-          JdkMethods.CallBrackets sites = threadPoolSites(target, name, descriptor);
-          if (sites == null) {
-            return mv;
-          }
-          target.changed();
-          return JdkMethods.callSites(
-              mv, target.internalName(), access, name, descriptor, version, sites);
-        });
+        threadPoolTasks(
+            target,
+            "ThreadPoolExecutor.execute",
+            (mv, access, name, descriptor, version) -> {
+              JdkMethods.CallBrackets sites = threadPoolSites(target, name, descriptor);
+              if (sites == null) {
+                return mv;
+              }
+              target.changed();
+              return JdkMethods.callSites(
+                  mv, target.internalName(), access, name, descriptor, version, sites);
+            }));
+  }
+
+  /**
+   * The task methods of a {@code ThreadPoolExecutor} or of a library's copy of it (Tomcat's):
+   * TASK_CREATE at the entry of {@code execute(Runnable)} (at a region {@code executeLabel}, in the
+   * pool {@code this}), TASK_BEGIN/END around the {@code task.run()} call in {@code runWorker}. The
+   * other methods go to {@code others}.
+   */
+  static JdkMethods.Weaver threadPoolTasks(
+      WeaveTarget target, String executeLabel, JdkMethods.Weaver others) {
+    return (mv, access, name, descriptor, version) -> {
+      if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
+        int region = region(target, ConstructKind.EXECUTOR, executeLabel, name);
+        return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
+      }
+      if (name.equals("runWorker")) {
+        target.changed();
+        return JdkMethods.callSites(
+            mv, target.internalName(), access, name, descriptor, version, RUNNABLE_RUN);
+      }
+      return others.visit(mv, access, name, descriptor, version);
+    };
   }
 
   /** The calls woven in {@code ThreadPoolExecutor}'s method {@code name descriptor}, or null. */
   private static JdkMethods.CallBrackets threadPoolSites(
       WeaveTarget target, String name, String descriptor) {
     switch (name) {
-      case "runWorker":
-        return RUNNABLE_RUN;
       case "shutdownNow":
         return descriptor.equals("()Ljava/util/List;")
             ? (opcode, owner, callName, callDescriptor) ->
@@ -158,7 +177,7 @@ public final class ExecutorTasks implements ConstructInstrumentation {
   }
 
   /** A task's {@code run()} (in {@code runWorker}, in a CallerRunsPolicy): TASK_BEGIN/END. */
-  static final JdkMethods.CallBrackets RUNNABLE_RUN =
+  private static final JdkMethods.CallBrackets RUNNABLE_RUN =
       (opcode, owner, callName, callDescriptor) ->
           owner.equals("java/lang/Runnable") && callName.equals("run") ? Brackets.TASK_RUN : null;
 

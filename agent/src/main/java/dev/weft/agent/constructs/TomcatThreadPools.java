@@ -3,7 +3,6 @@ package dev.weft.agent.constructs;
 import dev.weft.agent.config.Family;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.WeaveTarget;
-import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
 
@@ -68,26 +67,6 @@ public final class TomcatThreadPools implements ConstructInstrumentation {
             RunningPoolWorkers.ENTRY_ONLY,
             RunningPoolWorkers.TASK_SLOTS);
     return JdkMethods.byMethod(
-        next,
-        (mv, access, name, descriptor, version) -> {
-          if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) {
-            int region =
-                ExecutorTasks.region(
-                    target, ConstructKind.EXECUTOR, "Tomcat ThreadPoolExecutor.execute", name);
-            return JdkMethods.atEntry(mv, m -> Brackets.taskCreate(m, region, 1, 0));
-          }
-          if (name.equals("runWorker")) {
-            target.changed();
-            return JdkMethods.callSites(
-                mv,
-                target.internalName(),
-                access,
-                name,
-                descriptor,
-                version,
-                ExecutorTasks.RUNNABLE_RUN);
-          }
-          return running.visit(mv, access, name, descriptor, version);
-        });
+        next, ExecutorTasks.threadPoolTasks(target, "Tomcat ThreadPoolExecutor.execute", running));
   }
 }
