@@ -6,7 +6,7 @@
 #
 #   benchmarks/thirdparty-attach.sh [--after SECONDS] [--for SECONDS] [--out DIR] [WORKLOAD...]
 #
-# Defaults: attach 2 s after the start, record 3 s, all sixteen workloads of thirdparty.sh, each at a
+# Defaults: attach 2 s after the start, record 3 s, all seventeen workloads of thirdparty.sh, each at a
 # scale that runs about 8 s plain, so that the recording ends well before the program. JAVA picks the JVM (as for
 # thirdparty.sh). A property whose share differs by more than 10 points between the two recordings
 # is marked: the attached recording saw the program differently (or the program has phases: read
@@ -24,13 +24,13 @@ while [[ $# -gt 0 ]]; do
     --after) after="$2"; shift ;;
     --for) for="$2"; shift ;;
     --out) out="$2"; shift ;;
-    h2|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat) workloads+=("$1") ;;
-    *) echo "usage: benchmarks/thirdparty-attach.sh [--after S] [--for S] [--out DIR] [h2|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat...]" >&2; exit 2 ;;
+    h2|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat|undertow) workloads+=("$1") ;;
+    *) echo "usage: benchmarks/thirdparty-attach.sh [--after S] [--for S] [--out DIR] [h2|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat|undertow...]" >&2; exit 2 ;;
   esac
   shift
 done
-[[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx hikari coroutines quartz tomcat)
-declare -A scale=([h2]=3 [hsqldb]=0.5 [reactor]=3 [caffeine]=1.4 [lucene]=0.6 [disruptor]=2.3 [netty]=0.7 [jetty]=1.2 [ejml]=13 [rxjava]=1.2 [pekko]=2 [vertx]=2 [hikari]=2.5 [coroutines]=2.5 [quartz]=2.5 [tomcat]=1)
+[[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx hikari coroutines quartz tomcat undertow)
+declare -A scale=([h2]=3 [hsqldb]=0.5 [reactor]=3 [caffeine]=1.4 [lucene]=0.6 [disruptor]=2.3 [netty]=0.7 [jetty]=1.2 [ejml]=13 [rxjava]=1.2 [pekko]=2 [vertx]=2 [hikari]=2.5 [coroutines]=2.5 [quartz]=2.5 [tomcat]=1 [undertow]=1)
 
 source "$tp/prepare.sh"
 java="${JAVA:-java}"

@@ -6,7 +6,7 @@
 #
 #   benchmarks/thirdparty.sh [--rounds N] [--out DIR] [WORKLOAD...]     (default: all fourteen, 2 rounds)
 #
-# WORKLOAD is h2, hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava, pekko, vertx, hikari, coroutines, quartz, tomcat (all sixteen by default), or h2-virtual (virtual threads: needs JAVA set to a JDK 21
+# WORKLOAD is h2, hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava, pekko, vertx, hikari, coroutines, quartz, tomcat, undertow (all seventeen by default), or h2-virtual (virtual threads: needs JAVA set to a JDK 21
 # or later, e.g. JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java; not in the default set). Wall times are the median over the rounds; the
 # variants of one round run back to back, so compare ratios, not absolute times. The per-tool
 # details (compare.py) are from the last round. Not part of CI. Needs java, javac, jfr, mvn, python3,
@@ -22,15 +22,15 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) rounds="$2"; shift ;;
     --out) out="$2"; shift ;;
-    h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat) workloads+=("$1") ;;
-    *) echo "usage: benchmarks/thirdparty.sh [--rounds N] [--out DIR] [h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat...]" >&2; exit 2 ;;
+    h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat|undertow) workloads+=("$1") ;;
+    *) echo "usage: benchmarks/thirdparty.sh [--rounds N] [--out DIR] [h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat|undertow...]" >&2; exit 2 ;;
   esac
   shift
 done
-[[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx hikari coroutines quartz tomcat)
+[[ ${#workloads[@]} -gt 0 ]] || workloads=(h2 hsqldb reactor caffeine lucene disruptor netty jetty ejml rxjava pekko vertx hikari coroutines quartz tomcat undertow)
 
 # Scale of each workload: about 4-8 s of plain run time on 2 cores.
-declare -A scale=([h2]=0.15 [h2-virtual]=0.4 [hsqldb]=0.15 [reactor]=1 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4 [netty]=0.25 [jetty]=0.5 [ejml]=8 [rxjava]=1 [pekko]=1 [vertx]=1.5 [hikari]=1.5 [coroutines]=1.5 [quartz]=1.5 [tomcat]=0.5)
+declare -A scale=([h2]=0.15 [h2-virtual]=0.4 [hsqldb]=0.15 [reactor]=1 [caffeine]=0.4 [lucene]=0.12 [disruptor]=0.4 [netty]=0.25 [jetty]=0.5 [ejml]=8 [rxjava]=1 [pekko]=1 [vertx]=1.5 [hikari]=1.5 [coroutines]=1.5 [quartz]=1.5 [tomcat]=0.5 [undertow]=0.5)
 # Thread-name prefixes of the workload's threads (JFR and async-profiler figures are restricted to them).
 declare -A threads=([h2]="h2-worker-,main" [h2-virtual]="h2-vt-,main" [hsqldb]="hsqldb-worker-,main" [reactor]="reactor-worker-,main" [caffeine]="cache-reader-,async-reader-,cache-loader-,ForkJoinPool.commonPool,main"
   [lucene]="indexer-,Lucene Merge Thread,main" [disruptor]="disruptor-producer,disruptor-handler-,main"
@@ -40,7 +40,8 @@ declare -A threads=([h2]="h2-worker-,main" [h2-virtual]="h2-vt-,main" [hsqldb]="
   [pekko]="bench-pekko.actor.default-dispatcher-,main"
   [vertx]="vert.x-eventloop-thread-,vert.x-worker-thread-,vertx-blocked-thread-checker,main"
   [hikari]="hikari-worker-,main" [coroutines]="DefaultDispatcher-worker-,main"
-  [quartz]="bench_,main" [tomcat]="tomcat-client-,http-nio-,Catalina-,main")
+  [quartz]="bench_,main" [tomcat]="tomcat-client-,http-nio-,Catalina-,main"
+  [undertow]="undertow-client-,XNIO-,main")
 
 source "$tp/prepare.sh"
 mkdir -p "$tp/target/ap"

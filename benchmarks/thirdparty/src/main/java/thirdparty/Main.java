@@ -1,10 +1,10 @@
 package thirdparty;
 
-/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava, pekko, vertx, hikari, coroutines, quartz or tomcat. */
+/** Runs one third-party workload: h2, h2-virtual (JDK 21+), hsqldb, reactor, caffeine, lucene, disruptor, netty, jetty, ejml, rxjava, pekko, vertx, hikari, coroutines, quartz, tomcat or undertow. */
 public final class Main {
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: Main h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat [scale]");
+      System.err.println("usage: Main h2|h2-virtual|hsqldb|reactor|caffeine|lucene|disruptor|netty|jetty|ejml|rxjava|pekko|vertx|hikari|coroutines|quartz|tomcat|undertow [scale]");
       System.exit(2);
     }
     double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
@@ -27,6 +27,7 @@ public final class Main {
       case "coroutines" -> CoroutinesWorkload.run(scale);
       case "quartz" -> QuartzWorkload.run(scale);
       case "tomcat" -> TomcatWorkload.run(scale);
+      case "undertow" -> UndertowWorkload.run(scale);
       default -> {
         System.err.println("unknown workload " + args[0]);
         System.exit(2);

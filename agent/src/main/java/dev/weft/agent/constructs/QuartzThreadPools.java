@@ -6,7 +6,6 @@ import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
@@ -68,7 +67,8 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
     if (target.internalName().equals(WORKER)) {
       // run(Runnable) creates the task, once the pool field is known to exist (fields are visited
       // before methods).
-      PoolField pool = new PoolField(next);
+      TaskCreateHook.PoolField pool =
+          new TaskCreateHook.PoolField(next, POOL_FIELD, POOL_DESCRIPTOR);
       return JdkMethods.byMethod(
           pool,
           (mv, access, name, descriptor, version) -> {
@@ -111,24 +111,5 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
           });
     }
     return next;
-  }
-
-  /** Whether the worker class declares its pool field ({@code tp}). */
-  private static final class PoolField extends ClassVisitor {
-    boolean seen;
-
-    PoolField(ClassVisitor next) {
-      super(Opcodes.ASM9, next);
-    }
-
-    @Override
-    public FieldVisitor visitField(
-        int access, String name, String descriptor, String signature, Object value) {
-      seen |=
-          (access & Opcodes.ACC_STATIC) == 0
-              && name.equals(POOL_FIELD)
-              && descriptor.equals(POOL_DESCRIPTOR);
-      return super.visitField(access, name, descriptor, signature, value);
-    }
   }
 }

@@ -4,14 +4,18 @@ import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
  * TASK_CREATE in a library's own pool, from the method that makes or hands over the task: either
- * the task it returns, in the pool {@code this} (Kotlin's {@code CoroutineScheduler.createTask}),
+ * the task it returns, in the pool {@code this} (Kotlin's {@code CoroutineScheduler.createTask});
  * or, at its start, the task in a parameter, in the pool a field of {@code this} names (Quartz's
- * {@code WorkerThread.run(Runnable)}, whose field {@code tp} is its pool).
+ * {@code WorkerThread.run(Runnable)}, whose field {@code tp} is its pool); or, when a constructor
+ * returns, {@code this}, in the pool a field of {@code this} names (jboss-threads' {@code
+ * EnhancedQueueExecutor.Task}, an inner class of its pool).
  */
 final class TaskCreateHook extends HookedMethod {
   private final int region;
@@ -19,6 +23,11 @@ final class TaskCreateHook extends HookedMethod {
 
   /** The task's local slot, or -1 for the returned task. */
   private final int taskLocal;
+
+  /**
+   * Whether the task in {@link #taskLocal} is created when the method returns, not at its start.
+   */
+  private final boolean atReturn;
 
   /** The field of {@code this} holding the pool (with {@link #taskLocal}), or null. */
   private final String poolField;
@@ -35,11 +44,13 @@ final class TaskCreateHook extends HookedMethod {
       int region,
       int taskLocal,
       String poolField,
-      String poolDescriptor) {
+      String poolDescriptor,
+      boolean atReturn) {
     super(mv, target.internalName(), access, name, descriptor, version);
     this.region = region;
     this.owner = target.internalName();
     this.taskLocal = taskLocal;
+    this.atReturn = atReturn;
     this.poolField = poolField;
     this.poolDescriptor = poolDescriptor;
   }
@@ -54,7 +65,7 @@ final class TaskCreateHook extends HookedMethod {
       int version,
       int region) {
     return new TaskCreateHook(
-        mv, target, access, name, descriptor, version, region, -1, null, null);
+        mv, target, access, name, descriptor, version, region, -1, null, null, false);
   }
 
   /**
@@ -83,7 +94,27 @@ final class TaskCreateHook extends HookedMethod {
         region,
         taskLocal,
         poolField,
-        poolDescriptor);
+        poolDescriptor,
+        false);
+  }
+
+  /**
+   * {@code this}, created (when the constructor returns) in the pool that the field {@code
+   * poolField} ({@code poolDescriptor}) of {@code this} holds: the caller makes sure the field
+   * exists and is set before the constructor returns.
+   */
+  static TaskCreateHook ofConstructed(
+      MethodVisitor mv,
+      WeaveTarget target,
+      int access,
+      String name,
+      String descriptor,
+      int version,
+      int region,
+      String poolField,
+      String poolDescriptor) {
+    return new TaskCreateHook(
+        mv, target, access, name, descriptor, version, region, 0, poolField, poolDescriptor, true);
   }
 
   @Override
@@ -93,9 +124,14 @@ final class TaskCreateHook extends HookedMethod {
 
   @Override
   protected void onEnter() {
-    if (taskLocal < 0) {
+    if (taskLocal < 0 || atReturn) {
       return;
     }
+    createInField();
+  }
+
+  /** TASK_CREATE of the task in {@link #taskLocal}, in the pool of the field {@link #poolField}. */
+  private void createInField() {
     BridgeCalls.push(mv, region);
     mv.visitVarInsn(Opcodes.ALOAD, taskLocal);
     mv.visitVarInsn(Opcodes.ALOAD, 0);
@@ -105,6 +141,10 @@ final class TaskCreateHook extends HookedMethod {
 
   @Override
   protected void onReturn(int opcode) {
+    if (atReturn) {
+      createInField();
+      return;
+    }
     if (taskLocal >= 0) {
       return;
     }
@@ -114,5 +154,31 @@ final class TaskCreateHook extends HookedMethod {
     mv.visitInsn(Opcodes.SWAP);
     mv.visitVarInsn(Opcodes.ALOAD, 0);
     Bridge.TASK_CREATE.call(mv);
+  }
+
+  /**
+   * Whether the class declares the instance field that names a task's pool: fields are visited
+   * before methods, so a method visitor made after them knows whether its hook may read it.
+   */
+  static final class PoolField extends ClassVisitor {
+    private final String name;
+    private final String descriptor;
+    boolean seen;
+
+    PoolField(ClassVisitor next, String name, String descriptor) {
+      super(Opcodes.ASM9, next);
+      this.name = name;
+      this.descriptor = descriptor;
+    }
+
+    @Override
+    public FieldVisitor visitField(
+        int access, String name, String descriptor, String signature, Object value) {
+      seen |=
+          (access & Opcodes.ACC_STATIC) == 0
+              && name.equals(this.name)
+              && descriptor.equals(this.descriptor);
+      return super.visitField(access, name, descriptor, signature, value);
+    }
   }
 }

@@ -249,9 +249,11 @@ public final class Threads extends ApplicationCallSites {
       case START:
         if (c.target.internalName().equals(CoroutineSchedulers.SCHEDULER)
             || c.target.internalName().equals(QuartzThreadPools.POOL)
-            || c.target.internalName().equals(TomcatThreadPools.POOL)) {
-          // A coroutine scheduler, a Quartz pool or Tomcat's executor starting a worker (in an
-          // instance method of its own): announced as a member of that pool.
+            || c.target.internalName().equals(TomcatThreadPools.POOL)
+            || c.target.internalName().equals(JBossThreadPools.POOL)
+                && c.method.equals(JBossThreadPools.STARTS_WORKERS)) {
+          // A coroutine scheduler, a Quartz pool, Tomcat's executor or jboss-threads' pool starting
+          // a worker (in an instance method of its own): announced as a member of that pool.
           return ExecutorTasks.announceWorker(c.region(ConstructKind.THREAD_START, "Thread.start"));
         }
         return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));

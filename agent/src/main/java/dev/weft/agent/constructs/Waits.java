@@ -117,9 +117,11 @@ public final class Waits extends ApplicationCallSites {
 
   private static Bracket park(ApplicationCallSites.Call c) {
     int region = c.region(ConstructKind.PARK, "LockSupport." + c.name);
-    // A coroutine scheduler's worker parks when it has no task: idle, as a pool's worker waiting
-    // for its next task, not a wait for a signal (CoroutineSchedulers).
-    if (c.target.internalName().equals(CoroutineSchedulers.WORKER)) {
+    // A coroutine scheduler's worker, or jboss-threads' pool's, parks when it has no task: idle, as
+    // a pool's worker waiting for its next task, not a wait for a signal (CoroutineSchedulers,
+    // JBossThreadPools).
+    if (c.target.internalName().equals(CoroutineSchedulers.WORKER)
+        || c.target.internalName().equals(JBossThreadPools.IDLE_PARKS)) {
       return waiting(region, WaitKind.NEXT_TASK, false);
     }
     // Any other park waits for an unpark naming its thread: WAIT_ENTER_ON the parking thread.

@@ -227,8 +227,10 @@ final class OpenWaits {
       } else if (name.equals("Thread.join")) {
         waitKind = THREAD_JOIN;
         kind = ConstructKind.THREAD_JOIN;
-      } else if (at.getClassName().equals(PoolWorkers.COROUTINE_WORKER)) {
-        waitKind = WaitKind.NEXT_TASK; // a coroutine scheduler's idle worker, as woven code has it
+      } else if (at.getClassName().equals(PoolWorkers.COROUTINE_WORKER)
+          || at.getClassName().equals(PoolWorkers.JBOSS_IDLE_PARKS)) {
+        // A coroutine scheduler's idle worker, or jboss-threads' pool's, as woven code has it.
+        waitKind = WaitKind.NEXT_TASK;
         kind = ConstructKind.PARK;
       } else {
         waitKind = WaitKind.PARK;

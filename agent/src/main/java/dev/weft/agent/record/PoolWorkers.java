@@ -10,8 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
  * see announce them: a {@code ThreadPoolExecutor}, read from the thread's task (a worker's task is
  * the pool's {@code Worker}, whose outer instance is the pool; a thread factory's wrapper around
  * the worker is looked into, one level down), Kotlin coroutines' scheduler, the outer instance of
- * its worker thread ({@link #COROUTINE_WORKER}), a Quartz pool ({@link #QUARTZ_WORKER}), or
- * Tomcat's copy of {@code ThreadPoolExecutor}, whose worker is wrapped as the JDK's may be. Null
+ * its worker thread ({@link #COROUTINE_WORKER}), a Quartz pool ({@link #QUARTZ_WORKER}), Tomcat's
+ * copy of {@code ThreadPoolExecutor}, whose worker is wrapped as the JDK's may be, or
+ * jboss-threads' {@code EnhancedQueueExecutor}, the outer instance of its worker's runnable. Null
  * where the fields cannot be read (another JDK's names, a closed package): the worker is then a
  * thread without a pool, as before.
  */
@@ -35,6 +36,19 @@ public final class PoolWorkers {
   private static final String TOMCAT_POOL = "org.apache.tomcat.util.threads.ThreadPoolExecutor";
 
   private static final String TOMCAT_WORKER = TOMCAT_POOL + "$Worker";
+
+  /**
+   * The runnable of a worker thread of jboss-threads' {@code EnhancedQueueExecutor} (binary name),
+   * an inner class of the pool, which a thread factory may wrap.
+   */
+  private static final String JBOSS_WORKER = "org.jboss.threads.EnhancedQueueExecutor$ThreadBody";
+
+  /**
+   * The class whose parks are a jboss-threads pool worker's idle waits for its next task (binary
+   * name).
+   */
+  public static final String JBOSS_IDLE_PARKS =
+      "org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode";
 
   private static final VarHandle WORKER_POOL =
       JdkFields.field(JdkFields.classNamed(WORKER), "this$0");
@@ -100,7 +114,8 @@ public final class PoolWorkers {
   private static boolean isWorker(Object task) {
     return task != null
         && (task.getClass().getName().equals(WORKER)
-            || task.getClass().getName().equals(TOMCAT_WORKER));
+            || task.getClass().getName().equals(TOMCAT_WORKER)
+            || task.getClass().getName().equals(JBOSS_WORKER));
   }
 
   /**

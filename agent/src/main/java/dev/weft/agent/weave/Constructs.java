@@ -11,6 +11,7 @@ import dev.weft.agent.constructs.ExecutorTasks;
 import dev.weft.agent.constructs.ForkJoinSites;
 import dev.weft.agent.constructs.ForkJoinTasks;
 import dev.weft.agent.constructs.FutureSites;
+import dev.weft.agent.constructs.JBossThreadPools;
 import dev.weft.agent.constructs.JdkSelectorLoops;
 import dev.weft.agent.constructs.JdkTimerThreads;
 import dev.weft.agent.constructs.Monitors;
@@ -85,6 +86,7 @@ public final class Constructs {
         new CoroutineSchedulers(),
         new QuartzThreadPools(),
         new TomcatThreadPools(),
+        new JBossThreadPools(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

@@ -22,7 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /** Running the synchronisation test apps and reading their traces. */
 final class SyncTraces {
@@ -101,6 +104,36 @@ final class SyncTraces {
       throw new UncheckedIOException(e);
     }
     throw new AssertionError(marker + " not in " + source);
+  }
+
+  /** The ids of the tasks created in pool {@code pool}. */
+  static Set<Long> tasksCreatedIn(TraceFacts t, long pool) {
+    Set<Long> created = new HashSet<>();
+    for (Event e : t.all()) {
+      if (e.kind() == EventKind.TASK_CREATE && e.get(Field.POOL) == pool) {
+        created.add(e.get(Field.TASK));
+      }
+    }
+    return created;
+  }
+
+  /**
+   * The pool of the threads whose names {@code named} accepts (their streams go to {@code
+   * workers}): there are some, all of one pool, and it is a pool (not 0).
+   */
+  static long poolOfThreads(TraceFacts t, Predicate<String> named, Set<Integer> workers) {
+    Set<Long> pools = new HashSet<>();
+    for (ThreadDef d : t.definitions.streamDefinitions()) {
+      if (named.test(d.name()) && !d.isSupplement()) {
+        workers.add(d.stream());
+        pools.add((long) d.pool());
+      }
+    }
+    assertTrue(!workers.isEmpty(), "the pool's workers");
+    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
+    long pool = pools.iterator().next();
+    assertTrue(pool != 0, "the workers are the pool's");
+    return pool;
   }
 
   /** The stream of the thread last named {@code name}. */

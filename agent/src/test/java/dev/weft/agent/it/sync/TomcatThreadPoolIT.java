@@ -10,7 +10,6 @@ import dev.weft.agentit.apps.sync.TomcatThreadPoolAttachApp;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
-import dev.weft.trace.ThreadDef;
 import dev.weft.trace.WaitKind;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ class TomcatThreadPoolIT {
     TraceFacts t = run.trace();
 
     Set<Integer> workers = new HashSet<>();
-    long pool = connectorPool(t, workers);
+    long pool = SyncTraces.poolOfThreads(t, n -> n.contains("-exec-"), workers);
     assertTrue(
         workers.size() <= TomcatThreadPoolApp.MAX_THREADS, "the connector's workers: " + workers);
 
@@ -106,15 +105,10 @@ class TomcatThreadPoolIT {
             tmp);
     assertTrue(java.nio.file.Files.readString(log).startsWith("served "));
     Set<Integer> workers = new HashSet<>();
-    long pool = connectorPool(t, workers);
+    long pool = SyncTraces.poolOfThreads(t, n -> n.contains("-exec-"), workers);
     assertEquals(TomcatThreadPoolAttachApp.THREADS, workers.size(), "the workers: " + workers);
 
-    Set<Long> created = new HashSet<>();
-    for (Event e : t.all()) {
-      if (e.kind() == EventKind.TASK_CREATE && e.get(Field.POOL) == pool) {
-        created.add(e.get(Field.TASK));
-      }
-    }
+    Set<Long> created = SyncTraces.tasksCreatedIn(t, pool);
     Set<Long> begun = new HashSet<>();
     for (int stream : workers) {
       for (Event e : t.eventsByStream.get(stream)) {
@@ -130,25 +124,6 @@ class TomcatThreadPoolIT {
     assertTrue(
         notBegun.size() <= TomcatThreadPoolAttachApp.THREADS + TomcatThreadPoolAttachApp.CLIENTS,
         notBegun.size() + " of " + created.size() + " tasks never begun on the pool's workers");
-  }
-
-  /**
-   * The pool of the connector's workers (the "-exec-" threads, whose streams go to {@code
-   * workers}): one, a pool's.
-   */
-  private static long connectorPool(TraceFacts t, Set<Integer> workers) {
-    Set<Long> pools = new HashSet<>();
-    for (ThreadDef d : t.definitions.streamDefinitions()) {
-      if (d.name().contains("-exec-") && !d.isSupplement()) {
-        workers.add(d.stream());
-        pools.add((long) d.pool());
-      }
-    }
-    assertTrue(!workers.isEmpty(), "the connector's workers");
-    assertEquals(1, pools.size(), "one pool for all its workers: " + pools);
-    long pool = pools.iterator().next();
-    assertTrue(pool != 0, "the workers are the pool's");
-    return pool;
   }
 
   private static String libraries() throws IOException {
