@@ -251,9 +251,11 @@ public final class Threads extends ApplicationCallSites {
             || c.target.internalName().equals(QuartzThreadPools.POOL)
             || c.target.internalName().equals(TomcatThreadPools.POOL)
             || c.target.internalName().equals(JBossThreadPools.POOL)
-                && c.method.equals(JBossThreadPools.STARTS_WORKERS)) {
-          // A coroutine scheduler, a Quartz pool, Tomcat's executor or jboss-threads' pool starting
-          // a worker (in an instance method of its own): announced as a member of that pool.
+                && c.method.equals(JBossThreadPools.STARTS_WORKERS)
+            || c.target.internalName().equals(JettyThreadPools.POOL)
+                && c.method.equals(JettyThreadPools.STARTS_WORKERS)) {
+          // A coroutine scheduler, a Quartz pool, Tomcat's executor, jboss-threads' or Jetty's pool
+          // starting a worker (in an instance method of its own): announced as a member of it.
           return ExecutorTasks.announceWorker(c.region(ConstructKind.THREAD_START, "Thread.start"));
         }
         return beforeStart(c.region(ConstructKind.THREAD_START, "Thread.start"));

@@ -320,7 +320,9 @@ final class OpenWaits {
    * Whether the JDK frames above the user's frame {@code user} are a {@code ThreadPoolExecutor}
    * worker's wait for its next task ({@code getTask}): an idle worker whose thread's own class or
    * wrapper is the application's (Tomcat's {@code TaskThread} around a scheduled executor's
-   * worker). It is idle as a worker without such a frame is, not a park the user made.
+   * worker); or the thread is a Jetty pool's worker polling for its next job ({@code idleJobPoll},
+   * below the user's frame: its job queue is a class of Jetty's). It is idle as a worker without
+   * such a frame is, not a park the user made.
    */
   private static boolean waitsForItsNextTask(StackTraceElement[] stack, int user) {
     for (int i = 0; i < user; i++) {
@@ -329,8 +331,19 @@ final class OpenWaits {
         return true;
       }
     }
+    // Jetty's pool polls its own queue class (the user frame): its worker's poll is in its Runner.
+    for (int i = user; i < stack.length; i++) {
+      if (stack[i].getMethodName().equals("idleJobPoll")
+          && stack[i].getClassName().equals(JETTY_RUNNER)) {
+        return true;
+      }
+    }
     return false;
   }
+
+  /** The run loop of a worker of Jetty's {@code QueuedThreadPool} (binary name). */
+  private static final String JETTY_RUNNER =
+      "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner";
 
   /** The region of a wait called {@code name} at frame {@code at} of thread {@code t}. */
   private int region(Thread t, StackTraceElement at, ConstructKind kind, String name) {

@@ -12,9 +12,9 @@ import java.util.concurrent.ThreadPoolExecutor;
  * the worker is looked into, one level down), Kotlin coroutines' scheduler, the outer instance of
  * its worker thread ({@link #COROUTINE_WORKER}), a Quartz pool ({@link #QUARTZ_WORKER}), Tomcat's
  * copy of {@code ThreadPoolExecutor}, whose worker is wrapped as the JDK's may be, or
- * jboss-threads' {@code EnhancedQueueExecutor}, the outer instance of its worker's runnable. Null
- * where the fields cannot be read (another JDK's names, a closed package): the worker is then a
- * thread without a pool, as before.
+ * jboss-threads' {@code EnhancedQueueExecutor} or Jetty's {@code QueuedThreadPool}, the outer
+ * instance of its worker's runnable. Null where the fields cannot be read (another JDK's names, a
+ * closed package): the worker is then a thread without a pool, as before.
  */
 public final class PoolWorkers {
   /**
@@ -42,6 +42,13 @@ public final class PoolWorkers {
    * an inner class of the pool, which a thread factory may wrap.
    */
   private static final String JBOSS_WORKER = "org.jboss.threads.EnhancedQueueExecutor$ThreadBody";
+
+  /**
+   * The runnable of a worker thread of Jetty's {@code QueuedThreadPool} (binary name), an inner
+   * class of the pool, which a thread factory may wrap.
+   */
+  private static final String JETTY_WORKER =
+      "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner";
 
   /**
    * The class whose parks are a jboss-threads pool worker's idle waits for its next task (binary
@@ -115,7 +122,8 @@ public final class PoolWorkers {
     return task != null
         && (task.getClass().getName().equals(WORKER)
             || task.getClass().getName().equals(TOMCAT_WORKER)
-            || task.getClass().getName().equals(JBOSS_WORKER));
+            || task.getClass().getName().equals(JBOSS_WORKER)
+            || task.getClass().getName().equals(JETTY_WORKER));
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.weft.agent.constructs.FutureSites;
 import dev.weft.agent.constructs.JBossThreadPools;
 import dev.weft.agent.constructs.JdkSelectorLoops;
 import dev.weft.agent.constructs.JdkTimerThreads;
+import dev.weft.agent.constructs.JettyThreadPools;
 import dev.weft.agent.constructs.Monitors;
 import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
@@ -87,6 +88,7 @@ public final class Constructs {
         new QuartzThreadPools(),
         new TomcatThreadPools(),
         new JBossThreadPools(),
+        new JettyThreadPools(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

@@ -1,7 +1,5 @@
 package dev.weft.agentit.apps.sync;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,27 +18,11 @@ public final class JBossThreadPoolApp {
 
   public static void main(String[] args) throws Exception {
     EnhancedQueueExecutor pool = pool(MAX_THREADS);
-    CountDownLatch done = new CountDownLatch(TASKS);
-    for (int b = 0; b < BATCHES; b++) {
-      for (int i = 0; i < TASKS / BATCHES; i++) {
-        pool.execute(
-            () -> {
-              compute(1_000_000);
-              done.countDown();
-            });
-      }
-      Thread.sleep(30);
-    }
-    done.await();
+    long ran = PoolWork.inBatches(pool, TASKS, BATCHES);
     pool.shutdown();
     pool.awaitTermination(10, TimeUnit.SECONDS);
-    try {
-      pool.execute(() -> {});
-      System.out.println("not rejected");
-    } catch (RejectedExecutionException expected) {
-      System.out.println("rejected");
-    }
-    System.out.println("ran " + (TASKS - done.getCount()));
+    PoolWork.printRejection(pool);
+    System.out.println("ran " + ran);
   }
 
   /** A pool of at most {@code threads} "eqe-worker-" threads. */
@@ -52,14 +34,6 @@ public final class JBossThreadPoolApp {
         .setMaximumPoolSize(threads)
         .setThreadFactory(named)
         .build();
-  }
-
-  static long compute(long ns) {
-    long x = 0;
-    for (long end = System.nanoTime() + ns; System.nanoTime() < end; ) {
-      x = x * 31 + 7;
-    }
-    return x;
   }
 
   private JBossThreadPoolApp() {}
