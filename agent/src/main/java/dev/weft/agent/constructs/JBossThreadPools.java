@@ -32,10 +32,11 @@ import org.objectweb.asm.Opcodes;
  * <p>The workers it starts ({@code doStartThread}'s {@code thread.start()}; not its scheduler
  * thread) are announced as its members ({@link Threads}). A worker waits for its next task by
  * parking in {@code PoolThreadNode.park} ({@link #IDLE_PARKS}); {@link Waits} records those parks
- * as the idle wait for a next task ({@code next_task}). Without this family an Undertow server's
- * workers spent 41 % of a recording's time in {@code condition_wait} (a park at {@code
- * EnhancedQueueExecutor.java:2434}), ranked first with a diagnosis about slow signallers, and no
- * request was a task: no pool queue wait, no hand-over from the I/O thread that dispatched it.
+ * as the idle wait for a next task ({@code next_task}), and {@link Spins} leaves out the spins
+ * before them (idle too). Without this family an Undertow server's workers spent 41 % of a
+ * recording's time in {@code condition_wait} (a park at {@code EnhancedQueueExecutor.java:2434}),
+ * ranked first with a diagnosis about slow signallers, and no request was a task: no pool queue
+ * wait, no hand-over from the I/O thread that dispatched it.
  *
  * <p>At an attach the tasks made after it are recorded as above (each runs a fresh {@code
  * Task.run()}); the workers alive then are found as the pool's from their {@code ThreadBody}

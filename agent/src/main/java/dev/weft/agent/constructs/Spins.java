@@ -12,7 +12,8 @@ import dev.weft.trace.ConstructKind;
  * each call is bracketed by {@code spinEnter}/{@code spinExit}, and the recorder turns a run of
  * them into one spin: SPIN_ENTER at the first call, SPIN_EXIT at the end of the last one (see the
  * recorder for how runs are delimited), so the analyzer reports spin-wait time instead of work.
- * Busy loops that call neither are not recognised.
+ * Busy loops that call neither are not recognised. Not a spin wait: a pool's worker spinning for
+ * its next task before it parks (jboss-threads' {@code PoolThreadNode.park}), which is idle.
  */
 public final class Spins extends ApplicationCallSites {
   // Rows of the table, made by bracket(row, call).
@@ -46,6 +47,11 @@ public final class Spins extends ApplicationCallSites {
   }
 
   private static Bracket spin(ApplicationCallSites.Call c) {
+    if (c.target.internalName().equals(JBossThreadPools.IDLE_PARKS)) {
+      // A jboss-threads worker spinning before it parks for its next task: idle, as the park is
+      // (JBossThreadPools), and as a pool worker's time outside a task and a wait is.
+      return null;
+    }
     int region = c.region(ConstructKind.SPIN, "Thread." + c.name);
     return Brackets.pair(Bridge.SPIN_ENTER, Bridge.SPIN_EXIT, region, false);
   }

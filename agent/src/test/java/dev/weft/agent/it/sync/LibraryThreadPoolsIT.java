@@ -133,7 +133,7 @@ class LibraryThreadPoolsIT {
    * Recorded from the start: the threads named {@code prefix}… (at most {@code maxThreads}) are one
    * pool's workers; {@code tasks} tasks of a millisecond each were created in it and ran on them,
    * and one more, which it rejected, was withdrawn on the thread that submitted it; the workers
-   * waited for their next task as idle waits, never as parks.
+   * waited for their next task as idle waits, never as parks or spin waits.
    */
   private static void ranOnItsWorkers(TraceFacts t, String prefix, int maxThreads, int tasks) {
     Set<Integer> workers = new HashSet<>();
@@ -147,6 +147,7 @@ class LibraryThreadPoolsIT {
     long inTasks = 0;
     int idleWaits = 0;
     int parks = 0;
+    int spins = 0;
     for (Map.Entry<Integer, List<Event>> s : t.eventsByStream.entrySet()) {
       boolean worker = workers.contains(s.getKey());
       for (Event e : s.getValue()) {
@@ -160,6 +161,8 @@ class LibraryThreadPoolsIT {
             && (e.kind() == EventKind.WAIT_ENTER || e.kind() == EventKind.WAIT_ENTER_ON)) {
           idleWaits += e.get(Field.WAIT_KIND) == WaitKind.NEXT_TASK ? 1 : 0;
           parks += e.get(Field.WAIT_KIND) == WaitKind.PARK ? 1 : 0;
+        } else if (worker && e.kind() == EventKind.SPIN_ENTER) {
+          spins++; // the tasks compute without spinning
         }
       }
     }
@@ -170,6 +173,7 @@ class LibraryThreadPoolsIT {
     assertEquals(created, begunOn.keySet(), "the rejected task is withdrawn, begun at once");
     assertTrue(idleWaits > 0, "the workers waited for their next task, as idle waits");
     assertEquals(0, parks, "a worker's wait for its next task is no park");
+    assertEquals(0, spins, "a worker spinning for its next task is idle, not in a spin wait");
     assertTrue(
         inTasks >= tasks * 1_000_000L,
         "the tasks' millisecond each ran in tasks: " + inTasks + " ns");
