@@ -9,6 +9,8 @@ import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -22,7 +24,8 @@ import org.objectweb.asm.Opcodes;
  *       region {@code QueuedThreadPool.execute}; when {@code execute} throws (the job queue is
  *       full, the pool is stopping: {@code RejectedExecutionException}) the job is withdrawn;
  *   <li>TASK_BEGIN/TASK_END around {@code runJob(Runnable)}, the one place a worker runs a job,
- *       also when the job throws.
+ *       also when the job throws; not for the pool's own no-op job, which its stop puts in the
+ *       queue to wake the workers.
  * </ul>
  *
  * <p>The workers it starts ({@code startThread}'s {@code thread.start()}) are announced as its
@@ -48,6 +51,9 @@ public final class JettyThreadPools implements ConstructInstrumentation {
 
   private static final String RUNNABLE_ARG = "(Ljava/lang/Runnable;)V";
 
+  /** The pool's static no-op job, which wakes its workers at its stop. */
+  private static final String NOOP = "NOOP";
+
   @Override
   public Family family() {
     return Family.EXECUTORS;
@@ -68,8 +74,10 @@ public final class JettyThreadPools implements ConstructInstrumentation {
     if (!target.internalName().equals(POOL)) {
       return next;
     }
+    // Fields are visited before methods: runJob knows whether the pool has its no-op job.
+    NoopField noop = new NoopField(next);
     return JdkMethods.byMethod(
-        next,
+        noop,
         (mv, access, name, descriptor, version) -> {
           if ((access & Opcodes.ACC_STATIC) != 0 || !descriptor.equals(RUNNABLE_ARG)) {
             return mv;
@@ -82,7 +90,9 @@ public final class JettyThreadPools implements ConstructInstrumentation {
           }
           if (name.equals("runJob")) {
             target.changed();
-            return new TaskRunHook(mv, target, access, name, descriptor, version, 1);
+            return noop.seen
+                ? new RunJob(mv, target, access, name, descriptor, version)
+                : new TaskRunHook(mv, target, access, name, descriptor, version, 1);
           }
           return mv;
         });
@@ -121,6 +131,77 @@ public final class JettyThreadPools implements ConstructInstrumentation {
     protected void onThrow() {
       mv.visitVarInsn(Opcodes.ALOAD, 1);
       Bridge.TASK_WITHDRAWN.call(mv);
+    }
+  }
+
+  /**
+   * {@code runJob(job)}: TASK_BEGIN/TASK_END around it, but for the pool's own no-op job ({@code
+   * NOOP}), which its {@code doStop} puts straight in the queue, one per worker, to wake the
+   * workers: no task of the program's, and never created through {@code execute}.
+   */
+  private static final class RunJob extends HookedMethod {
+    private final String owner;
+
+    RunJob(
+        MethodVisitor mv,
+        WeaveTarget target,
+        int access,
+        String name,
+        String descriptor,
+        int version) {
+      super(mv, target.internalName(), access, name, descriptor, version);
+      this.owner = target.internalName();
+    }
+
+    @Override
+    protected boolean shouldHook() {
+      return true;
+    }
+
+    @Override
+    protected void onEnter() {
+      unlessNoop(Bridge.TASK_BEGIN);
+    }
+
+    @Override
+    protected void onReturn(int opcode) {
+      unlessNoop(Bridge.TASK_END); // runJob is void: the stack is empty
+    }
+
+    @Override
+    protected void onThrow() {
+      unlessNoop(Bridge.TASK_END, "java/lang/Throwable");
+    }
+
+    /** {@code if (job != NOOP) call(job);}, with {@code stack} on the operand stack throughout. */
+    private void unlessNoop(Bridge call, Object... stack) {
+      Label skip = new Label();
+      mv.visitVarInsn(Opcodes.ALOAD, 1);
+      mv.visitFieldInsn(Opcodes.GETSTATIC, owner, NOOP, "Ljava/lang/Runnable;");
+      mv.visitJumpInsn(Opcodes.IF_ACMPEQ, skip);
+      mv.visitVarInsn(Opcodes.ALOAD, 1);
+      call.call(mv);
+      mv.visitLabel(skip);
+      parameterFrame(stack);
+    }
+  }
+
+  /** Whether the pool class declares its static no-op job ({@code NOOP}). */
+  private static final class NoopField extends ClassVisitor {
+    boolean seen;
+
+    NoopField(ClassVisitor next) {
+      super(Opcodes.ASM9, next);
+    }
+
+    @Override
+    public FieldVisitor visitField(
+        int access, String name, String descriptor, String signature, Object value) {
+      seen |=
+          (access & Opcodes.ACC_STATIC) != 0
+              && name.equals(NOOP)
+              && descriptor.equals("Ljava/lang/Runnable;");
+      return super.visitField(access, name, descriptor, signature, value);
     }
   }
 }

@@ -135,6 +135,18 @@ public abstract class HookedMethod extends LineTrackingMethodVisitor {
     super.visitMaxs(maxStack, maxLocals);
   }
 
+  /**
+   * A stack map frame (where the class has them) declaring {@code this} and the parameters, as
+   * declared, as the only locals, and {@code stack} on the operand stack: for a label the hook
+   * jumps to, at the method's start, or at a return or in the handler where the method's own code
+   * never stores into a parameter's slot a value of another type (javac's never does).
+   */
+  protected final void parameterFrame(Object... stack) {
+    if (frames) {
+      super.visitFrame(Opcodes.F_NEW, handlerLocals.length, handlerLocals, stack.length, stack);
+    }
+  }
+
   /** The locals at the handler: {@code this} (initialised) and the parameters, as declared. */
   private static Object[] parameterFrame(String owner, int access, String descriptor) {
     Type[] args = Type.getArgumentTypes(descriptor);

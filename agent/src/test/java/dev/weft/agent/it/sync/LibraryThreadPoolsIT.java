@@ -148,10 +148,13 @@ class LibraryThreadPoolsIT {
     int idleWaits = 0;
     int parks = 0;
     int spins = 0;
+    int uncreated = 0;
     for (Map.Entry<Integer, List<Event>> s : t.eventsByStream.entrySet()) {
       boolean worker = workers.contains(s.getKey());
       for (Event e : s.getValue()) {
-        if (e.kind() == EventKind.TASK_BEGIN && created.contains(e.get(Field.TASK))) {
+        if (e.kind() == EventKind.TASK_BEGIN && !created.contains(e.get(Field.TASK))) {
+          uncreated++;
+        } else if (e.kind() == EventKind.TASK_BEGIN) {
           begunOn.put(e.get(Field.TASK), s.getKey());
           inTasks -= worker ? e.time() : 0;
         } else if (e.kind() == EventKind.TASK_END && created.contains(e.get(Field.TASK))) {
@@ -168,6 +171,8 @@ class LibraryThreadPoolsIT {
     }
     assertEquals(tasks + 1, created.size(), "tasks created in the pool");
     assertEquals(created, ended, "every task ended");
+    assertEquals(
+        0, uncreated, "tasks begun that no one created (the pool's own wake-ups at its stop)");
     long onWorkers = begunOn.values().stream().filter(workers::contains).count();
     assertEquals(tasks, onWorkers, "tasks run on the workers: " + begunOn);
     assertEquals(created, begunOn.keySet(), "the rejected task is withdrawn, begun at once");
