@@ -22,7 +22,7 @@ import org.objectweb.asm.Opcodes;
  * <ul>
  *   <li>TASK_CREATE when {@code Task}'s constructor returns (only {@code execute} makes one, on the
  *       submitting thread), naming the pool (its outer instance), at a region {@code
- *       EnhancedQueueExecutor.execute};
+ *       EnhancedQueueExecutor.execute} of the pool's class;
  *   <li>TASK_BEGIN/TASK_END around {@code Task.run()}, also when the task throws;
  *   <li>a task the pool rejects ({@code rejectNoThread}, {@code rejectQueueFull}, {@code
  *       rejectShutdown}, {@code rejectException}: thrown back, or handed to the pool's hand-off
@@ -104,9 +104,19 @@ public final class JBossThreadPools implements ConstructInstrumentation {
         pool,
         (mv, access, name, descriptor, version) -> {
           if (pool.seen && name.equals("<init>")) {
+            // Named after the pool's execute, where the task is made: the task class says less.
+            target.changed();
             int region =
-                ExecutorTasks.region(
-                    target, ConstructKind.EXECUTOR, "EnhancedQueueExecutor.execute", "execute");
+                target
+                    .regions()
+                    .register(
+                        ConstructKind.EXECUTOR,
+                        "EnhancedQueueExecutor.execute",
+                        POOL.replace('/', '.'),
+                        "execute",
+                        "",
+                        0,
+                        0);
             return TaskCreateHook.ofConstructed(
                 mv, target, access, name, descriptor, version, region, POOL_FIELD, POOL_DESCRIPTOR);
           }

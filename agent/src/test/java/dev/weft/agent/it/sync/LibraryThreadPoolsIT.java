@@ -12,6 +12,7 @@ import dev.weft.agentit.apps.sync.JettyThreadPoolAttachApp;
 import dev.weft.trace.Event;
 import dev.weft.trace.EventKind;
 import dev.weft.trace.Field;
+import dev.weft.trace.RegionDef;
 import dev.weft.trace.ThreadDef;
 import dev.weft.trace.WaitKind;
 import java.io.IOException;
@@ -57,6 +58,7 @@ class LibraryThreadPoolsIT {
       int tasks,
       int attachThreads,
       boolean idleAtAttach,
+      String createdAt,
       List<String> libraries) {
     @Override
     public String toString() {
@@ -82,6 +84,7 @@ class LibraryThreadPoolsIT {
           JBossThreadPoolApp.TASKS,
           JBossThreadPoolAttachApp.THREADS,
           true,
+          "org.jboss.threads.EnhancedQueueExecutor.execute",
           List.of(
               "jboss-threads-",
               "jboss-logging-",
@@ -98,6 +101,7 @@ class LibraryThreadPoolsIT {
           JettyThreadPoolApp.TASKS,
           JettyThreadPoolAttachApp.THREADS,
           false,
+          "org.eclipse.jetty.util.thread.QueuedThreadPool.execute",
           List.of("jetty-util-", "slf4j-api-"));
 
   static List<Arguments> pools() {
@@ -115,7 +119,7 @@ class LibraryThreadPoolsIT {
   void tasksRunOnThePoolsWorkersWhichIdleBetweenThem(Pool p, Path jdk) throws IOException {
     SyncTraces.Run run = SyncTraces.runOn(p.classPath(), jdk, tmp, "", p.app());
     assertTrue(run.stdout().contains("rejected\nran " + p.tasks()), run.stdout());
-    ranOnItsWorkers(run.trace(), p.prefix(), p.maxThreads(), p.tasks());
+    ranOnItsWorkers(run.trace(), p);
   }
 
   @ParameterizedTest
@@ -131,16 +135,27 @@ class LibraryThreadPoolsIT {
 
   /**
    * Recorded from the start: the threads named {@code prefix}… (at most {@code maxThreads}) are one
-   * pool's workers; {@code tasks} tasks of a millisecond each were created in it and ran on them,
-   * and one more, which it rejected, was withdrawn on the thread that submitted it; the workers
-   * waited for their next task as idle waits, never as parks or spin waits.
+   * pool's workers; {@code tasks} tasks of a millisecond each were created in it (at its {@code
+   * execute}, as the region of their creation says) and ran on them, and one more, which it
+   * rejected, was withdrawn on the thread that submitted it; the workers waited for their next task
+   * as idle waits, never as parks or spin waits.
    */
-  private static void ranOnItsWorkers(TraceFacts t, String prefix, int maxThreads, int tasks) {
+  private static void ranOnItsWorkers(TraceFacts t, Pool p) {
+    String prefix = p.prefix();
+    int maxThreads = p.maxThreads();
+    int tasks = p.tasks();
     Set<Integer> workers = new HashSet<>();
     long pool = SyncTraces.poolOfThreads(t, n -> n.startsWith(prefix), workers);
     assertTrue(workers.size() <= maxThreads, "the workers: " + workers);
 
     Set<Long> created = SyncTraces.tasksCreatedIn(t, pool);
+    for (Event e : t.all()) {
+      if (e.kind() == EventKind.TASK_CREATE && e.get(Field.POOL) == pool) {
+        RegionDef site = SyncTraces.regionOf(t, e);
+        assertEquals(
+            p.createdAt(), site.declaringClass() + "." + site.method(), "where tasks are made");
+      }
+    }
     // Where each task began and ended: on a worker, or (withdrawn) on the rejecting thread.
     Map<Long, Integer> begunOn = new HashMap<>();
     Set<Long> ended = new HashSet<>();
