@@ -361,7 +361,16 @@ public final class ExecutorTasks implements ConstructInstrumentation {
 
   /** Registers a region for a JDK method and marks the class as changed. */
   static int region(WeaveTarget target, ConstructKind kind, String name, String method) {
+    return region(target, kind, name, target.binaryName(), method);
+  }
+
+  /**
+   * As {@link #region(WeaveTarget, ConstructKind, String, String)}, for a method of class {@code
+   * className} (binary name), which need not be the woven one.
+   */
+  static int region(
+      WeaveTarget target, ConstructKind kind, String name, String className, String method) {
     target.changed();
-    return target.regions().register(kind, name, target.binaryName(), method, "", 0, 0);
+    return target.regions().register(kind, name, className, method, "", 0, 0);
   }
 }

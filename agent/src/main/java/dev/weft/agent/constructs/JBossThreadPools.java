@@ -99,24 +99,19 @@ public final class JBossThreadPools implements ConstructInstrumentation {
     }
     // The constructor creates the task once the pool field is known to exist (fields are visited
     // before methods).
-    TaskCreateHook.PoolField pool = new TaskCreateHook.PoolField(next, POOL_FIELD, POOL_DESCRIPTOR);
+    DeclaredField pool = new DeclaredField(next, false, POOL_FIELD, POOL_DESCRIPTOR);
     return JdkMethods.byMethod(
         pool,
         (mv, access, name, descriptor, version) -> {
           if (pool.seen && name.equals("<init>")) {
             // Named after the pool's execute, where the task is made: the task class says less.
-            target.changed();
             int region =
-                target
-                    .regions()
-                    .register(
-                        ConstructKind.EXECUTOR,
-                        "EnhancedQueueExecutor.execute",
-                        POOL.replace('/', '.'),
-                        "execute",
-                        "",
-                        0,
-                        0);
+                ExecutorTasks.region(
+                    target,
+                    ConstructKind.EXECUTOR,
+                    "EnhancedQueueExecutor.execute",
+                    POOL.replace('/', '.'),
+                    "execute");
             return TaskCreateHook.ofConstructed(
                 mv, target, access, name, descriptor, version, region, POOL_FIELD, POOL_DESCRIPTOR);
           }

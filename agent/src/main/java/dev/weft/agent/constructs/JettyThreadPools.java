@@ -9,7 +9,6 @@ import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
 import java.util.List;
 import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -49,7 +48,8 @@ public final class JettyThreadPools implements ConstructInstrumentation {
   /** The method in which the pool starts a worker. */
   static final String STARTS_WORKERS = "startThread";
 
-  private static final String RUNNABLE_ARG = "(Ljava/lang/Runnable;)V";
+  private static final String RUNNABLE = "Ljava/lang/Runnable;";
+  private static final String RUNNABLE_ARG = "(" + RUNNABLE + ")V";
 
   /** The pool's static no-op job, which wakes its workers at its stop. */
   private static final String NOOP = "NOOP";
@@ -75,7 +75,7 @@ public final class JettyThreadPools implements ConstructInstrumentation {
       return next;
     }
     // Fields are visited before methods: runJob knows whether the pool has its no-op job.
-    NoopField noop = new NoopField(next);
+    DeclaredField noop = new DeclaredField(next, true, NOOP, RUNNABLE);
     return JdkMethods.byMethod(
         noop,
         (mv, access, name, descriptor, version) -> {
@@ -177,31 +177,12 @@ public final class JettyThreadPools implements ConstructInstrumentation {
     private void unlessNoop(Bridge call, Object... stack) {
       Label skip = new Label();
       mv.visitVarInsn(Opcodes.ALOAD, 1);
-      mv.visitFieldInsn(Opcodes.GETSTATIC, owner, NOOP, "Ljava/lang/Runnable;");
+      mv.visitFieldInsn(Opcodes.GETSTATIC, owner, NOOP, RUNNABLE);
       mv.visitJumpInsn(Opcodes.IF_ACMPEQ, skip);
       mv.visitVarInsn(Opcodes.ALOAD, 1);
       call.call(mv);
       mv.visitLabel(skip);
       parameterFrame(stack);
-    }
-  }
-
-  /** Whether the pool class declares its static no-op job ({@code NOOP}). */
-  private static final class NoopField extends ClassVisitor {
-    boolean seen;
-
-    NoopField(ClassVisitor next) {
-      super(Opcodes.ASM9, next);
-    }
-
-    @Override
-    public FieldVisitor visitField(
-        int access, String name, String descriptor, String signature, Object value) {
-      seen |=
-          (access & Opcodes.ACC_STATIC) != 0
-              && name.equals(NOOP)
-              && descriptor.equals("Ljava/lang/Runnable;");
-      return super.visitField(access, name, descriptor, signature, value);
     }
   }
 }

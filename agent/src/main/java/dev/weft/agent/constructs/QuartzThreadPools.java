@@ -67,8 +67,7 @@ public final class QuartzThreadPools implements ConstructInstrumentation {
     if (target.internalName().equals(WORKER)) {
       // run(Runnable) creates the task, once the pool field is known to exist (fields are visited
       // before methods).
-      TaskCreateHook.PoolField pool =
-          new TaskCreateHook.PoolField(next, POOL_FIELD, POOL_DESCRIPTOR);
+      DeclaredField pool = new DeclaredField(next, false, POOL_FIELD, POOL_DESCRIPTOR);
       return JdkMethods.byMethod(
           pool,
           (mv, access, name, descriptor, version) -> {

@@ -4,8 +4,6 @@ import dev.weft.agent.weave.Bridge;
 import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -154,31 +152,5 @@ final class TaskCreateHook extends HookedMethod {
     mv.visitInsn(Opcodes.SWAP);
     mv.visitVarInsn(Opcodes.ALOAD, 0);
     Bridge.TASK_CREATE.call(mv);
-  }
-
-  /**
-   * Whether the class declares the instance field that names a task's pool: fields are visited
-   * before methods, so a method visitor made after them knows whether its hook may read it.
-   */
-  static final class PoolField extends ClassVisitor {
-    private final String name;
-    private final String descriptor;
-    boolean seen;
-
-    PoolField(ClassVisitor next, String name, String descriptor) {
-      super(Opcodes.ASM9, next);
-      this.name = name;
-      this.descriptor = descriptor;
-    }
-
-    @Override
-    public FieldVisitor visitField(
-        int access, String name, String descriptor, String signature, Object value) {
-      seen |=
-          (access & Opcodes.ACC_STATIC) == 0
-              && name.equals(this.name)
-              && descriptor.equals(this.descriptor);
-      return super.visitField(access, name, descriptor, signature, value);
-    }
   }
 }
