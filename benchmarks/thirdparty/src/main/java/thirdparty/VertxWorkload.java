@@ -6,6 +6,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.Message;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Vert.x 5 (event bus and worker pool): each round main sends 100 requests over the event bus and
@@ -13,14 +14,18 @@ import java.util.List;
  * executeBlocking (a CPU-bound piece of 0.1-0.5 ms on a pool of 4 worker threads) and replies when
  * it is done. The event loops idle in epoll between messages, the workers in their pool's queue,
  * and Vert.x's blocked-thread checker (a java.util.Timer) wakes once a second for the whole run.
- * The driver times each round's wait.
+ * The driver times each round's wait, and each request's wait from main's {@code request} to the
+ * start of the consumer's handler on the event loop ("delivery"): the event loop's lag, which the
+ * loop's queue holds while main's hundred requests of a round are delivered one after another.
  */
 final class VertxWorkload {
   static void run(double scale) throws Exception {
     int rounds = (int) (100 * scale);
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(4));
+    AtomicLongArray sentAt = new AtomicLongArray(100);
     vertx.eventBus().<Integer>consumer("work", msg -> {
       int i = msg.body();
+      Truth.add("delivery", System.nanoTime() - sentAt.get(i));
       vertx.executeBlocking(() -> spin(100_000L + (i % 5) * 100_000L))
           .onSuccess(msg::reply);
     });
@@ -30,6 +35,7 @@ final class VertxWorkload {
         List<Future<Message<Long>>> replies = new ArrayList<>();
         long t0 = System.nanoTime();
         for (int i = 0; i < 100; i++) {
+          sentAt.set(i, System.nanoTime());
           replies.add(vertx.eventBus().request("work", i));
         }
         Future.all(replies).toCompletionStage().toCompletableFuture().get();

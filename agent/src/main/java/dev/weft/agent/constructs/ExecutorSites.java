@@ -61,12 +61,14 @@ public final class ExecutorSites extends ApplicationCallSites {
 
   private static final CallTargets TARGETS =
       CallTargets.builder()
+          // Virtual calls only: an executor's private overload or its super.execute is its own
+          // inside of a submission (Netty's execute(task, immediate)), not the user's line.
           .owners(Owners.orSubtypes(SUBMITTERS))
-          .call(Invoke.INSTANCE, "execute", SUBMIT)
-          .call(Invoke.INSTANCE, "submit", SUBMIT)
-          .call(Invoke.INSTANCE, "schedule", SUBMIT)
-          .call(Invoke.INSTANCE, "scheduleAtFixedRate", SUBMIT)
-          .call(Invoke.INSTANCE, "scheduleWithFixedDelay", SUBMIT)
+          .call(Invoke.VIRTUAL, "execute", SUBMIT)
+          .call(Invoke.VIRTUAL, "submit", SUBMIT)
+          .call(Invoke.VIRTUAL, "schedule", SUBMIT)
+          .call(Invoke.VIRTUAL, "scheduleAtFixedRate", SUBMIT)
+          .call(Invoke.VIRTUAL, "scheduleWithFixedDelay", SUBMIT)
           .owners(Owners.orSubtypes(EXECUTORS))
           .call("invokeAll" + COLLECTION + ")Ljava/util/List;", TEAM)
           .call("invokeAll" + COLLECTION + TIMEOUT + ")Ljava/util/List;", TEAM)

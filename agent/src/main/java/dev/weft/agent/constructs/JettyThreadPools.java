@@ -2,7 +2,6 @@ package dev.weft.agent.constructs;
 
 import dev.weft.agent.config.Family;
 import dev.weft.agent.weave.Bridge;
-import dev.weft.agent.weave.BridgeCalls;
 import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
@@ -86,7 +85,7 @@ public final class JettyThreadPools implements ConstructInstrumentation {
             int region =
                 ExecutorTasks.region(
                     target, ConstructKind.EXECUTOR, "QueuedThreadPool.execute", "execute");
-            return new Execute(mv, target, access, name, descriptor, version, region);
+            return new SubmitHook(mv, target, access, name, descriptor, version, region);
           }
           if (name.equals("runJob")) {
             target.changed();
@@ -96,42 +95,6 @@ public final class JettyThreadPools implements ConstructInstrumentation {
           }
           return mv;
         });
-  }
-
-  /** {@code execute(job)}: the job created in the pool at the start, withdrawn if it throws. */
-  private static final class Execute extends HookedMethod {
-    private final int region;
-
-    Execute(
-        MethodVisitor mv,
-        WeaveTarget target,
-        int access,
-        String name,
-        String descriptor,
-        int version,
-        int region) {
-      super(mv, target.internalName(), access, name, descriptor, version);
-      this.region = region;
-    }
-
-    @Override
-    protected boolean shouldHook() {
-      return true;
-    }
-
-    @Override
-    protected void onEnter() {
-      BridgeCalls.push(mv, region);
-      mv.visitVarInsn(Opcodes.ALOAD, 1);
-      mv.visitVarInsn(Opcodes.ALOAD, 0);
-      Bridge.TASK_CREATE.call(mv);
-    }
-
-    @Override
-    protected void onThrow() {
-      mv.visitVarInsn(Opcodes.ALOAD, 1);
-      Bridge.TASK_WITHDRAWN.call(mv);
-    }
   }
 
   /**

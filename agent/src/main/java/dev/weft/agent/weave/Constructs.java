@@ -16,6 +16,7 @@ import dev.weft.agent.constructs.JdkSelectorLoops;
 import dev.weft.agent.constructs.JdkTimerThreads;
 import dev.weft.agent.constructs.JettyThreadPools;
 import dev.weft.agent.constructs.Monitors;
+import dev.weft.agent.constructs.NettyEventLoops;
 import dev.weft.agent.constructs.NetworkWaits;
 import dev.weft.agent.constructs.ParallelStreams;
 import dev.weft.agent.constructs.Phasers;
@@ -89,6 +90,7 @@ public final class Constructs {
         new TomcatThreadPools(),
         new JBossThreadPools(),
         new JettyThreadPools(),
+        new NettyEventLoops(),
         new CompletableFutures(),
         new FutureSites(),
         new ThreadJoins(),

@@ -26,7 +26,15 @@ public final class ChildJvm {
 
   /** The jar in {@link #IT_LIBS} whose name starts with {@code prefix}. */
   public static Path itLib(String prefix) throws IOException {
-    try (Stream<Path> s = Files.list(IT_LIBS)) {
+    return itLib(IT_LIBS, prefix);
+  }
+
+  /**
+   * The jar in {@code dir} (one of {@link #IT_LIBS}' directories) whose name starts with {@code
+   * prefix}.
+   */
+  public static Path itLib(Path dir, String prefix) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
     }
   }

@@ -35,7 +35,10 @@ import java.util.TreeMap;
         """
         Tasks wait for a free worker. If [[limited_parallelism]] or [[idle_threads]] is high at \
         the same time, tasks are handed out badly (e.g. one queue, blocked workers); otherwise \
-        the pool is simply too small for the load, or tasks are submitted in bursts.\
+        the pool is simply too small for the load, or tasks are submitted in bursts. On an \
+        event loop (a pool of one thread that also handles I/O, such as Netty's) the wait is the \
+        loop's lag: other tasks or the channels' handlers kept the loop busy; move long work off \
+        the loop rather than adding loops.\
         """)
 public final class PoolQueueWait extends Property {
   private long[] byPool = new long[4];
