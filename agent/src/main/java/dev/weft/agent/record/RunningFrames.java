@@ -285,9 +285,15 @@ public final class RunningFrames {
     if (task == null || !recorder.runsOriginalPoolLoop()) {
       return;
     }
+    Frames f = frames.get();
     if (op == POOL_TASK_BEGIN) {
+      f.poolTask = task;
       recorder.taskBegin(task);
-    } else {
+    } else if (f.poolTask == task) {
+      // Only the end of a task whose begin was recorded here: a task running while the pool's
+      // class was retransformed passed the unhooked beforeExecute and ends in the hooked
+      // afterExecute.
+      f.poolTask = null;
       recorder.taskEnd(task);
     }
   }
@@ -593,6 +599,9 @@ public final class RunningFrames {
     private int depth;
     private Object[] held = new Object[4];
     private int heldCount;
+
+    /** The pool task whose TASK_BEGIN the beforeExecute hook recorded, until its TASK_END. */
+    private Object poolTask;
 
     /** An entry: its region (0: nothing recorded), start, and what the operation kept. */
     void push(int region, long start, long aux) {
