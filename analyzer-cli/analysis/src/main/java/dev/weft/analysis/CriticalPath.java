@@ -775,10 +775,10 @@ final class CriticalPath {
    * where the run ends, when it shows why. The run ends where the last of the non-daemon threads
    * whose chains reach back to the run's start ended (the JVM waits for them, not for daemon
    * threads, which may outlive the run: a timer idling until the JVM exits), or at the recording's
-   * end for those alive then. Of the chains that end there and show every cause ({@link #causes}),
-   * the heaviest. When none does (the last thread to end idled for a reason nothing recorded: a
-   * pool's thread stopped by a flag or an interrupt at shutdown), or without non-daemon threads,
-   * the heaviest chain of all, as for a hand-over whose cause is unseen.
+   * end for those alive then. Of those threads' chains that end there and show every cause ({@link
+   * #causes}), the heaviest. When none does (the last thread to end idled for a reason nothing
+   * recorded: a pool's thread stopped by a flag or an interrupt at shutdown), or without non-daemon
+   * threads, the heaviest chain of all, as for a hand-over whose cause is unseen.
    */
   int pathEnd() {
     long rootStart = Long.MAX_VALUE;
@@ -795,7 +795,10 @@ final class CriticalPath {
     }
     int best = -1;
     for (int i = 0; i < chain.length; i++) {
-      boolean shows = runEnd != Long.MIN_VALUE && pos[i] == runEnd && !unseenCause[i];
+      // Only the threads the run waited for: a daemon thread alive at the recording's end (a
+      // timer idling between its checks) ends there too, but its chain says nothing of why the
+      // program took this long.
+      boolean shows = runEnd != Long.MIN_VALUE && !daemon[i] && pos[i] == runEnd && !unseenCause[i];
       if (!retired[i] && shows && (best < 0 || heavier(i, best))) {
         best = i;
       }

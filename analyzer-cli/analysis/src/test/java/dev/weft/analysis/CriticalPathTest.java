@@ -366,6 +366,31 @@ class CriticalPathTest {
     assertEquals(1500, cp.thread("d"), cp.toString());
   }
 
+  /**
+   * Both alive at the END record (1500, a recording that stopped, as at a detach): main works,
+   * idles in a select 1000..1200 that nothing recorded ended (the network), and works on; d, a
+   * daemon, waits for its timer 10..1400 and checks something for 10. d's chain shows every cause,
+   * main's does not, but the run did not wait for d: the path is main's, the heaviest, and none of
+   * d's (before, d's 24 ms chain was the path of an attached Vert.x recording: its blocked-thread
+   * checker).
+   */
+  @Test
+  void aDaemonAliveAtTheEndIsNoPathForTheThreadsTheRunWaitedFor() {
+    TraceFixture f = TraceFixture.create(tmp.resolve("t"));
+    int select = f.region("Selector.select", ConstructKind.OBJECT_WAIT, 30);
+    int timer = f.region("Timer.waitUntilDue", ConstructKind.OBJECT_WAIT, 31);
+    StreamWriter main = f.thread("main", 0);
+    StreamWriter d = f.daemon("d", 0);
+    d.waitEnter(10, timer, WaitKind.TIMER_DUE);
+    main.waitEnter(1000, select, WaitKind.SELECT);
+    main.waitExit(1200, select);
+    d.waitExit(1400, timer);
+    AnalysisResult.CriticalPath cp = criticalPathEitherWay(f.close(1500));
+    assertContiguous(cp);
+    assertEquals(0, cp.thread("d"), cp.toString());
+    assertEquals(cp.lengthNs(), cp.thread("main"), cp.toString());
+  }
+
   private AnalysisResult.CriticalPath aThreadEndingAfterMain(int gWaits) {
     TraceFixture f = TraceFixture.create(tmp.resolve("t"));
     int start = f.region("Thread.start", ConstructKind.THREAD_START, 20);
