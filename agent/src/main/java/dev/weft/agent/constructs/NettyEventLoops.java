@@ -9,6 +9,7 @@ import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.ClassVisitor;
@@ -47,7 +48,8 @@ import org.objectweb.asm.Opcodes;
  *
  * <p>The loop's thread is no pool worker: between tasks it handles I/O (a channel's reads and
  * writes run in its handlers, outside any task), which is work, not idle time. Its selects stay
- * select waits. The loop's wake-up marker ({@code WAKEUP_TASK}) is never run, so never a task.
+ * select waits. The loop's wake-up marker ({@code WAKEUP_TASK}) is never run, so never a task, also
+ * when scheduling from outside the loop executes it to wake the loop.
  *
  * <p>Not woven: 4.2's {@code ManualIoEventLoop} (its tasks begin without a create) and {@code
  * EmbeddedEventLoop}, which runs its tasks itself (none is recorded). At an attach the tasks queued
@@ -69,6 +71,24 @@ public final class NettyEventLoops implements ConstructInstrumentation {
       Set.of(LOOP, SCHEDULED, EXECUTOR, GLOBAL, NON_STICKY, CHANNEL_LOOP);
 
   private static final String RUNNABLE_ARG = "(Ljava/lang/Runnable;)V";
+
+  /** The loop's wake-up marker task (a static field). */
+  private static final String WAKEUP = "WAKEUP_TASK";
+
+  /** Whether the class file holds the UTF-8 string {@code s} (e.g. a field name it refers to). */
+  private static boolean mentions(byte[] classfile, String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    outer:
+    for (int i = 0; i + b.length <= classfile.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        if (classfile[i + j] != b[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
 
   @Override
   public Family family() {
@@ -153,7 +173,11 @@ public final class NettyEventLoops implements ConstructInstrumentation {
       int region =
           ExecutorTasks.region(
               target, ConstructKind.EXECUTOR, "SingleThreadEventExecutor.execute", "execute");
-      return new SubmitHook(mv, target, access, name, descriptor, version, region);
+      SubmitHook hook = new SubmitHook(mv, target, access, name, descriptor, version, region);
+      // The loop's wake-up marker, which scheduling from outside it may execute and which the
+      // loop never runs. The loop's own code names it (declared here or inherited), so it
+      // resolves; a version without it has nothing to leave out.
+      return mentions(target.classfile(), WAKEUP) ? hook.unless(WAKEUP) : hook;
     }
     if (name.equals("removeTask") && descriptor.equals("(Ljava/lang/Runnable;)Z")) {
       target.changed();
