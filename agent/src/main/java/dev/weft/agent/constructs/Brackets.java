@@ -158,30 +158,6 @@ final class Brackets {
         }
       };
 
-  /**
-   * A task run by the call's first argument ({@code safeExecute(task)}, a static helper that runs
-   * it): TASK_BEGIN before, TASK_END after it returns or throws.
-   */
-  static final Bracket TASK_RUN_ARGUMENT =
-      new Bracket() {
-        @Override
-        protected boolean keepsOperands() {
-          return true;
-        }
-
-        @Override
-        protected void before(MethodVisitor mv, Site site) {
-          site.loadArgument(mv, 0);
-          Bridge.TASK_BEGIN.call(mv);
-        }
-
-        @Override
-        protected void after(MethodVisitor mv, Site site) {
-          site.loadArgument(mv, 0);
-          Bridge.TASK_END.call(mv);
-        }
-      };
-
   /** {@code WeftBridge.taskCreate(region, local[task], local[pool])}, e.g. at a method's entry. */
   static void taskCreate(MethodVisitor mv, int region, int taskLocal, int poolLocal) {
     BridgeCalls.push(mv, region);

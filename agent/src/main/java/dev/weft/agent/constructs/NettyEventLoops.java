@@ -9,8 +9,8 @@ import dev.weft.agent.weave.ConstructInstrumentation;
 import dev.weft.agent.weave.HookedMethod;
 import dev.weft.agent.weave.WeaveTarget;
 import dev.weft.trace.ConstructKind;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Label;
@@ -75,20 +75,20 @@ public final class NettyEventLoops implements ConstructInstrumentation {
   /** The loop's wake-up marker task (a static field). */
   private static final String WAKEUP = "WAKEUP_TASK";
 
-  /** Whether the class file holds the UTF-8 string {@code s} (e.g. a field name it refers to). */
-  private static boolean mentions(byte[] classfile, String s) {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    outer:
-    for (int i = 0; i + b.length <= classfile.length; i++) {
-      for (int j = 0; j < b.length; j++) {
-        if (classfile[i + j] != b[j]) {
-          continue outer;
-        }
-      }
-      return true;
-    }
-    return false;
-  }
+  /**
+   * A class's own method that queues a task ({@code SubmitHook}), and the label of its region (the
+   * call users make).
+   */
+  private record Submitter(String method, String label) {}
+
+  private static final Map<String, Submitter> SUBMITTERS =
+      Map.of(
+          GLOBAL, new Submitter("addTask", "GlobalEventExecutor.execute"),
+          NON_STICKY, new Submitter("execute", "NonStickyOrderedEventExecutor.execute"),
+          CHANNEL_LOOP,
+              new Submitter(
+                  "executeAfterEventLoopIteration",
+                  "SingleThreadEventLoop.executeAfterEventLoopIteration"));
 
   @Override
   public Family family() {
@@ -137,18 +137,10 @@ public final class NettyEventLoops implements ConstructInstrumentation {
                 return new ComesDue(mv, target, access, name, descriptor, version, region);
               }
               return mv;
-            default:
-              String submits =
-                  owner.equals(CHANNEL_LOOP)
-                      ? "executeAfterEventLoopIteration"
-                      : owner.equals(GLOBAL) ? "addTask" : "execute";
-              if (instance && name.equals(submits) && descriptor.equals(RUNNABLE_ARG)) {
-                String label =
-                    owner.equals(CHANNEL_LOOP)
-                        ? "SingleThreadEventLoop.executeAfterEventLoopIteration"
-                        : owner.equals(GLOBAL)
-                            ? "GlobalEventExecutor.execute"
-                            : "NonStickyOrderedEventExecutor.execute";
+            default: // the global executor, NonSticky's ordered executor, tail tasks
+              Submitter submitter = SUBMITTERS.get(owner);
+              if (instance && name.equals(submitter.method()) && descriptor.equals(RUNNABLE_ARG)) {
+                String label = submitter.label();
                 int region =
                     ExecutorTasks.region(
                         target,
@@ -177,7 +169,7 @@ public final class NettyEventLoops implements ConstructInstrumentation {
       // The loop's wake-up marker, which scheduling from outside it may execute and which the
       // loop never runs. The loop's own code names it (declared here or inherited), so it
       // resolves; a version without it has nothing to leave out.
-      return mentions(target.classfile(), WAKEUP) ? hook.unless(WAKEUP) : hook;
+      return target.mentions(WAKEUP) ? hook.unless(WAKEUP) : hook;
     }
     if (name.equals("removeTask") && descriptor.equals("(Ljava/lang/Runnable;)Z")) {
       target.changed();

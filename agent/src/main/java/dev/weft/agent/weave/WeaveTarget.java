@@ -48,6 +48,15 @@ public final class WeaveTarget {
     return classfile;
   }
 
+  /**
+   * Whether the class file holds the ASCII string {@code text} (e.g. the name of a field it
+   * declares or refers to), found as the families' hints are.
+   */
+  public boolean mentions(String text) {
+    WeftTransformer.ClassText.requireAscii(text);
+    return new WeftTransformer.ClassText(classfile).containsAny(new String[] {text});
+  }
+
   /** A reader over {@link #classfile()}, shared by all instrumentations of this class. */
   public ClassReader reader() {
     if (reader == null) {
